@@ -1,0 +1,170 @@
+"""The command line: ``bankexplorer analyze FILE``, and the window when given no command.
+
+Every subcommand reports bad input as one line on stderr with exit status 2, never a traceback.
+Subcommands are registered in :data:`COMMANDS` (name -> (add_arguments, run, help)), so a
+feature adds its command next to its own code (see ``_load_plugins``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Callable
+
+from .model.errors import BankExplorerError
+
+EXIT_BAD_INPUT = 2
+EXIT_INVALID_ACCESS = 1
+
+Command = tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int], str]
+COMMANDS: dict[str, Command] = {}
+
+
+class UsageError(Exception):
+    pass
+
+
+def load_pattern(path: str):
+    from .io import patternfile
+
+    return patternfile.load(path)
+
+
+# ---- analyze ---------------------------------------------------------------------------------
+def _fmt_table(an) -> str:
+    from .model.hardware import latency_cycles
+
+    p = an.pattern
+    res = an.result
+    lines = [f"{p.name}: {an.hardware.name}, {an.hardware.banks} banks x {an.hardware.bank_width} B, "
+             f"block {p.block[0]}x{p.block[1]}x{p.block[2]} ({p.warps} warp{'s' if p.warps != 1 else ''})"]
+    hdr = f"{'#':>4} {'instruction':<34} {'warp':>4} {'wavefronts':>10} {'ideal':>5} {'N-way':>5} {'eff':>5} {'latency':>7}"
+    lines.append(hdr)
+    lines.append("-" * len(hdr))
+    for r in range(len(an)):
+        k = int(an.source[r])
+        ins = p.instructions[k]
+        title = ins.title()
+        lv = an.loop_values[k][int(an.iteration[r])] if an.loop_values[k] else {}
+        if lv:
+            title += " " + ",".join(f"{n}={v}" for n, v in lv.items())
+        if len(title) > 34:
+            title = title[:33] + "…"
+        if an.errors[r]:
+            lines.append(f"{r:>4} {title:<34} {int(an.warp[r]):>4} error: {an.errors[r]}")
+            continue
+        wf, ideal = int(res.wavefronts[r]), int(res.ideal[r])
+        eff = f"{ideal / wf:.0%}" if wf else "-"
+        lines.append(f"{r:>4} {title:<34} {int(an.warp[r]):>4} {wf:>10} {ideal:>5} {int(res.degree[r]):>4}x "
+                     f"{eff:>5} {latency_cycles(wf):>6.0f}c")
+    t = an.totals()
+    lines.append("-" * len(hdr))
+    lines.append(f"total per block pass: {t.wavefronts:,} wavefronts for {t.instructions:,} warp instructions "
+                 f"(ideal {t.ideal:,}, excess {t.excess:,}, efficiency {t.efficiency:.0%})")
+    lines.append(f"kernel (x repeat counts): {t.kernel_wavefronts:,} wavefronts, {t.kernel_excess:,} excess "
+                 f"(what Nsight Compute counts as bank conflicts for 32-bit accesses)")
+    lines.append(f"shared memory: {t.shared_bytes:,} bytes; throughput cost ~{t.kernel_wavefronts:,} SM cycles "
+                 f"(one wavefront per cycle)")
+    if t.invalid:
+        lines.append(f"{t.invalid} warp instruction(s) have invalid accesses (see 'error' above)")
+    return "\n".join(lines)
+
+
+def _add_analyze(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("file", help="pattern file (.json)")
+    sp.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def _run_analyze(args: argparse.Namespace) -> int:
+    from .model.analysis import analyze
+
+    pat = load_pattern(args.file)
+    an = analyze(pat, detail=False)
+    if args.json:
+        json.dump(an.to_json(), sys.stdout)
+        sys.stdout.write("\n")
+    else:
+        print(_fmt_table(an))
+    if an.totals().invalid:
+        first = next(e for e in an.errors if e)
+        print(f"bankexplorer: {args.file}: {an.totals().invalid} warp instruction(s) invalid; first: {first}",
+              file=sys.stderr)
+        return EXIT_INVALID_ACCESS
+    return 0
+
+
+COMMANDS["analyze"] = (_add_analyze, _run_analyze, "analyze a pattern file: wavefronts per warp instruction")
+
+
+def _add_gui(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("file", nargs="?", help="pattern file to open")
+
+
+def _run_gui(args: argparse.Namespace) -> int:
+    try:
+        from .gui.app import run_app
+    except ImportError as e:  # Qt missing or broken: say so instead of a traceback
+        print(f"bankexplorer: cannot start the window: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return run_app(args.file)
+
+
+COMMANDS["open"] = (_add_gui, _run_gui, "open the window (also: bankexplorer FILE)")
+
+
+def _load_plugins() -> None:
+    """Commands that live beside their features (export, advise, cuda, import-cuda)."""
+    import importlib
+
+    for mod in ("bankexplorer.export.cli", "bankexplorer.advisor.cli", "bankexplorer.cuda.cli", "bankexplorer.cudaimport.cli"):
+        try:
+            importlib.import_module(mod)
+        except ModuleNotFoundError as e:
+            if e.name and not mod.startswith(e.name):
+                raise
+
+
+def build_parser() -> argparse.ArgumentParser:
+    _load_plugins()
+    ap = argparse.ArgumentParser(prog="bankexplorer", description="GPU shared-memory bank conflict explorer.")
+    from . import __version__
+
+    ap.add_argument("--version", action="version", version=f"bankexplorer {__version__}")
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (add, _run, hlp) in COMMANDS.items():
+        sp = sub.add_parser(name, help=hlp, description=hlp)
+        add(sp)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    ap = build_parser()
+    if not argv:
+        argv = ["open"]
+    elif argv[0] not in COMMANDS and not argv[0].startswith("-"):
+        argv = ["open"] + argv  # bankexplorer FILE
+    try:
+        args = ap.parse_args(argv)
+    except SystemExit as e:  # argparse already printed its usage message
+        return EXIT_BAD_INPUT if e.code else 0
+    _add, run, _h = COMMANDS[args.command]
+    try:
+        return run(args)
+    except BankExplorerError as e:
+        print(f"bankexplorer: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except UsageError as e:
+        print(f"bankexplorer: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    except MemoryError:
+        print("bankexplorer: out of memory (is the pattern absurdly large?)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as e:
+        print(f"bankexplorer: {getattr(e, 'filename', '') or ''}: {e.strerror or e}", file=sys.stderr)
+        return EXIT_BAD_INPUT

@@ -1,0 +1,397 @@
+"""From a Pattern to per-warp-instruction results: expansion of expressions, loops and warps into
+per-lane byte addresses, the engine, and the totals people compare with a profiler.
+
+Rows are ordered as the ``--json`` output promises: instructions in file order, each one's loop
+iterations in order (outer loop first), and within an iteration the warps in order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import expr as E
+from .engine import BatchResult, WarpBatch, analyze_batch
+from .errors import BankExplorerError
+from .hardware import KIND_CODE, Hardware, issue_cycles_one_warp, latency_cycles
+from .pattern import Instruction, Pattern
+
+
+@dataclass
+class Analysis:
+    """Everything the views and the command line show, computed once per document state."""
+
+    pattern: Pattern
+    batch: WarpBatch
+    result: BatchResult
+    source: np.ndarray  # (R,) index of the pattern instruction
+    iteration: np.ndarray  # (R,) loop iteration of that instruction
+    warp: np.ndarray  # (R,)
+    repeat: np.ndarray  # (R,)
+    lane_tid: np.ndarray  # (R, W) linear thread id, -1 where no thread
+    lane_index: np.ndarray  # (R, W, 3) element index per lane, -1 where none or explicit
+    loop_values: list[list[dict[str, int]]]  # per instruction, per iteration
+    errors: list[str | None]  # per row: expansion or engine error
+    instruction_errors: dict[int, str] = field(default_factory=dict)  # per pattern instruction
+
+    @property
+    def hardware(self) -> Hardware:
+        return self.pattern.hardware
+
+    def __len__(self) -> int:
+        return int(self.source.shape[0])
+
+    def rows_of(self, k: int) -> np.ndarray:
+        return np.flatnonzero(self.source == k)
+
+    def row_of(self, k: int, iteration: int = 0, warp: int = 0) -> int | None:
+        hit = np.flatnonzero((self.source == k) & (self.iteration == iteration) & (self.warp == warp))
+        return int(hit[0]) if hit.size else None
+
+    @property
+    def ok(self) -> np.ndarray:
+        return self.result.wavefronts >= 0
+
+    def totals(self) -> "Totals":
+        ok = self.ok
+        wf = np.where(ok, self.result.wavefronts, 0)
+        ideal = np.where(ok, self.result.ideal, 0)
+        rep = self.repeat
+        return Totals(
+            instructions=len(self),
+            invalid=int((~ok).sum()),
+            wavefronts=int(wf.sum()),
+            ideal=int(ideal.sum()),
+            kernel_wavefronts=int((wf * rep).sum()),
+            kernel_ideal=int((ideal * rep).sum()),
+            kernel_instructions=int(rep[ok].sum()),
+            worst_degree=int(self.result.degree[ok].max(initial=0)),
+            bytes_requested=int((np.where(ok, self.result.bytes_requested, 0) * rep).sum()),
+            bytes_moved=int((wf * self.hardware.row_bytes * rep).sum()),
+            shared_bytes=self.pattern.shared_bytes(),
+        )
+
+    def row_json(self, r: int) -> dict:
+        res = self.result
+        k = int(self.source[r])
+        ins = self.pattern.instructions[k]
+        wf = int(res.wavefronts[r])
+        d: dict = {
+            "instruction": k,
+            "iteration": int(self.iteration[r]),
+            "warp": int(self.warp[r]),
+            "kind": ins.kind,
+        }
+        lv = self.loop_values[k][int(self.iteration[r])] if self.loop_values[k] else {}
+        if lv:
+            d["loop"] = lv
+        if ins.is_matrix:
+            d["matrices"], d["trans"] = ins.matrices, ins.trans
+        else:
+            d["width"] = int(self.batch.width[r])
+        if self.errors[r]:
+            d.update(wavefronts=None, error=self.errors[r])
+            return d
+        d.update(
+            wavefronts=wf,
+            ideal=int(res.ideal[r]),
+            excess=wf - int(res.ideal[r]),
+            n_way=int(res.degree[r]),
+            phases=int(res.phases[r]),
+            active_lanes=int(res.served[r].sum()),
+            bytes_requested=int(res.bytes_requested[r]),
+            bytes_moved=int(res.bytes_moved[r]),
+            efficiency=round(float(res.ideal[r]) / wf, 4) if wf else 1.0,
+            repeat=int(self.repeat[r]),
+            latency_cycles=float(latency_cycles(wf)),
+            issue_cycles_one_warp=float(issue_cycles_one_warp(wf)),
+        )
+        return d
+
+    def to_json(self) -> dict:
+        t = self.totals()
+        return {
+            "pattern": self.pattern.name,
+            "hardware": {
+                "preset": self.hardware.preset,
+                "banks": self.hardware.banks,
+                "bank_width": self.hardware.bank_width,
+                "warp_size": self.hardware.warp_size,
+            },
+            "instructions": [self.row_json(r) for r in range(len(self))],
+            "totals": t.__dict__,
+        }
+
+
+@dataclass
+class Totals:
+    instructions: int  # warp instructions, one pass of the block
+    invalid: int
+    wavefronts: int
+    ideal: int
+    kernel_wavefronts: int  # x repeat counts: compare with the profiler's kernel counters
+    kernel_ideal: int
+    kernel_instructions: int
+    worst_degree: int
+    bytes_requested: int
+    bytes_moved: int
+    shared_bytes: int
+
+    @property
+    def excess(self) -> int:
+        return self.wavefronts - self.ideal
+
+    @property
+    def kernel_excess(self) -> int:
+        return self.kernel_wavefronts - self.kernel_ideal
+
+    @property
+    def efficiency(self) -> float:
+        return self.ideal / self.wavefronts if self.wavefronts else 1.0
+
+
+# ---- expansion ------------------------------------------------------------------------------
+def thread_variables(pattern: Pattern) -> dict[str, np.ndarray]:
+    """Per-lane values of the built-in names, over ``warps * warp_size`` lanes."""
+    W = pattern.hardware.warp_size
+    bx, by, bz = pattern.block
+    n = pattern.warps * W
+    tid = np.arange(n, dtype=np.int64)
+    v = {
+        "tid": tid,
+        "lane": tid % W,
+        "laneid": tid % W,
+        "warp": tid // W,
+        "threadIdx.x": tid % bx,
+        "threadIdx.y": (tid // bx) % by,
+        "threadIdx.z": tid // (bx * by),
+        "blockDim.x": np.int64(bx),
+        "blockDim.y": np.int64(by),
+        "blockDim.z": np.int64(bz),
+        "warpSize": np.int64(W),
+    }
+    for name, val in pattern.constants:
+        v[name] = np.int64(val)
+    return v
+
+
+def _lane_label(pattern: Pattern, tid: int) -> str:
+    bx, by, _ = pattern.block
+    W = pattern.hardware.warp_size
+    return f"warp {tid // W} lane {tid % W} (thread ({tid % bx},{(tid // bx) % by},{tid // (bx * by)}))"
+
+
+def _expand(pattern: Pattern, k: int, ins: Instruction, tv: dict[str, np.ndarray]):
+    """Addresses (L, n) and active mask (L, n) for all loop iterations of one instruction."""
+    arrays = pattern.array_map()
+    W = pattern.hardware.warp_size
+    n = pattern.warps * W
+    exists = tv["tid"] < pattern.threads
+    loops = list(ins.loop_values()) or [{}]
+    L = len(loops)
+    variables = dict(tv)
+    for name in (loops[0].keys() if loops[0] else ()):
+        variables[name] = np.array([lv[name] for lv in loops], np.int64)[:, None]
+    shape = (L, n)
+    mask = np.broadcast_to(exists, shape)
+    if ins.active.strip():
+        try:
+            act = E.parse(ins.active).evaluate(variables, shape, mask) != 0
+        except BankExplorerError as e:
+            raise e.at("active")
+        mask = mask & act
+    arr = arrays[ins.array]
+    idx = []
+    for d, text in enumerate(ins.index):
+        try:
+            idx.append(E.parse(text).evaluate(variables, shape, mask))
+        except BankExplorerError as e:
+            raise e.at(f"index[{d}]")
+    width = ins.lane_width(arrays)
+    span = max(1, width // arr.elem_size)  # elements one lane covers along the last dimension
+    served = mask.copy()
+    if ins.is_matrix:
+        served &= (tv["lane"] < 8 * ins.matrices)[None, :]
+    for d, (i, size) in enumerate(zip(idx, arr.dims)):
+        hi = size - (span - 1 if d == arr.ndim - 1 else 0)
+        out = served & ((i < 0) | (i >= hi))
+        if out.any():
+            it, t = np.unravel_index(int(np.argmax(out)), out.shape)
+            where = "".join(f"[{int(x[it, t])}]" for x in idx)
+            extra = f" (a {width}-byte access covers {span} elements)" if span > 1 else ""
+            raise BankExplorerError(
+                f"{_lane_label(pattern, int(t))}{' iteration ' + str(it) if L > 1 else ''}: "
+                f"index {arr.name}{where} is out of bounds of {arr.declaration()}{extra}",
+                f"index[{d}]",
+            )
+    safe = tuple(np.where(served, i, 0) for i in idx)
+    try:
+        addr = arr.byte_addresses(safe)
+    except BankExplorerError as e:
+        raise e.at(f"arrays[{ins.array}].transform")
+    lane_index = np.full((L, n, 3), -1, np.int64)
+    for d, i in enumerate(safe):
+        lane_index[:, :, d] = np.where(served, i, -1)
+    return loops, np.where(mask, addr, 0), mask, lane_index
+
+
+def analyze(pattern: Pattern, detail: bool = True) -> Analysis:
+    """Analyze a validated pattern. Problems inside one instruction (a bad expression, an index
+    out of bounds, a misaligned vector) become that instruction's error; the rest is analyzed."""
+    hw = pattern.hardware
+    W = hw.warp_size
+    tv = thread_variables(pattern)
+    arrays = pattern.array_map()
+    warps = pattern.warps
+    tid_all = tv["tid"].reshape(warps, W)
+    lane_tid_all = np.where(tid_all < pattern.threads, tid_all, -1)
+
+    kinds, widths, mats, addrs, acts, srcs, iters, wps, reps, tids, lidx, errs = ([] for _ in range(12))
+    loop_values: list[list[dict[str, int]]] = []
+    instr_errors: dict[int, str] = {}
+    for k, ins in enumerate(pattern.instructions):
+        width = ins.lane_width(arrays)
+        if ins.explicit:
+            a = list(ins.addresses) + [None] * (W - len(ins.addresses))
+            act = np.array([x is not None for x in a[:W]], bool)[None, :]
+            ad = np.array([x if x is not None else 0 for x in a[:W]], np.int64)[None, :]
+            loops, L, nw = [{}], 1, 1
+            tid = np.where(act, np.arange(W), -1)
+            li = np.full((1, W, 3), -1, np.int64)
+            err = None
+            if len(ins.addresses) != W:
+                err = f"needs {W} addresses (one per lane), got {len(ins.addresses)}"
+        else:
+            loops = list(ins.loop_values()) or [{}]
+            L, nw = len(loops), warps
+            err = None
+            try:
+                loops, ad, act, li = _expand(pattern, k, ins, tv)
+                ad = ad.reshape(L * warps, W)
+                act = act.reshape(L * warps, W)
+                li = li.reshape(L * warps, W, 3)
+            except BankExplorerError as e:
+                err = str(e)
+                ad = np.zeros((L * warps, W), np.int64)
+                act = np.zeros((L * warps, W), bool)
+                li = np.full((L * warps, W, 3), -1, np.int64)
+            tid = np.tile(lane_tid_all, (L, 1))
+        if err:
+            instr_errors[k] = err
+        rows = L * nw
+        loop_values.append(loops if loops != [{}] else [])
+        kinds.append(np.full(rows, KIND_CODE.get(ins.kind, 0)))
+        widths.append(np.full(rows, width))
+        mats.append(np.full(rows, ins.matrices if ins.is_matrix else 0))
+        addrs.append(ad)
+        acts.append(act)
+        srcs.append(np.full(rows, k))
+        iters.append(np.repeat(np.arange(L), nw))
+        wps.append(np.tile(np.arange(nw), L))
+        reps.append(np.full(rows, ins.repeat, np.int64))
+        tids.append(tid)
+        lidx.append(li)
+        errs += [err] * rows
+
+    cat = lambda xs, shape, dt: np.concatenate(xs) if xs else np.zeros(shape, dt)  # noqa: E731
+    batch = WarpBatch(
+        kind=cat(kinds, (0,), np.int64).astype(np.int64),
+        width=cat(widths, (0,), np.int64).astype(np.int64),
+        matrices=cat(mats, (0,), np.int64).astype(np.int64),
+        addr=cat(addrs, (0, W), np.int64),
+        active=cat(acts, (0, W), bool),
+    )
+    result = analyze_batch(batch, hw, detail=detail)
+    errors = [e or r for e, r in zip(errs, result.error)]
+    bad = np.array([e is not None for e in errors], bool)
+    if bad.any():
+        result.wavefronts = np.where(bad, -1, result.wavefronts)
+        for r in np.flatnonzero(bad):
+            k = int(cat(srcs, (0,), np.int64)[r])
+            instr_errors.setdefault(k, errors[r] or "")
+    return Analysis(
+        pattern=pattern,
+        batch=batch,
+        result=result,
+        source=cat(srcs, (0,), np.int64).astype(np.int64),
+        iteration=cat(iters, (0,), np.int64).astype(np.int64),
+        warp=cat(wps, (0,), np.int64).astype(np.int64),
+        repeat=cat(reps, (0,), np.int64),
+        lane_tid=cat(tids, (0, W), np.int64),
+        lane_index=cat(lidx, (0, W, 3), np.int64),
+        loop_values=loop_values,
+        errors=errors,
+        instruction_errors=instr_errors,
+    )
+
+
+# ---- one instruction in detail ---------------------------------------------------------------
+@dataclass
+class BankAccess:
+    bank: int
+    word: int  # word index in shared memory (address // bank_width)
+    lanes: list[int]
+    wavefront: int
+
+
+@dataclass
+class InstructionDetail:
+    """What one warp instruction does to each bank: the data of the matrix and timeline views."""
+
+    row: int
+    wavefronts: int
+    ideal: int
+    degree: int
+    lane_addr: np.ndarray  # (W,) byte address, -1 not served
+    lane_banks: np.ndarray  # (W, k) banks the lane touches, -1 padding
+    lane_wave: np.ndarray  # (W,)
+    lane_phase: np.ndarray  # (W,)
+    lane_shared: np.ndarray  # (W,) bool: broadcast / same word as another lane
+    lane_conflict: np.ndarray  # (W,) bool
+    bank_load: np.ndarray  # (banks,) distinct words the bank delivers over the whole instruction
+    accesses: list[BankAccess]  # one per (bank, word, wavefront)
+
+    @property
+    def worst_bank(self) -> int:
+        return int(np.argmax(self.bank_load)) if self.bank_load.size else 0
+
+
+def instruction_detail(an: Analysis, r: int) -> InstructionDetail:
+    hw = an.hardware
+    res = an.result
+    W = hw.warp_size
+    served = res.served[r]
+    addr = np.where(served, an.batch.addr[r], -1)
+    width = int(an.batch.width[r])
+    u = max(width, hw.bank_width)
+    nb = u // hw.bank_width
+    first_word = np.where(served, (addr // u) * (u // hw.bank_width), -1)
+    words = first_word[:, None] + np.arange(nb)[None, :]
+    banks = np.where(served[:, None], words % hw.banks, -1)
+    wave = res.lane_wave[r]
+    # one entry per (word, wavefront): lanes that share it
+    keys = {}
+    lanes_served = np.flatnonzero(served)
+    for lane in lanes_served:  # <= warp_size lanes of one instruction, for display only
+        for j in range(nb):
+            key = (int(words[lane, j]), int(wave[lane]))
+            keys.setdefault(key, []).append(int(lane))
+    accesses = [BankAccess(w % hw.banks, w, lanes, wv) for (w, wv), lanes in sorted(keys.items(), key=lambda x: (x[0][1], x[0][0] % hw.banks))]
+    load = np.zeros(hw.banks, np.int64)
+    for a in accesses:
+        load[a.bank] += 1
+    return InstructionDetail(
+        row=r,
+        wavefronts=int(res.wavefronts[r]),
+        ideal=int(res.ideal[r]),
+        degree=int(res.degree[r]),
+        lane_addr=addr,
+        lane_banks=banks,
+        lane_wave=wave,
+        lane_phase=res.lane_phase[r],
+        lane_shared=res.lane_shared[r],
+        lane_conflict=res.lane_conflict[r],
+        bank_load=load,
+        accesses=accesses,
+    )

@@ -1,0 +1,142 @@
+"""The hardware: bank geometry, presets, and the rules that split a warp request into wavefronts.
+
+Every rule here was checked against the H100 measurements bundled in
+``resources/hardware/h100_shared_wavefronts.jsonl`` (Nsight Compute wavefront counters); where
+a document says otherwise, the measurement wins. In short, for the NVIDIA sm_70-sm_90 preset:
+
+* A request is cut into **phases** (groups of lanes served together). 1/2/4-byte loads and
+  stores, and atomics, are one phase for the whole warp. 8-byte accesses are one phase per
+  half-warp and 16-byte accesses one per quarter-warp; a *load* of 8 or 16 bytes gets twice
+  as many lanes per phase when, for every active lane ``i``, lane ``i^1`` is inactive or reads
+  the same address, or the same holds for ``i^2`` (stores never merge). ``ldmatrix`` and
+  ``stmatrix`` are one phase per 8x8 matrix (lanes 8m..8m+7 give its eight 16-byte rows).
+* Within a phase each bank delivers one **word** per wavefront: the phase costs as many
+  wavefronts as the most distinct words any one bank must deliver. Lanes on the same word
+  share it (broadcast), for stores too. Atomics are the exception: every active lane is an
+  access of its own, so lanes on one address still serialize.
+* Phases with no active lane cost nothing.
+
+Because accesses are naturally aligned, a lane's ``width``-byte access covers whole banks of one
+128-byte row, so "distinct words per bank" equals "distinct *units* per *slot*", where a unit is an
+aligned ``max(width, bank_width)``-byte block and a slot is the unit's position in the row. The
+engine counts units, which keeps the arithmetic to one integer per lane.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+KINDS = ("load", "store", "atomic", "ldmatrix", "stmatrix")
+MATRIX_KINDS = ("ldmatrix", "stmatrix")
+WIDTHS = (1, 2, 4, 8, 16)
+KIND_CODE = {k: i for i, k in enumerate(KINDS)}
+
+#: SM cycles, from resources/hardware/h100_timing.txt (32-bit loads, one warp / 32 warps)
+LATENCY_BASE_CYCLES = 30.0
+ISSUE_CYCLES_1WARP = 5.88
+
+
+@dataclass(frozen=True)
+class Hardware:
+    """Bank geometry plus which rule set applies (``rules``: "nvidia" or "simple")."""
+
+    name: str = "NVIDIA sm_70–sm_90"
+    preset: str = "nvidia-sm70-sm90"
+    banks: int = 32
+    bank_width: int = 4
+    warp_size: int = 32
+    rules: str = "nvidia"
+
+    @property
+    def row_bytes(self) -> int:
+        """Bytes one wavefront can move: every bank delivers one word."""
+        return self.banks * self.bank_width
+
+    def with_numbers(self, banks: int, bank_width: int, warp_size: int) -> "Hardware":
+        return replace(self, banks=banks, bank_width=bank_width, warp_size=warp_size)
+
+    def validate(self) -> list[tuple[str, str]]:
+        problems = []
+        if self.banks not in (1, 2, 4, 8, 16, 32, 64):
+            problems.append(("banks", "must be a power of two from 1 to 64"))
+        if self.bank_width not in (1, 2, 4, 8, 16):
+            problems.append(("bank_width", "must be one of 1, 2, 4, 8, 16"))
+        if self.warp_size not in (1, 2, 4, 8, 16, 32, 64):
+            problems.append(("warp_size", "must be a power of two from 1 to 64"))
+        if self.rules not in ("nvidia", "simple"):
+            problems.append(("rules", "must be 'nvidia' or 'simple'"))
+        return problems
+
+
+NVIDIA_SM70_SM90 = Hardware()
+KEPLER_8BYTE = Hardware(name="Kepler 8-byte bank mode", preset="kepler-8byte", bank_width=8)
+GENERIC = Hardware(name="Generic (set your own numbers)", preset="generic", rules="simple")
+
+PRESETS: dict[str, Hardware] = {h.preset: h for h in (NVIDIA_SM70_SM90, KEPLER_8BYTE, GENERIC)}
+
+
+def unit_bytes(width: np.ndarray | int, hw: Hardware) -> np.ndarray:
+    """Size of the aligned block that one lane's access occupies in the bank rows."""
+    return np.maximum(np.asarray(width), hw.bank_width)
+
+
+def lanes_per_phase(
+    kind: np.ndarray, width: np.ndarray, addr: np.ndarray, active: np.ndarray, hw: Hardware
+) -> np.ndarray:
+    """How many consecutive lanes are served together, per instruction (shape (N,)).
+
+    ``addr``/``active`` are (N, warp) so the 8/16-byte merge condition can look at neighbours.
+    """
+    W = hw.warp_size
+    kind = np.asarray(kind)
+    width = np.asarray(width)
+    u = unit_bytes(width, hw)
+    per = np.clip(hw.row_bytes // u, 1, W).astype(np.int64)
+    atomic = kind == KIND_CODE["atomic"]
+    # atomics: the whole warp is one phase (each lane still counts on its own)
+    per = np.where(atomic, W, per)
+    if hw.rules == "nvidia":
+        cand = np.flatnonzero((width > hw.bank_width) & (kind == KIND_CODE["load"]))
+        merge = np.zeros(kind.shape[0], bool)
+        if cand.size:
+            merge[cand] = _pairs_share(addr[cand], active[cand], W)
+        per = np.where(merge, np.minimum(per * 2, W), per)
+    matrix = (kind == KIND_CODE["ldmatrix"]) | (kind == KIND_CODE["stmatrix"])
+    per = np.where(matrix, 8, per)
+    return per
+
+
+def _pairs_share(addr: np.ndarray, active: np.ndarray, W: int) -> np.ndarray:
+    """For each instruction: does every active lane i agree with lane i^1 (or, for all lanes, i^2)
+    whenever that partner is active? (The measured condition for merging 8/16-byte load phases.)"""
+    N = addr.shape[0]
+    out = np.zeros(N, dtype=bool)
+    for x in (1, 2):
+        if 2 * x > W:
+            continue
+        # lanes i and i^x sit at [.., 0, ..] and [.., 1, ..] of this view
+        a = addr.reshape(N, W // (2 * x), 2, x)
+        m = active.reshape(N, W // (2 * x), 2, x)
+        ok = ~m[:, :, 0] | ~m[:, :, 1] | (a[:, :, 0] == a[:, :, 1])
+        out |= ok.reshape(N, -1).all(axis=1)
+    return out
+
+
+def matrix_lane_active(kind: np.ndarray, matrices: np.ndarray, W: int) -> np.ndarray:
+    """For ldmatrix/stmatrix: which lanes' addresses the hardware reads (8 per matrix)."""
+    lanes = np.arange(W)[None, :]
+    return lanes < 8 * np.asarray(matrices)[:, None]
+
+
+def latency_cycles(wavefronts: np.ndarray) -> np.ndarray:
+    """One warp, dependent loads: 30 cycles, plus 2 per extra wavefront less one (measured)."""
+    w = np.asarray(wavefronts, dtype=np.float64)
+    return np.where(w <= 1, LATENCY_BASE_CYCLES, LATENCY_BASE_CYCLES + 2 * w - 3)
+
+
+def issue_cycles_one_warp(wavefronts: np.ndarray) -> np.ndarray:
+    """One warp, independent loads: issue-bound at ~6 cycles, then 2N + 2 (measured)."""
+    w = np.asarray(wavefronts, dtype=np.float64)
+    return np.where(w <= 1, ISSUE_CYCLES_1WARP, np.maximum(ISSUE_CYCLES_1WARP, 2 * w + 2))

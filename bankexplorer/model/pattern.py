@@ -1,0 +1,222 @@
+"""A pattern: hardware, shared arrays, a thread block and the instructions its warps execute.
+
+Everything here is an immutable value: an edit makes a new Pattern (``dataclasses.replace``),
+which is what lets the window keep an undo stack of whole states and compare them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Iterator
+
+from .hardware import KINDS, MATRIX_KINDS, NVIDIA_SM70_SM90, WIDTHS, Hardware
+from .layout import SharedArray
+
+MAX_THREADS = 1024
+MAX_LOOP_ITERATIONS = 4096
+MAX_REPEAT = 10**12
+RESERVED_NAMES = {
+    "threadIdx.x", "threadIdx.y", "threadIdx.z", "blockDim.x", "blockDim.y", "blockDim.z",
+    "tid", "lane", "warp", "laneid", "warpSize",
+}
+
+
+@dataclass(frozen=True)
+class Loop:
+    """``for (var = start; var < stop; var += step)``: one instruction per value."""
+
+    var: str = "k"
+    start: int = 0
+    stop: int = 1
+    step: int = 1
+
+    def values(self) -> range:
+        return range(self.start, self.stop, self.step)
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """One shared-memory instruction in the kernel, executed by every warp of the block.
+
+    Either ``array`` + ``index`` (one expression per dimension, in terms of the thread) or
+    ``addresses`` (32 explicit byte offsets, ``None`` = inactive lane, as the hardware data).
+    """
+
+    kind: str = "load"
+    width: int | None = None  # bytes per lane; None = the array's element size
+    matrices: int = 1  # ldmatrix/stmatrix .x1/.x2/.x4
+    trans: bool = False
+    array: str | None = None
+    index: tuple[str, ...] = ()
+    loops: tuple[Loop, ...] = ()
+    active: str = ""  # condition; empty = every thread
+    repeat: int = 1
+    addresses: tuple[int | None, ...] | None = None
+    label: str = ""
+
+    @property
+    def explicit(self) -> bool:
+        return self.addresses is not None
+
+    @property
+    def is_matrix(self) -> bool:
+        return self.kind in MATRIX_KINDS
+
+    def lane_width(self, arrays: dict[str, SharedArray]) -> int:
+        if self.is_matrix:
+            return 16
+        if self.width is not None:
+            return self.width
+        if self.array in arrays:
+            return arrays[self.array].elem_size
+        return 4
+
+    def iterations(self) -> int:
+        n = 1
+        for lp in self.loops:
+            n *= len(lp.values())
+        return n
+
+    def loop_values(self) -> Iterator[dict[str, int]]:
+        """Every combination of loop values, outer loop first."""
+
+        def rec(k: int, acc: dict[str, int]):
+            if k == len(self.loops):
+                yield dict(acc)
+                return
+            lp = self.loops[k]
+            for v in lp.values():
+                acc[lp.var] = v
+                yield from rec(k + 1, acc)
+
+        yield from rec(0, {})
+
+    def title(self) -> str:
+        """How the instruction reads in lists: ``load.v4 tile[y][x]`` / ``ldmatrix.x4.trans``."""
+        if self.label:
+            return self.label
+        if self.is_matrix:
+            head = f"{self.kind}.x{self.matrices}{'.trans' if self.trans else ''}"
+        else:
+            head = f"{self.kind}" + (f" {self.width}B" if self.width else "")
+        if self.explicit:
+            return f"{head} (explicit addresses)"
+        idx = "".join(f"[{e}]" for e in self.index)
+        return f"{head} {self.array}{idx}"
+
+    def validate(self, arrays: dict[str, SharedArray]) -> list[tuple[str, str]]:
+        p: list[tuple[str, str]] = []
+        if self.kind not in KINDS:
+            p.append(("kind", f"must be one of {', '.join(KINDS)}"))
+            return p
+        if self.is_matrix:
+            if self.matrices not in (1, 2, 4):
+                p.append(("matrices", "must be one of 1, 2, 4"))
+        elif self.width is not None and self.width not in WIDTHS:
+            p.append(("width", f"must be one of {', '.join(map(str, WIDTHS))}"))
+        if self.kind == "atomic" and self.width not in (None, 4, 8) and not self.explicit:
+            p.append(("width", "atomics are 4 or 8 bytes"))
+        if self.kind == "atomic" and self.explicit and self.width not in (4, 8):
+            p.append(("width", "atomics are 4 or 8 bytes"))
+        if not 1 <= self.repeat <= MAX_REPEAT:
+            p.append(("repeat", f"must be from 1 to {MAX_REPEAT:,}"))
+        if self.explicit:
+            if not self.is_matrix and self.width is None:
+                p.append(("width", "explicit addresses need a width"))
+            return p
+        if self.array not in arrays:
+            known = ", ".join(arrays) or "none defined"
+            p.append(("array", f"unknown array {self.array!r} (arrays: {known})"))
+        elif len(self.index) != arrays[self.array].ndim:
+            a = arrays[self.array]
+            p.append(("index", f"{a.name} has {a.ndim} dimension(s), got {len(self.index)} index expression(s)"))
+        total = 1
+        names = set()
+        for k, lp in enumerate(self.loops):
+            if not lp.var.isidentifier() or lp.var in RESERVED_NAMES or lp.var in names:
+                p.append((f"loops[{k}].var", f"{lp.var!r} cannot be a loop variable"))
+            names.add(lp.var)
+            if lp.step == 0:
+                p.append((f"loops[{k}].step", "must not be 0"))
+                continue
+            total *= max(len(lp.values()), 0)
+        if total > MAX_LOOP_ITERATIONS:
+            p.append(("loops", f"{total:,} iterations is too many (at most {MAX_LOOP_ITERATIONS:,})"))
+        return p
+
+
+@dataclass(frozen=True)
+class Figure:
+    """How exported figures of this pattern look (saved with it)."""
+
+    style: str = "slide"  # slide | dark | screen
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class Pattern:
+    name: str = "untitled"
+    description: str = ""
+    hardware: Hardware = NVIDIA_SM70_SM90
+    arrays: tuple[SharedArray, ...] = ()
+    block: tuple[int, int, int] = (32, 1, 1)
+    constants: tuple[tuple[str, int], ...] = ()
+    instructions: tuple[Instruction, ...] = ()
+    figure: Figure = field(default_factory=Figure)
+
+    @property
+    def threads(self) -> int:
+        return self.block[0] * self.block[1] * self.block[2]
+
+    @property
+    def warps(self) -> int:
+        W = self.hardware.warp_size
+        return (self.threads + W - 1) // W
+
+    def array_map(self) -> dict[str, SharedArray]:
+        return {a.name: a for a in self.arrays}
+
+    def shared_bytes(self) -> int:
+        """Bytes of shared memory the arrays need (the end of the furthest array)."""
+        return max((a.base + a.nbytes for a in self.arrays), default=0)
+
+    def constant_map(self) -> dict[str, int]:
+        return dict(self.constants)
+
+    def validate(self) -> list[tuple[str, str]]:
+        """Every structural problem, as (path, message); expressions are checked at analysis."""
+        p: list[tuple[str, str]] = [(f"hardware.{w}", m) for w, m in self.hardware.validate()]
+        if self.hardware.row_bytes < 16:
+            p.append(("hardware", "banks x bank width must be at least 16 bytes"))
+        for k, d in enumerate(self.block):
+            if not isinstance(d, int) or d < 1:
+                p.append((f"block[{k}]", "must be a positive integer"))
+        if not p and self.threads > MAX_THREADS:
+            p.append(("block", f"{self.threads:,} threads is more than a block can have ({MAX_THREADS})"))
+        seen = set()
+        for k, a in enumerate(self.arrays):
+            p += [(f"arrays[{k}].{w}", m) for w, m in a.validate()]
+            if a.name in seen:
+                p.append((f"arrays[{k}].name", f"array {a.name!r} is defined twice"))
+            seen.add(a.name)
+        for name, _ in self.constants:
+            if not name.isidentifier() or name in RESERVED_NAMES:
+                p.append((f"constants.{name}", "is not a usable constant name"))
+        arrays = self.array_map()
+        for k, ins in enumerate(self.instructions):
+            p += [(f"instructions[{k}].{w}", m) for w, m in ins.validate(arrays)]
+        return p
+
+    def with_instruction(self, k: int, ins: Instruction) -> "Pattern":
+        lst = list(self.instructions)
+        lst[k] = ins
+        return replace(self, instructions=tuple(lst))
+
+    def with_array(self, k: int, arr: SharedArray) -> "Pattern":
+        lst = list(self.arrays)
+        old = lst[k]
+        lst[k] = arr
+        instrs = self.instructions
+        if arr.name != old.name:  # a rename follows through to the instructions that use it
+            instrs = tuple(replace(i, array=arr.name) if i.array == old.name else i for i in instrs)
+        return replace(self, arrays=tuple(lst), instructions=instrs)

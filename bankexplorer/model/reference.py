@@ -1,0 +1,56 @@
+"""A deliberately plain, per-lane implementation of the hardware rules.
+
+It is the oracle the vectorized engine is tested against (random instructions must agree) and the
+baseline ``scripts/bench_engine.py`` measures the engine's speed-up over. It reads the rules the way
+the hardware notes state them: per phase, per bank, the number of distinct words.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from .hardware import MATRIX_KINDS, NVIDIA_SM70_SM90, Hardware
+
+
+def phases_of(kind: str, width: int, addresses: Sequence[int | None], hw: Hardware, matrices: int = 0) -> list[list[int]]:
+    """The lanes served together, phase by phase."""
+    W = hw.warp_size
+    if kind in MATRIX_KINDS:
+        return [list(range(8 * m, 8 * m + 8)) for m in range(matrices)]
+    if kind == "atomic":
+        return [list(range(W))]
+    per = min(W, max(1, hw.row_bytes // max(width, hw.bank_width)))
+    if hw.rules == "nvidia" and kind == "load" and width > hw.bank_width:
+
+        def pairs_agree(x: int) -> bool:
+            for i in range(W):
+                a, b = addresses[i], addresses[i ^ x] if (i ^ x) < W else None
+                if a is not None and b is not None and a != b:
+                    return False
+            return True
+
+        if pairs_agree(1) or pairs_agree(2):
+            per = min(W, per * 2)
+    return [list(range(s, s + per)) for s in range(0, W, per)]
+
+
+def reference_wavefronts(
+    kind: str, width: int, addresses: Sequence[int | None], hw: Hardware = NVIDIA_SM70_SM90, matrices: int = 0
+) -> int:
+    if kind in MATRIX_KINDS:
+        width = 16
+    total = 0
+    for lanes in phases_of(kind, width, addresses, hw, matrices):
+        words_in_bank: dict[int, list[int]] = {}
+        for lane in lanes:
+            a = addresses[lane]
+            if a is None:
+                continue
+            for word in range(a // hw.bank_width, (a + width - 1) // hw.bank_width + 1):
+                bank = word % hw.banks
+                seen = words_in_bank.setdefault(bank, [])
+                if kind == "atomic" or word not in seen:  # atomics never share a word
+                    seen.append(word)
+        if words_in_bank:
+            total += max(len(v) for v in words_in_bank.values())
+    return total
