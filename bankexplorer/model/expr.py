@@ -292,7 +292,7 @@ class _Evaluator:
         if mask is not None:
             bad = bad & mask
         if np.any(bad):
-            raise ExprError(f"value out of range (beyond ±2^40) here", self.text, pos)
+            raise ExprError(f"value out of range (beyond ±2^40)", self.text, pos)
         return v
 
     def eval(self, n: Node, mask) -> np.ndarray:

@@ -1,0 +1,78 @@
+"""Where elements land: padding, XOR swizzles, CuTe Swizzle<B,M,S>, remaps."""
+
+import numpy as np
+import pytest
+
+from bankexplorer.model.layout import SharedArray, Transform
+from bankexplorer.model.swizzle import Swizzle
+
+
+def at(arr, *idx):
+    return arr.byte_offsets(tuple(np.asarray(i) for i in idx))
+
+
+def test_padding_changes_pitch_and_size():
+    a = SharedArray("tile", "float", (32, 32), padding=1)
+    assert a.pitch == 33 and a.nbytes == 32 * 33 * 4 and a.declaration() == "float tile[32][33]"
+    assert list(at(a, np.arange(4), 0)) == [0, 132, 264, 396]
+    assert list(SharedArray("t", "float", (2, 3, 4), padding=2).strides()) == [18, 6, 1]
+
+
+def test_xor_swizzle_of_column_by_row():
+    a = SharedArray("s", "float", (32, 32), transform=Transform.make("xor", target=1, expr="row"))
+    rows = np.arange(32)
+    banks = at(a, rows, np.full(32, 5)) // 4 % 32
+    assert sorted(banks) == list(range(32))  # column 5 spread over all banks
+    assert a.nbytes == 4096 and a.validate() == []
+
+
+def test_xor_that_leaves_the_array_is_rejected():
+    a = SharedArray("s", "float", (32, 16), transform=Transform.make("xor", target=1, expr="row"))
+    (where, msg), = a.validate()
+    assert where == "transform.expr" and "outside 0..15" in msg
+
+
+@pytest.mark.parametrize("B,M,S,x,expected", [
+    (3, 4, 3, 0b1010110000, 0b1010110000 ^ (0b101 << 4)),
+    (2, 0, 3, 0b11101, 0b11101 ^ 0b11),
+    (3, 3, -3, 0b000111000, 0b000111000 ^ (0b111 << 6)),  # negative S: low bits into high bits
+    (0, 4, 3, 12345, 12345),
+])
+def test_cute_swizzle_bits(B, M, S, x, expected):
+    assert int(Swizzle(B, M, S)(x)) == expected
+
+
+def test_cute_swizzle_is_an_involution_and_bijection():
+    sw = Swizzle(3, 4, 3)
+    x = np.arange(4096)
+    assert (sw(sw(x)) == x).all() and len(set(sw(x).tolist())) == 4096
+
+
+def test_cute_on_elements_vs_bytes():
+    el = SharedArray("A", "half", (8, 64), transform=Transform.make("cute", B=3, M=3, S=3, unit="element"))
+    by = SharedArray("A", "half", (8, 64), transform=Transform.make("cute", B=3, M=4, S=3, unit="byte"))
+    idx = tuple(a.ravel() for a in np.indices((8, 64)))
+    assert (el.byte_offsets(idx) == by.byte_offsets(idx)).all()
+    assert list(at(by, np.arange(8), 0) // 16 % 8) == list(range(8))
+
+
+def test_remap_and_footprint():
+    a = SharedArray("s", "float", (1024,), transform=Transform.make("remap", expr="i + i / 32"))
+    assert list(at(a, np.array([0, 31, 32, 64]))) == [0, 124, 132, 264]
+    assert a.nbytes == (1023 + 31 + 1) * 4
+
+
+@pytest.mark.parametrize("arr,where,fragment", [
+    (SharedArray("s", "float", (0, 4)), "dims[0]", "positive"),
+    (SharedArray("s", "float", (4096, 4096)), "dims", "too many"),
+    (SharedArray("s", "float3", (4,)), "dtype", "unknown element type"),
+    (SharedArray("s", "float", (32,), padding=1), "padding", "2-D or 3-D"),
+    (SharedArray("s", "float", (32, 32), base=4), "base", "multiple of 16"),
+    (SharedArray("1s", "float", (32,)), "name", "not an identifier"),
+    (SharedArray("s", "float", (32, 32), transform=Transform.make("cute", B=3, M=4, S=2)), "transform.S", "at least B"),
+    (SharedArray("s", "float", (32, 32), transform=Transform.make("remap", expr="i - 1")), "transform.expr", "negative"),
+    (SharedArray("s", "float", (32, 32), transform=Transform.make("remap", expr="i / 0")), "transform.expr", "division by zero"),
+])
+def test_array_validation(arr, where, fragment):
+    problems = arr.validate()
+    assert any(w == where and fragment in m for w, m in problems), problems
