@@ -1,0 +1,227 @@
+"""The window's state: one immutable Pattern, its Analysis, the undo stack, selection and hover.
+
+Every view observes a Document and every editor changes it only through :meth:`Document.apply`,
+so an edit is always one undo step, always re-analyzed, and never leaves the window showing a
+pattern that does not validate (a rejected edit is reported in :attr:`Document.errors`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from ..model.analysis import Analysis, analyze
+from ..model.errors import BankExplorerError
+from ..model.pattern import Pattern
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What the user picked: a warp instruction (pattern instruction + loop iteration + warp) and
+    optionally one lane of it. Views show the selected row and highlight the lane."""
+
+    instruction: int = 0
+    iteration: int = 0
+    warp: int = 0
+    lane: int | None = None
+
+
+@dataclass(frozen=True)
+class Hover:
+    """What is under the mouse in any view, so every other view can highlight the same thing."""
+
+    lane: int | None = None
+    bank: int | None = None
+    element: tuple[int, ...] | None = None
+    word: int | None = None
+
+    @property
+    def empty(self) -> bool:
+        return self.lane is None and self.bank is None and self.element is None and self.word is None
+
+
+class _EditCommand(QUndoCommand):
+    """One undoable edit: stores both whole states (and their analyses, so undo is instant)."""
+
+    def __init__(self, doc: "Document", old: Pattern, old_an: Analysis | None, new: Pattern, new_an: Analysis,
+                 text: str, merge_id: int):
+        super().__init__(text)
+        self.doc = doc
+        self.old, self.old_an = old, old_an
+        self.new, self.new_an = new, new_an
+        self.merge_id = merge_id
+
+    def id(self) -> int:  # noqa: A003 - Qt's name
+        return self.merge_id
+
+    def mergeWith(self, other: QUndoCommand) -> bool:  # a held spin box or a drag is one step
+        if not isinstance(other, _EditCommand) or other.merge_id != self.merge_id or self.merge_id < 0:
+            return False
+        self.new, self.new_an = other.new, other.new_an
+        if self.new == self.old:
+            self.setObsolete(True)
+        return True
+
+    def redo(self) -> None:
+        self.doc._set_state(self.new, self.new_an)
+
+    def undo(self) -> None:
+        self.doc._set_state(self.old, self.old_an)
+
+
+def _analysis_problems(an: Analysis) -> dict[int, str]:
+    return dict(an.instruction_errors)
+
+
+class Document(QObject):
+    """The pattern being explored. Signals say what changed; the views redraw from the state."""
+
+    patternChanged = Signal()
+    analysisChanged = Signal()
+    selectionChanged = Signal()
+    hoverChanged = Signal()
+    errorsChanged = Signal()
+    dirtyChanged = Signal(bool)
+    pathChanged = Signal()
+
+    def __init__(self, pattern: Pattern | None = None, parent: QObject | None = None):
+        super().__init__(parent)
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
+        self.pattern: Pattern = pattern or Pattern()
+        self.analysis: Analysis | None = None
+        self.path: Path | None = None
+        self.selection = Selection()
+        self.hover_state = Hover()
+        #: problems of the last rejected edit, as (path, message); empty after a good edit
+        self.errors: list[tuple[str, str]] = []
+        self.analysis = self._analyze(self.pattern)
+
+    def _on_clean_changed(self, clean: bool) -> None:
+        self.dirtyChanged.emit(not clean)
+
+    # ---- state -------------------------------------------------------------------------------
+    @property
+    def dirty(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    @staticmethod
+    def _analyze(p: Pattern) -> Analysis | None:
+        if p.validate():
+            return None
+        try:
+            return analyze(p)
+        except BankExplorerError:
+            return None
+
+    def _set_state(self, p: Pattern, an: Analysis | None) -> None:
+        self.pattern = p
+        self.analysis = an
+        self._clamp_selection()
+        self.patternChanged.emit()
+        self.analysisChanged.emit()
+        if self.errors:
+            self.errors = []
+            self.errorsChanged.emit()
+
+    def set_pattern(self, pattern: Pattern, path: str | Path | None = None) -> None:
+        """Open or new: a fresh history, clean, nothing selected beyond the first instruction."""
+        self.undo_stack.clear()
+        self.path = Path(path) if path else None
+        self.selection = Selection()
+        self._set_state(pattern, self._analyze(pattern))
+        self.undo_stack.setClean()
+        self.dirtyChanged.emit(False)
+        self.pathChanged.emit()
+        self.selectionChanged.emit()
+
+    def mark_saved(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.undo_stack.setClean()
+        self.pathChanged.emit()
+
+    def check(self, new: Pattern) -> tuple[list[tuple[str, str]], Analysis | None]:
+        """Problems that would make ``new`` a rejected edit, and its analysis when there are none.
+
+        Structural problems (``Pattern.validate``) always reject. Problems found while analyzing
+        (an expression that does not parse, an index out of bounds) reject only when the edit
+        introduces them, so a file that arrived broken can still be edited into shape."""
+        problems = new.validate()
+        if problems:
+            return problems, None
+        try:
+            an = analyze(new)
+        except BankExplorerError as e:
+            return [(e.where, e.message)], None
+        old = _analysis_problems(self.analysis) if self.analysis is not None else {}
+        fresh = [(f"instructions[{k}]", msg) for k, msg in sorted(_analysis_problems(an).items()) if old.get(k) != msg]
+        if fresh and len(_analysis_problems(an)) >= len(old):
+            return fresh, None
+        return [], an
+
+    def apply(self, new: Pattern, text: str, merge_id: int = -1) -> bool:
+        """One undoable edit. Returns False (and sets :attr:`errors`) when ``new`` is invalid;
+        the document then keeps its last valid state."""
+        if new == self.pattern:
+            if self.errors:
+                self.errors = []
+                self.errorsChanged.emit()
+            return True
+        problems, an = self.check(new)
+        if problems:
+            self.errors = problems
+            self.errorsChanged.emit()
+            return False
+        self.undo_stack.push(_EditCommand(self, self.pattern, self.analysis, new, an, text, merge_id))
+        return True
+
+    # ---- selection and hover -----------------------------------------------------------------
+    def _clamp_selection(self) -> None:
+        p = self.pattern
+        s = self.selection
+        k = min(max(s.instruction, 0), max(len(p.instructions) - 1, 0))
+        it = s.iteration
+        if p.instructions:
+            it = min(max(it, 0), max(p.instructions[k].iterations() - 1, 0))
+        w = min(max(s.warp, 0), max(p.warps - 1, 0))
+        lane = s.lane if s.lane is None or 0 <= s.lane < p.hardware.warp_size else None
+        new = Selection(k, it, w, lane)
+        if new != s:
+            self.selection = new
+            self.selectionChanged.emit()
+
+    def select(self, instruction: int | None = None, iteration: int | None = None, warp: int | None = None,
+               lane: int | None | type(...) = ...) -> None:
+        """Change part of the selection; ``lane=None`` clears the lane, leaving it out keeps it."""
+        s = self.selection
+        new = Selection(
+            s.instruction if instruction is None else instruction,
+            s.iteration if iteration is None else iteration,
+            s.warp if warp is None else warp,
+            s.lane if lane is ... else lane,
+        )
+        if instruction is not None and instruction != s.instruction and iteration is None:
+            new = replace(new, iteration=0)
+        if new != s:
+            self.selection = new
+            self._clamp_selection()
+            self.selectionChanged.emit()
+
+    def hover(self, lane: int | None = None, bank: int | None = None, element: tuple[int, ...] | None = None,
+              word: int | None = None) -> None:
+        h = Hover(lane, bank, tuple(element) if element is not None else None, word)
+        if h != self.hover_state:
+            self.hover_state = h
+            self.hoverChanged.emit()
+
+    @property
+    def selected_row(self) -> int | None:
+        """The analysis row of the selected warp instruction (None when nothing to show)."""
+        an = self.analysis
+        if an is None or not len(an):
+            return None
+        s = self.selection
+        return an.row_of(s.instruction, s.iteration, s.warp)
