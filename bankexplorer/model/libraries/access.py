@@ -1,0 +1,155 @@
+"""The access side as the libraries describe it, turned into :class:`Instruction`\\ s.
+
+* :func:`matrix_fragment`: the standard ``ldmatrix`` / ``stmatrix`` ``.x1/.x2/.x4(.trans)``
+  address patterns. Each 8x8 matrix has eight 16-byte rows; lanes ``8m .. 8m+7`` give the rows
+  of matrix ``m``. A fragment ``RxC`` (in elements) is cut into 8-row x 16-byte matrices, taken
+  down the rows first (the mma A-operand order: for ``16x16``, ``m0`` = rows 0-7 / cols 0-7,
+  ``m1`` = rows 8-15 / cols 0-7, ``m2`` = rows 0-7 / cols 8-15, ``m3`` = rows 8-15 / cols 8-15)
+  or across the columns first. ``.trans`` transposes the registers, not the addresses, so it
+  costs the same wavefronts: the rows read are the same.
+* :func:`tv_copy`: a CuTe thread-value layout of a tiled copy, ``(thread, value) -> tile index``
+  with the tile ``(M, N)`` indexed colexicographically (``m = i % M``, ``n = i / M``), as
+  ``print(tiled_copy)`` shows as ``LayoutTV``. Each thread's values are read ``vector`` at a
+  time (``vector * sizeof(T)`` bytes per access), one loop iteration per vector.
+
+Both return ordinary instructions whose index expressions are written out, so the file format
+needs no new form and what the tool analyses is visible to the user.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import BankExplorerError
+from ..hardware import WIDTHS
+from ..layout import SharedArray
+from ..pattern import Instruction, Loop
+from .cute import flatten, parse, product
+
+FRAGMENTS = {1: ("8x8",), 2: ("16x8", "8x16"), 4: ("16x16", "32x8", "8x32")}
+
+
+def _plus(base: str, expr: str) -> str:
+    if base.strip() in ("", "0"):
+        return expr
+    if expr == "0":
+        return base
+    return f"{base} + {expr}"
+
+
+def fragment_index(fragment: str, matrices: int, elem_size: int = 2, rows_first: bool = True) -> tuple[str, str]:
+    """Row and column expressions (of ``lane``) of the matrix rows each lane addresses."""
+    try:
+        R, C = (int(x) for x in fragment.lower().split("x"))
+    except ValueError:
+        raise BankExplorerError(f"fragment must be ROWSxCOLS in elements, e.g. 16x16, got {fragment!r}")
+    if elem_size not in (1, 2, 4, 8, 16):
+        raise BankExplorerError(f"{elem_size}-byte elements cannot form 16-byte matrix rows")
+    w = 16 // elem_size  # elements in one 16-byte matrix row
+    if R % 8 or C % w or R < 8 or C < w:
+        raise BankExplorerError(f"fragment {fragment}: rows must be a multiple of 8 and columns a multiple of {w} "
+                                f"({elem_size}-byte elements, 16-byte matrix rows)")
+    r8, c8 = R // 8, C // w
+    if r8 * c8 != matrices:
+        raise BankExplorerError(f"fragment {fragment} holds {r8 * c8} matrices of 8 x {w}, but .x{matrices} loads "
+                                f"{matrices}")
+    if rows_first:
+        row = "lane % 8" if r8 == 1 else f"lane % {8 * r8}"
+        col = "0" if c8 == 1 else f"(lane / {8 * r8}) * {w}"
+    else:
+        row = "lane % 8" if r8 == 1 else f"lane % 8 + (lane / {8 * c8}) * 8"
+        col = "0" if c8 == 1 else f"((lane / 8) % {c8}) * {w}" if r8 > 1 else f"(lane / 8) * {w}"
+    return row, col
+
+
+def matrix_fragment(array: str, matrices: int = 4, fragment: str = "16x16", *, kind: str = "ldmatrix",
+                    trans: bool = False, elem_size: int = 2, row0: str = "0", col0: str = "0",
+                    leading: tuple[str, ...] = (), rows_first: bool = True, loops: tuple[Loop, ...] = (),
+                    repeat: int = 1, label: str = "") -> Instruction:
+    """An ``ldmatrix``/``stmatrix`` instruction reading the fragment whose top-left element is
+    ``[row0][col0]`` (expressions; ``leading`` gives the indices of any outer dimensions)."""
+    if kind not in ("ldmatrix", "stmatrix"):
+        raise BankExplorerError(f"kind must be ldmatrix or stmatrix, got {kind!r}")
+    if matrices not in FRAGMENTS:
+        raise BankExplorerError("matrices must be 1, 2 or 4 (.x1, .x2, .x4)")
+    row, col = fragment_index(fragment, matrices, elem_size, rows_first)
+    index = tuple(leading) + (_plus(row0, row), _plus(col0, col))
+    return Instruction(kind=kind, matrices=matrices, trans=trans, array=array, index=index, loops=tuple(loops),
+                       repeat=repeat, label=label)
+
+
+# ---- CuTe thread-value layouts --------------------------------------------------------------------
+def mode_expr(shape, stride, var: str) -> str:
+    """C expression of CuTe's ``crd2idx(var, shape, stride)`` (colexicographic, vectorizable by
+    the expression engine): a sum of ``((var / prefix) % size) * stride`` terms."""
+    leaves = list(zip(flatten(shape), flatten(stride)))
+    terms = []
+    prefix = 1
+    for k, (s, d) in enumerate(leaves):
+        last = k == len(leaves) - 1
+        if s != 1 and d != 0:
+            x = var if prefix == 1 else f"({var} / {prefix})"
+            if not last:
+                x = f"({x} % {s})"
+            terms.append(x if d == 1 else f"{x} * {d}" if d > 0 else f"{x} * ({d})")
+        prefix *= s
+    return " + ".join(terms) if terms else "0"
+
+
+def tv_copy(tv: str, tile: tuple[int, ...], array: str, vector: int = 1, *, kind: str = "load",
+            elem_size: int = 2, thread: str = "tid", label: str = "", arr: SharedArray | None = None) -> Instruction:
+    """One instruction per vector of values, for every thread of a CuTe TV layout.
+
+    ``tile`` is the copy's tile ``(M, N)`` (or ``(N,)``); the array is indexed by tile
+    coordinates, so it should have those dims (e.g. a ``cute-layout`` array of shape ``(M,N)``).
+    Give ``arr`` to check that each vector is contiguous and aligned in shared memory, as CuTe
+    requires before it vectorizes a copy.
+    """
+    lay = parse(tv).layout
+    if parse(tv).swizzle is not None:
+        raise BankExplorerError("a TV layout maps (thread, value) to tile coordinates and has no swizzle")
+    if lay.rank != 2:
+        raise BankExplorerError(f"a TV layout has two modes, (threads, values); got {lay.rank}")
+    (ts, td), (vs, vd) = lay.modes
+    T, V = product(ts), product(vs)
+    if vector < 1 or V % vector:
+        raise BankExplorerError(f"vector ({vector}) must divide the {V} values per thread")
+    width = vector * elem_size
+    if width not in WIDTHS:
+        raise BankExplorerError(f"{vector} values x {elem_size} B = {width} B is not an access width ({WIDTHS})")
+    if not 1 <= len(tile) <= 2 or any(t < 1 for t in tile):
+        raise BankExplorerError("tile must be (M, N) or (N,) with positive sizes")
+    size = int(np.prod(tile))
+    looped = V > vector
+    terms = [e for e in (mode_expr(ts, td, thread), mode_expr(vs, vd, "v") if looped else "0") if e != "0"]
+    flat = " + ".join(terms) or "0"
+    index = (f"({flat}) % {tile[0]}", f"({flat}) / {tile[0]}") if len(tile) == 2 else (flat,)
+    loops = (Loop("v", 0, V, vector),) if looped else ()
+    ins = Instruction(kind=kind, width=width, array=array, index=index, loops=loops,
+                      active=f"{thread} < {T}", label=label)
+    # every (thread, value) must land inside the tile
+    t = np.arange(T)[:, None]
+    v = np.arange(V)[None, :]
+    idx = lay(t, v)
+    if idx.min() < 0 or idx.max() >= size:
+        raise BankExplorerError(f"the TV layout reaches tile index {int(idx.max())}, outside the {size}-element tile {tile}")
+    if arr is not None:
+        check_vectorizable(arr, lay, tile, vector)
+    return ins
+
+
+def check_vectorizable(arr: SharedArray, lay, tile: tuple[int, ...], vector: int) -> None:
+    """Raise unless every thread's values, ``vector`` at a time, are consecutive and aligned in
+    the array's shared memory (else the copy cannot use ``vector``-wide accesses)."""
+    (ts, _), (vs, _) = lay.modes
+    T, V = product(ts), product(vs)
+    idx = lay(np.arange(T)[:, None], np.arange(V)[None, :])
+    coords = (idx % tile[0], idx // tile[0]) if len(tile) == 2 else (idx,)
+    off = arr.byte_offsets(coords).reshape(T, V // vector, vector)
+    e = arr.elem_size
+    step = off - off[:, :, :1]
+    bad = (step != np.arange(vector) * e).any(axis=2) | (off[:, :, 0] % (vector * e) != 0)
+    if bad.any():
+        t, g = (int(x[0]) for x in np.nonzero(bad))
+        raise BankExplorerError(f"thread {t}, values {g * vector}..{g * vector + vector - 1}: not {vector * e} consecutive, "
+                                f"aligned bytes in {arr.name} (offsets {off[t, g].tolist()}); use a smaller vector")
