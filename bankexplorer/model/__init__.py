@@ -13,3 +13,6 @@ __all__ = [
     "PatternError", "GENERIC", "NVIDIA_SM70_SM90", "PRESETS", "Hardware", "DTYPES", "SharedArray",
     "Transform", "Figure", "Instruction", "Loop", "Pattern",
 ]
+
+# layout kinds of kernel libraries (CuTe, Triton, TMA) register themselves on import
+from . import libraries  # noqa: E402,F401
