@@ -93,3 +93,8 @@ def test_ideal_for_wide_accesses():
     res = analyze_batch(WarpBatch.from_rows(rows))
     assert list(res.wavefronts) == [4, 2] and list(res.ideal) == [4, 2]
     assert list(res.lanes_per_phase) == [8, 16]
+
+
+def test_empty_batch():
+    b = WarpBatch.from_rows([])
+    assert len(count_wavefronts(b).wavefronts) == 0 and len(analyze_batch(b).wavefronts) == 0

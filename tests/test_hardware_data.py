@@ -73,3 +73,11 @@ def test_lane_assignment_is_consistent(hardware_rows):
     assert (res.ideal <= res.wavefronts).all()
     # the degree is the most wavefronts any phase needs
     assert (res.degree <= res.wavefronts).all()
+
+
+def test_counts_only_path_reports_same_phases(hardware_rows):
+    b = WarpBatch.from_rows(hardware_rows)
+    full, fast = analyze_batch(b), count_wavefronts(b)
+    assert (full.phases == fast.phases).all()
+    assert (full.bytes_requested == fast.bytes_requested).all()
+    assert (full.served == fast.served).all()

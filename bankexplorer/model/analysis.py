@@ -7,12 +7,13 @@ iterations in order (outer loop first), and within an iteration the warps in ord
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from . import expr as E
-from .engine import BatchResult, WarpBatch, analyze_batch
+from .engine import BatchResult, WarpBatch, analyze_batch, count_wavefronts, narrow
 from .errors import BankExplorerError
 from .hardware import KIND_CODE, Hardware, issue_cycles_one_warp, latency_cycles
 from .pattern import Instruction, Pattern
@@ -182,32 +183,49 @@ def _lane_label(pattern: Pattern, tid: int) -> str:
     return f"warp {tid // W} lane {tid % W} (thread ({tid % bx},{(tid // bx) % by},{tid // (bx * by)}))"
 
 
-def _expand(pattern: Pattern, k: int, ins: Instruction, tv: dict[str, np.ndarray]):
-    """Addresses (L, n) and active mask (L, n) for all loop iterations of one instruction."""
-    arrays = pattern.array_map()
-    W = pattern.hardware.warp_size
-    n = pattern.warps * W
+@functools.lru_cache(maxsize=2048)
+def _thread_indices(index: tuple[str, ...], active: str, loops: tuple, block: tuple[int, int, int],
+                    constants: tuple, warp_size: int):
+    """Evaluated index expressions and active mask of one instruction: (loop values, indices, mask).
+
+    Cached: an edit usually changes one instruction or one array's layout, and the indices do not
+    depend on the layout, so most instructions skip their expressions on the next analysis."""
+    pattern = Pattern(block=block, constants=constants, hardware=Hardware(warp_size=warp_size))
+    tv = thread_variables(pattern)
+    n = pattern.warps * warp_size
     exists = tv["tid"] < pattern.threads
-    loops = list(ins.loop_values()) or [{}]
-    L = len(loops)
+    loop_values = list(Instruction(loops=loops).loop_values()) or [{}]
+    L = len(loop_values)
     variables = dict(tv)
-    for name in (loops[0].keys() if loops[0] else ()):
-        variables[name] = np.array([lv[name] for lv in loops], np.int64)[:, None]
+    for name in (loop_values[0].keys() if loop_values[0] else ()):
+        variables[name] = np.array([lv[name] for lv in loop_values], np.int64)[:, None]
     shape = (L, n)
     mask = np.broadcast_to(exists, shape)
-    if ins.active.strip():
+    if active.strip():
         try:
-            act = E.parse(ins.active).evaluate(variables, shape, mask) != 0
+            act = E.parse(active).evaluate(variables, shape, mask) != 0
         except BankExplorerError as e:
             raise e.at("active")
         mask = mask & act
-    arr = arrays[ins.array]
     idx = []
-    for d, text in enumerate(ins.index):
+    for d, text in enumerate(index):
         try:
             idx.append(E.parse(text).evaluate(variables, shape, mask))
         except BankExplorerError as e:
             raise e.at(f"index[{d}]")
+    mask = np.array(mask)
+    for a in (mask, *idx):
+        a.flags.writeable = False  # shared through the cache
+    return loop_values, tuple(idx), mask
+
+
+def _expand(pattern: Pattern, k: int, ins: Instruction, tv: dict[str, np.ndarray]):
+    """Addresses (L, n) and active mask (L, n) for all loop iterations of one instruction."""
+    arrays = pattern.array_map()
+    loops, idx, mask = _thread_indices(ins.index, ins.active, ins.loops, pattern.block, pattern.constants,
+                                       pattern.hardware.warp_size)
+    L, n = mask.shape
+    arr = arrays[ins.array]
     width = ins.lane_width(arrays)
     span = max(1, width // arr.elem_size)  # elements one lane covers along the last dimension
     served = mask.copy()
@@ -299,11 +317,12 @@ def analyze(pattern: Pattern, detail: bool = True) -> Analysis:
         kind=cat(kinds, (0,), np.int64).astype(np.int64),
         width=cat(widths, (0,), np.int64).astype(np.int64),
         matrices=cat(mats, (0,), np.int64).astype(np.int64),
-        addr=cat(addrs, (0, W), np.int64),
+        addr=narrow(cat(addrs, (0, W), np.int64)),
         active=cat(acts, (0, W), bool),
     )
-    result = analyze_batch(batch, hw, detail=detail)
-    errors = [e or r for e, r in zip(errs, result.error)]
+    # the views need lane-level detail; the command line and the advisor only need the counts
+    result = analyze_batch(batch, hw) if detail else count_wavefronts(batch, hw)
+    errors = [e or (f"warp {w}: {r}" if r else None) for e, r, w in zip(errs, result.error, np.concatenate(wps) if wps else [])]
     bad = np.array([e is not None for e in errors], bool)
     if bad.any():
         result.wavefronts = np.where(bad, -1, result.wavefronts)

@@ -27,7 +27,7 @@ class WarpBatch:
     kind: np.ndarray  # (N,) int codes from hardware.KIND_CODE
     width: np.ndarray  # (N,) bytes per lane (16 for the matrix kinds)
     matrices: np.ndarray  # (N,) 1/2/4 for ldmatrix/stmatrix, 0 otherwise
-    addr: np.ndarray  # (N, W) int64 byte offsets
+    addr: np.ndarray  # (N, W) byte offsets, int64 (or int32 when all fit, see narrow())
     active: np.ndarray  # (N, W) bool
 
     def __len__(self) -> int:
@@ -40,7 +40,7 @@ class WarpBatch:
         kind = np.empty(n, np.int64)
         width = np.empty(n, np.int64)
         matrices = np.zeros(n, np.int64)
-        addr = np.zeros((n, warp_size), np.int64)
+        addr = np.zeros((n, warp_size), np.int64)  # narrowed to int32 below when it fits
         active = np.zeros((n, warp_size), bool)
         for i, r in enumerate(rows):
             kind[i] = KIND_CODE[r["kind"]]
@@ -53,7 +53,14 @@ class WarpBatch:
             act = np.array([x is not None for x in a], bool)
             active[i, : len(a)] = act
             addr[i, : len(a)] = [x if x is not None else 0 for x in a]
-        return cls(kind, width, matrices, addr, active)
+        return cls(kind, width, matrices, narrow(addr), active)
+
+
+def narrow(addr: np.ndarray) -> np.ndarray:
+    """Addresses as int32 when they all fit: half the memory traffic for every step after."""
+    if addr.size and addr.dtype != np.int32 and 0 <= addr.min() and addr.max() < (1 << 31) - 1:
+        return addr.astype(np.int32)
+    return addr
 
 
 @dataclass
@@ -97,8 +104,25 @@ def served_lanes(batch: WarpBatch, hw: Hardware) -> np.ndarray:
 def _bad_rows(addr: np.ndarray, width: np.ndarray, served: np.ndarray) -> np.ndarray:
     # one pass: low bits set = misaligned (widths are powers of two); bits at 40 and above are
     # set for negative addresses and for addresses past ADDRESS_LIMIT
-    mask = (np.asarray(width, np.int64) - 1) | ~np.int64(ADDRESS_LIMIT - 1)
-    return ((addr & mask[:, None]) != 0).__and__(served).any(axis=1)
+    if addr.dtype == np.int32:  # below ADDRESS_LIMIT by construction: only the sign bit to check
+        mask = ((np.asarray(width) - 1) | np.iinfo(np.int32).min).astype(np.int32)
+    else:
+        mask = (np.asarray(width, np.int64) - 1) | ~np.int64(ADDRESS_LIMIT - 1)
+    wrong = ((addr & mask[:, None]) != 0) & served
+    return _any_per_row(wrong)
+
+
+def _any_per_row(flags: np.ndarray) -> np.ndarray:
+    """``flags.any(axis=1)`` for (N, 32) bools, 8 lanes per machine word (numpy's reduction over a
+    short axis is slow)."""
+    N, W = flags.shape
+    if W % 8:
+        return flags.any(axis=1)
+    words = np.ascontiguousarray(flags).view(np.uint64).reshape(N, W // 8)
+    out = words[:, 0].copy()
+    for k in range(1, W // 8):
+        out |= words[:, k]
+    return out != 0
 
 
 def validate_batch(batch: WarpBatch, hw: Hardware, served: np.ndarray | None = None) -> tuple[np.ndarray, list[str | None]]:
@@ -106,24 +130,33 @@ def validate_batch(batch: WarpBatch, hw: Hardware, served: np.ndarray | None = N
     if served is None:
         served = served_lanes(batch, hw)
     bad = _bad_rows(batch.addr, batch.width, served)
+    return bad, _messages(batch, hw, bad)
+
+
+def _messages(batch: WarpBatch, hw: Hardware, bad: np.ndarray) -> list[str | None]:
+    """Say what is wrong with each bad instruction (only those: messages are for people)."""
     errors: list[str | None] = [None] * len(batch)
     rows = np.flatnonzero(bad)
-    neg = served[rows] & ((batch.addr[rows] < 0) | (batch.addr[rows] >= ADDRESS_LIMIT))
-    mis = served[rows] & ((batch.addr[rows] & (batch.width[rows, None] - 1)) != 0)
-    for i, r in enumerate(rows[:10000]):  # only bad instructions: messages are for people
+    if rows.size == 0:
+        return errors
+    sub = WarpBatch(batch.kind[rows], batch.width[rows], batch.matrices[rows], batch.addr[rows], batch.active[rows])
+    served = served_lanes(sub, hw)
+    neg = served & ((sub.addr < 0) | (sub.addr >= ADDRESS_LIMIT))
+    mis = served & ((sub.addr & (sub.width[:, None] - 1)) != 0)
+    for i, r in enumerate(rows[:10000]):
         if neg[i].any():
             lane = int(np.argmax(neg[i]))
-            errors[r] = f"lane {lane}: address {int(batch.addr[r, lane])} is outside shared memory"
+            errors[r] = f"lane {lane}: address {int(sub.addr[i, lane])} is outside shared memory"
         else:
             lane = int(np.argmax(mis[i]))
-            w = int(batch.width[r])
+            w = int(sub.width[i])
             errors[r] = (
-                f"lane {lane}: {w}-byte access at byte {int(batch.addr[r, lane])} is misaligned "
+                f"lane {lane}: {w}-byte access at byte {int(sub.addr[i, lane])} is misaligned "
                 f"(must be a multiple of {w})"
             )
     for r in rows[10000:]:
         errors[r] = "misaligned or out-of-range address"
-    return bad, errors
+    return errors
 
 
 def _log2(x):
@@ -133,169 +166,7 @@ def _log2(x):
     return np.log2(x).astype(np.int64)
 
 
-CHUNK_ROWS = 4096  # keeps each step's arrays in cache; the result does not depend on it
-
-
-def analyze_batch(batch: WarpBatch, hw: Hardware = hwr.NVIDIA_SM70_SM90, detail: bool = True) -> BatchResult:
-    """Wavefronts of every instruction; with ``detail`` also the per-lane assignment and flags."""
-    N, W = batch.addr.shape
-    bad, errors = validate_batch(batch, hw)
-    parts = []
-    for s in range(0, max(N, 1), CHUNK_ROWS):
-        sl = slice(s, s + CHUNK_ROWS)
-        parts.append(
-            _analyze_rows(
-                batch.kind[sl], batch.width[sl], batch.matrices[sl], batch.addr[sl], batch.active[sl], bad[sl], hw, detail
-            )
-        )
-    out = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-    wavefronts = np.where(bad, -1, out.pop("wavefronts"))
-    empty = np.zeros((N, W), bool) if not detail else None
-    return BatchResult(
-        wavefronts=wavefronts,
-        error=errors,
-        lane_phase=out.pop("lane_phase", empty),
-        lane_wave=out.pop("lane_wave", empty),
-        lane_unit=out.pop("lane_unit", empty),
-        lane_shared=out.pop("lane_shared", empty),
-        lane_conflict=out.pop("lane_conflict", empty),
-        **out,
-    )
-
-
-def _analyze_rows(kind, width, matrices, addr, active, bad, hw: Hardware, detail: bool) -> dict:
-    N, W = addr.shape
-    kind = np.asarray(kind)
-    width = np.asarray(width, dtype=np.int64)
-    matrix = (kind == KIND_CODE["ldmatrix"]) | (kind == KIND_CODE["stmatrix"])
-    served = active & ~bad[:, None]
-    if matrix.any():
-        served &= ~matrix[:, None] | hwr.matrix_lane_active(kind, matrices, W)
-    addr = np.where(served, addr, 0)
-
-    per = hwr.lanes_per_phase(kind, width, addr, served, hw)
-    # every size here is a power of two (Hardware.validate, WIDTHS): shifts instead of divisions
-    lanes = np.arange(W, dtype=np.int64)
-    phase = lanes[None, :] >> _log2(per)[:, None]
-    u = hwr.unit_bytes(width, hw).astype(np.int64)
-    slots = np.maximum(hw.row_bytes // u, 1)
-    unit = addr >> _log2(u)[:, None]
-    n_slots = int(slots.max()) if N else 1
-    group = (phase << _log2(n_slots)) | (unit & (slots - 1)[:, None])
-    key = np.where(served, (group << _GROUP_SHIFT) | unit, _SENTINEL)
-
-    # sort each instruction's lanes by (phase, slot, unit); lanes sharing a unit become neighbours
-    order = np.argsort(key, axis=1)
-    flat = (order + (np.arange(N, dtype=np.int64) * W)[:, None]).ravel()
-    skey = key.ravel()[flat].reshape(N, W)
-    valid = skey != _SENTINEL
-    same_prev = np.zeros((N, W), bool)
-    same_prev[:, 1:] = skey[:, 1:] == skey[:, :-1]
-    atomic = (kind == KIND_CODE["atomic"])[:, None]
-    first = valid & (~same_prev | atomic)  # atomics: every lane counts, equal addresses too
-    sgroup = (skey >> _GROUP_SHIFT).astype(np.int32)
-    sphase = sgroup >> _log2(n_slots)
-    gstart = np.ones((N, W), bool)
-    gstart[:, 1:] = sgroup[:, 1:] != sgroup[:, :-1]
-    pstart = np.ones((N, W), bool)
-    pstart[:, 1:] = sphase[:, 1:] != sphase[:, :-1]
-    pend = np.ones((N, W), bool)
-    pend[:, :-1] = pstart[:, 1:]
-    pend &= valid
-
-    cs = np.cumsum(first, axis=1, dtype=np.int32)
-    srank = cs - np.maximum.accumulate(np.where(gstart, cs - first, 0), axis=1) - 1
-    # phases are contiguous after the sort: a running max offset by phase gives each phase's cost
-    big = W + 1
-    pm = np.maximum.accumulate(np.where(valid, sphase * big + srank + 1, 0), axis=1)
-    cost_at_end = np.where(pend, pm - sphase * big, 0)
-    wavefronts = cost_at_end.sum(axis=1)
-    pbase = np.maximum.accumulate(np.where(pstart, cs - first, 0), axis=1)
-    distinct_at_end = np.where(pend, cs - pbase, 0)
-    ideal = ((distinct_at_end + (slots - 1)[:, None]) >> _log2(slots)[:, None]).sum(axis=1)
-    degree = np.where(valid, srank + 1, 0).max(axis=1)
-    out = {
-        "wavefronts": wavefronts,
-        "ideal": ideal,
-        "degree": degree,
-        "phases": pend.sum(axis=1),
-        "lanes_per_phase": per,
-        "served": served,
-        "bytes_requested": np.where(served, width[:, None], 0).sum(axis=1),
-        "bytes_moved": wavefronts * hw.row_bytes,
-    }
-    if not detail:
-        return out
-
-    cum = np.cumsum(cost_at_end, axis=1)
-    swave = np.where(valid, cum - cost_at_end + srank, -1)
-    same_next = np.zeros((N, W), bool)
-    same_next[:, :-1] = same_prev[:, 1:]
-    sshared = valid & ~atomic & (same_prev | same_next)
-    # group size = rank at the group's last lane + 1; spread it back over the group
-    gend = np.ones((N, W), bool)
-    gend[:, :-1] = gstart[:, 1:]
-    end_pos = np.where(gend, lanes[None, :], W - 1)
-    end_pos = np.flip(np.minimum.accumulate(np.flip(end_pos, axis=1), axis=1), axis=1)
-    gsize = np.take_along_axis(srank, end_pos, axis=1) + 1
-    sconflict = valid & (gsize > 1)
-
-    def unsort(sorted_vals: np.ndarray, fill) -> np.ndarray:
-        res = np.empty(N * W, sorted_vals.dtype)
-        res[flat] = sorted_vals.ravel()
-        res = res.reshape(N, W)
-        return np.where(served, res, fill)
-
-    out.update(
-        lane_phase=np.where(served, phase, -1),
-        lane_wave=unsort(swave, -1),
-        lane_unit=np.where(served, unit, -1),
-        lane_shared=unsort(sshared, False),
-        lane_conflict=unsort(sconflict, False),
-    )
-    return out
-
-
-def count_wavefronts(batch: WarpBatch, hw: Hardware = hwr.NVIDIA_SM70_SM90) -> BatchResult:
-    """Wavefronts, ideal and N-way degree only, for large batches (benchmarks, the advisor).
-
-    Same rules as :func:`analyze_batch`, computed differently: each phase becomes a row of its
-    own, sorted by (slot, unit) in 32-bit keys when the addresses allow it, and a running count
-    of distinct units per slot gives the phase's cost. Lane arrays of the result are empty.
-    """
-    N, W = batch.addr.shape
-    served = served_lanes(batch, hw)
-    bad, errors = validate_batch(batch, hw, served)
-    if bad.any():
-        served = served & ~bad[:, None]
-    chunks = [slice(s, s + COUNT_CHUNK) for s in range(0, max(N, 1), COUNT_CHUNK)]
-
-    def run(sl: slice):
-        return _count_rows(batch.kind[sl], batch.width[sl], batch.addr[sl], served[sl], hw)
-
-    # numpy releases the GIL in sorts and ufuncs: two threads use both cores of a small machine
-    parts = list(_pool().map(run, chunks)) if len(chunks) > 1 else [run(chunks[0])]
-    wavefronts, ideal, degree, per, req = (np.concatenate([p[i] for p in parts]) for i in range(5))
-    none = np.zeros((0, W), bool)
-    return BatchResult(
-        wavefronts=np.where(bad, -1, wavefronts),
-        ideal=ideal,
-        degree=degree,
-        phases=np.zeros(N, np.int64),
-        lanes_per_phase=per,
-        lane_phase=none,
-        lane_wave=none,
-        lane_unit=none,
-        lane_shared=none,
-        lane_conflict=none,
-        served=none,
-        bytes_requested=req,
-        bytes_moved=wavefronts * hw.row_bytes,
-        error=errors,
-    )
-
-
-COUNT_CHUNK = 16384
+CHUNK_ROWS = 12500  # rows per task; two tasks run at once (numpy releases the GIL)
 _POOL = None
 
 
@@ -309,58 +180,148 @@ def _pool():
     return _POOL
 
 
-def _count_rows(kind, width, addr, served, hw: Hardware):
+def analyze_batch(batch: WarpBatch, hw: Hardware = hwr.NVIDIA_SM70_SM90, detail: bool = True) -> BatchResult:
+    """Wavefronts of every instruction; with ``detail`` also which wavefront serves each lane,
+    broadcasts and conflicting slots (what the views draw)."""
+    N, W = batch.addr.shape
+    chunks = [slice(s, s + CHUNK_ROWS) for s in range(0, max(N, 1), CHUNK_ROWS)]
+
+    def run(sl: slice) -> dict:
+        part = WarpBatch(batch.kind[sl], batch.width[sl], batch.matrices[sl], batch.addr[sl], batch.active[sl])
+        served = served_lanes(part, hw)
+        bad = _bad_rows(part.addr, part.width, served)
+        if bad.any():
+            served = served & ~bad[:, None]
+        out = _analyze_rows(part.kind, part.width, part.addr, served, hw, detail)
+        out["bad"] = bad
+        return out
+
+    parts = list(_pool().map(run, chunks)) if len(chunks) > 1 else [run(chunks[0])]
+    out = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    bad = out.pop("bad")
+    none = np.zeros((0, W), bool)
+    return BatchResult(
+        wavefronts=np.where(bad, -1, out.pop("wavefronts")),
+        error=_messages(batch, hw, bad),
+        lane_phase=out.pop("lane_phase", none),
+        lane_wave=out.pop("lane_wave", none),
+        lane_unit=out.pop("lane_unit", none),
+        lane_shared=out.pop("lane_shared", none),
+        lane_conflict=out.pop("lane_conflict", none),
+        **out,
+    )
+
+
+def count_wavefronts(batch: WarpBatch, hw: Hardware = hwr.NVIDIA_SM70_SM90) -> BatchResult:
+    """Counts only (no lane arrays): for large batches, the command line and the advisor."""
+    return analyze_batch(batch, hw, detail=False)
+
+
+def _analyze_rows(kind, width, addr, served, hw: Hardware, detail: bool) -> dict:
+    """Sort each row's lanes by (phase, slot, unit); then everything is a flat segment reduction
+    over the distinct units: their count per (phase, slot), the most per phase (its cost), the sum
+    over phases. Every size involved is a power of two (Hardware.validate, WIDTHS): shifts, not
+    divisions. Keys are 32-bit when the addresses allow it."""
     N, W = addr.shape
     width = np.asarray(width, dtype=np.int64)
     per = hwr.lanes_per_phase(kind, width, addr, served, hw)
     u = hwr.unit_bytes(width, hw).astype(np.int64)
     slots = np.maximum(hw.row_bytes // u, 1)
-    unit = addr >> _log2(u)[:, None]
+    unit = addr >> _log2(u).astype(addr.dtype)[:, None]
     slot_bits = _log2(int(slots.max())) if N else 0
-    small = N and int(unit.max(initial=0)) < (1 << (30 - slot_bits))  # inactive lanes too: harmless
+    top = slot_bits + (_log2(W // int(per.min())) if N else 0)
+    small = N and int(unit.max(initial=0)) < (1 << (31 - top))  # inactive lanes too: harmless
     dtype = np.int32 if small else np.int64
-    shift = 30 - slot_bits if small else _GROUP_SHIFT
+    shift = (31 if small else 62) - top
     sentinel = np.iinfo(dtype).max
+    lanes = np.arange(W, dtype=dtype)
     unit = unit.astype(dtype, copy=False)
-    key = np.where(served, ((unit & (slots - 1).astype(dtype)[:, None]) << dtype(shift)) | unit, sentinel)
-    atomic = kind == KIND_CODE["atomic"]
+    phase = lanes[None, :] >> _log2(per).astype(dtype)[:, None]
+    group = (phase << dtype(slot_bits)) | (unit & (slots - 1).astype(dtype)[:, None])
+    key = np.where(served, (group << dtype(shift)) | unit, sentinel)
+    if detail:
+        order = np.argsort(key, axis=1)
+        flat = (order + (np.arange(N, dtype=np.int64) * W)[:, None]).ravel()
+        skey = key.ravel()[flat]
+    else:
+        skey = np.sort(key, axis=1).ravel()
 
+    valid = skey != sentinel
+    first = valid.copy()
+    first[1:] &= skey[1:] != skey[:-1]
+    first[::W] = valid[::W]
+    atomic = kind == KIND_CODE["atomic"]
+    if atomic.any():  # atomics: equal addresses still count once per lane
+        at = np.repeat(atomic, W)
+        first[at] = valid[at]
+    # from here on, one entry per distinct unit (row-major, sorted by phase, slot, unit)
+    kpos = np.flatnonzero(first)
+    K = kpos.size
+    row_bits = _log2(W)
+    gk = (kpos >> row_bits).astype(np.int64) << (top + 1) | (skey[kpos] >> dtype(shift)).astype(np.int64)
+    run = np.ones(K, bool)  # a run = the distinct units of one (row, phase, slot)
+    run[1:] = gk[1:] != gk[:-1]
+    rstart = np.flatnonzero(run)
+    seg = np.diff(np.append(rstart, K))  # distinct units per (row, phase, slot)
+    gp = gk[rstart] >> slot_bits  # (row, phase)
+    pst = np.ones(rstart.size, bool)
+    pst[1:] = gp[1:] != gp[:-1]
+    pidx = np.flatnonzero(pst)
+    phase_cost = np.maximum.reduceat(seg, pidx) if pidx.size else seg[:0]
+    phase_distinct = np.add.reduceat(seg, pidx) if pidx.size else seg[:0]
+    prow = gp[pidx] >> (top + 1 - slot_bits)
+    pslots = slots[prow]
+    phase_ideal = (phase_distinct + pslots - 1) >> _log2(pslots)
+    rst = np.ones(prow.size, bool)
+    rst[1:] = prow[1:] != prow[:-1]
+    ridx = np.flatnonzero(rst)
+    present = prow[ridx]
     wavefronts = np.zeros(N, np.int64)
     ideal = np.zeros(N, np.int64)
     degree = np.zeros(N, np.int64)
-    sizes = np.flatnonzero(np.bincount(per))
-    for p in sizes:  # a handful of phase sizes (8, 16, 32 lanes), not one per row
-        p = int(p)
-        rows = np.flatnonzero(per == p) if sizes.size > 1 else np.arange(N)
-        P = W // p
-        R = rows.size * P
-        skey = np.sort(key[rows].reshape(R, p), axis=1).ravel()
-        valid = skey != sentinel
-        first = valid.copy()
-        first[1:] &= skey[1:] != skey[:-1]
-        first[::p] = valid[::p]
-        at = np.repeat(atomic[rows], P * p)
-        if at.any():
-            first[at] = valid[at]  # atomics: equal addresses still count once per lane
-        # (row, slot) segments are contiguous after the sort: count the distinct units in each
-        sslot = skey >> shift
-        start = np.ones(R * p, bool)
-        start[1:] = sslot[1:] != sslot[:-1]
-        start[::p] = True
-        pos = np.flatnonzero(start)
-        cs = np.cumsum(first, dtype=np.int32)
-        cs_before = np.concatenate(([0], cs))
-        pos_end = np.empty_like(pos)
-        pos_end[:-1] = pos[1:]
-        pos_end[-1] = R * p
-        seg = cs_before[pos_end] - cs_before[pos]
-        row_start = np.flatnonzero((pos & (p - 1)) == 0)
-        phase_cost = np.maximum.reduceat(seg, row_start).reshape(rows.size, P)
-        ends = cs_before[p::p]
-        distinct = ends - np.concatenate(([0], ends[:-1]))
-        rslots = np.repeat(slots[rows], P)
-        phase_ideal = ((distinct + rslots - 1) >> _log2(rslots)).reshape(rows.size, P)
-        wavefronts[rows] = phase_cost.sum(axis=1)
-        ideal[rows] = phase_ideal.sum(axis=1)
-        degree[rows] = phase_cost.max(axis=1)
-    return wavefronts, ideal, degree, per, np.count_nonzero(served, axis=1) * width
+    phases = np.zeros(N, np.int64)
+    if ridx.size:  # rows with no served lane keep zeros: they cost nothing
+        wavefronts[present] = np.add.reduceat(phase_cost, ridx)
+        ideal[present] = np.add.reduceat(phase_ideal, ridx)
+        degree[present] = np.maximum.reduceat(phase_cost, ridx)
+        phases[present] = np.diff(np.append(ridx, prow.size))
+    out = {
+        "wavefronts": wavefronts,
+        "ideal": ideal,
+        "degree": degree,
+        "phases": phases,
+        "lanes_per_phase": per,
+        "served": served,
+        "bytes_requested": np.count_nonzero(served, axis=1) * width,
+        "bytes_moved": wavefronts * hw.row_bytes,
+    }
+    if not detail:
+        return out
+
+    # per distinct unit: its rank in its (phase, slot) = the wavefront of its phase serving it
+    run_of = np.cumsum(run) - 1
+    phase_of_run = np.cumsum(pst) - 1
+    before = np.cumsum(phase_cost) - phase_cost  # cost of all earlier phases, across rows
+    row_base = np.zeros(prow.size, np.int64)
+    row_base[ridx] = before[ridx]
+    row_base = np.maximum.accumulate(row_base)  # cost before this row's first phase
+    wave_k = (before - row_base)[phase_of_run[run_of]] + np.arange(K) - rstart[run_of]
+    # pack wavefront, conflict and broadcast flags per distinct unit: one gather, one scatter
+    packed_k = (wave_k << 2) | ((seg > 1)[run_of].astype(np.int64) << 1)
+    lane_k = np.cumsum(first) - 1
+    s_packed = np.where(valid, packed_k[np.maximum(lane_k, 0)] if K else 0, -4)
+    dup = valid & ~first  # this lane repeats the unit of the lane before it (sorted order)
+    shared = dup.copy()
+    shared[:-1] |= dup[1:]
+    s_packed |= shared
+    res = np.empty(N * W, np.int64)
+    res[flat] = s_packed
+    res = res.reshape(N, W)
+    out.update(
+        lane_phase=np.where(served, phase, -1).astype(np.int64),
+        lane_wave=np.where(served, res >> 2, -1),
+        lane_unit=np.where(served, unit, -1).astype(np.int64),
+        lane_shared=served & ((res & 1) != 0),
+        lane_conflict=served & ((res & 2) != 0),
+    )
+    return out

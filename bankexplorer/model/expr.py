@@ -8,6 +8,7 @@ intermediate value beyond ``LIMIT`` is an error rather than a silent wrap-around
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Mapping, Sequence, Union
@@ -275,6 +276,12 @@ def parse(text: str) -> Expr:
     """Parse ``text``; raises ExprError naming the position of the first problem."""
     if not isinstance(text, str):
         raise ExprError(f"expected an expression string, got {type(text).__name__}", str(text), 0)
+    return _parse_cached(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_cached(text: str) -> Expr:
+    # every edit re-analyzes the whole pattern: most of its expressions are unchanged
     return Expr(text, _Parser(text).parse())
 
 
@@ -282,106 +289,156 @@ def evaluate(text: str, variables: Mapping[str, Value], shape: Sequence[int] | N
     return parse(text).evaluate(variables, shape)
 
 
+def _c_div(a, b):
+    """C integer division and remainder (truncation toward zero), for numpy or Python ints."""
+    if isinstance(a, int) and isinstance(b, int):
+        q = abs(a) // abs(b)
+        q = -q if (a < 0) != (b < 0) else q
+        return q, a - q * b
+    q = np.abs(a) // np.abs(b)
+    q = np.where((np.asarray(a) < 0) != (np.asarray(b) < 0), -q, q)
+    return q, a - q * b
+
+
 class _Evaluator:
+    """Evaluates a tree; each node yields (value, bound) where ``bound`` is a Python-int upper
+    bound of |value|. Only a node whose bound could leave ±LIMIT is checked element by element,
+    so ordinary index arithmetic runs as bare numpy operations. Constant subtrees stay Python ints."""
+
     def __init__(self, text: str, variables: Mapping[str, Value]):
         self.text = text
         self.vars = variables
 
-    def check(self, v: np.ndarray, pos: int, mask) -> np.ndarray:
-        bad = np.abs(v) > LIMIT
-        if mask is not None:
-            bad = bad & mask
-        if np.any(bad):
-            raise ExprError(f"value out of range (beyond ±2^40)", self.text, pos)
+    def eval(self, n: Node, mask) -> np.ndarray:
+        v, _ = self.ev(n, mask)
         return v
 
-    def eval(self, n: Node, mask) -> np.ndarray:
+    def within(self, v, bound: int, pos: int, mask) -> int:
+        if bound <= LIMIT:
+            return bound
+        if isinstance(v, int):
+            if abs(v) > LIMIT:
+                raise ExprError("value out of range (beyond ±2^40)", self.text, pos)
+            return abs(v)
+        av = np.abs(v)
+        if mask is not None:
+            av = np.where(mask, av, 0)
+        real = int(av.max(initial=0))
+        if real > LIMIT:
+            raise ExprError("value out of range (beyond ±2^40)", self.text, pos)
+        return real
+
+    def zero_hit(self, b, mask) -> bool:
+        if isinstance(b, int):
+            return b == 0 and (mask is None or bool(np.any(mask)))
+        z = b == 0
+        if mask is not None:
+            z = z & mask
+        return bool(np.any(z))
+
+    def ev(self, n: Node, mask):
         """``mask`` marks the threads whose value matters (ternaries narrow it), so that
         ``x != 0 ? 64 / x : 0`` does not report the division it guards against."""
         if isinstance(n, Num):
-            return np.int64(n.value)
+            return n.value, n.value
         if isinstance(n, Name):
             if n.name not in self.vars:
                 known = ", ".join(sorted(self.vars)) or "none"
                 raise ExprError(f"unknown name {n.name!r} (known: {known})", self.text, n.pos)
-            return np.asarray(self.vars[n.name], dtype=np.int64)
+            v = self.vars[n.name]
+            if isinstance(v, (int, np.integer)) or np.ndim(v) == 0:
+                iv = int(v)
+                return iv, abs(iv)
+            arr = np.asarray(v, dtype=np.int64)
+            return arr, int(np.abs(arr).max(initial=0))
         if isinstance(n, Unary):
-            a = self.eval(n.operand, mask)
+            a, ba = self.ev(n.operand, mask)
             if n.op == "-":
-                return -a
+                return -a, ba
             if n.op == "+":
-                return a
+                return a, ba
             if n.op == "~":
-                return ~a
-            return (a == 0).astype(np.int64)
+                return ~a, ba + 1
+            return (int(a == 0) if isinstance(a, int) else (a == 0).astype(np.int64)), 1
         if isinstance(n, Ternary):
-            c = self.eval(n.cond, mask) != 0
-            m_then = c if mask is None else (mask & c)
-            m_else = ~c if mask is None else (mask & ~c)
-            a = self.eval(n.then, m_then)
-            b = self.eval(n.other, m_else)
-            return np.where(c, a, b).astype(np.int64)
+            c, _ = self.ev(n.cond, mask)
+            if isinstance(c, int):
+                return self.ev(n.then if c else n.other, mask)
+            c = c != 0
+            a, ba = self.ev(n.then, c if mask is None else (mask & c))
+            b, bb = self.ev(n.other, ~c if mask is None else (mask & ~c))
+            return np.where(c, a, b).astype(np.int64), max(ba, bb)
         if isinstance(n, Call):
-            args = [self.eval(a, mask) for a in n.args]
-            if n.func == "min":
-                return np.minimum(args[0], args[1])
-            if n.func == "max":
-                return np.maximum(args[0], args[1])
-            return np.abs(args[0])
+            vals = [self.ev(x, mask) for x in n.args]
+            if n.func == "abs":
+                a, ba = vals[0]
+                return abs(a) if isinstance(a, int) else np.abs(a), ba
+            (a, ba), (b, bb) = vals
+            if isinstance(a, int) and isinstance(b, int):
+                return (min(a, b) if n.func == "min" else max(a, b)), max(ba, bb)
+            return (np.minimum(a, b) if n.func == "min" else np.maximum(a, b)), max(ba, bb)
         assert isinstance(n, Binary)
         op = n.op
         if op in ("&&", "||"):
-            a = self.eval(n.left, mask) != 0
-            # C short-circuits: the right side only matters where the left does not decide
-            m = (a if op == "&&" else ~a)
-            b = self.eval(n.right, m if mask is None else (mask & m)) != 0
-            return ((a & b) if op == "&&" else (a | b)).astype(np.int64)
-        a = self.eval(n.left, mask)
-        b = self.eval(n.right, mask)
-        if op == "+":
-            return self.check(np.add(a, b), n.pos, mask)
-        if op == "-":
-            return self.check(np.subtract(a, b), n.pos, mask)
+            a, _ = self.ev(n.left, mask)
+            if isinstance(a, int):  # C short-circuits
+                if (op == "&&" and not a) or (op == "||" and a):
+                    return int(op == "||"), 1
+                b, _ = self.ev(n.right, mask)
+                return (int(b != 0) if isinstance(b, int) else (b != 0).astype(np.int64)), 1
+            a = a != 0
+            m = a if op == "&&" else ~a
+            b, _ = self.ev(n.right, m if mask is None else (mask & m))
+            b = b != 0
+            return ((a & b) if op == "&&" else (a | b)).astype(np.int64), 1
+        a, ba = self.ev(n.left, mask)
+        b, bb = self.ev(n.right, mask)
+        scalar = isinstance(a, int) and isinstance(b, int)
+        if op in ("+", "-"):
+            v = a + b if op == "+" else a - b
+            return v, self.within(v, ba + bb, n.pos, mask)
         if op == "*":
-            est = np.abs(np.asarray(a, dtype=np.float64)) * np.abs(np.asarray(b, dtype=np.float64))
-            self.check(est, n.pos, mask)
-            return np.multiply(a, b)
+            if ba * bb > LIMIT and not scalar:  # could overflow int64: check before multiplying
+                est = np.abs(np.asarray(a, dtype=np.float64)) * np.abs(np.asarray(b, dtype=np.float64))
+                self.within(est, LIMIT + 1, n.pos, mask)
+            v = a * b
+            return v, self.within(v, ba * bb, n.pos, mask)
         if op in ("/", "%"):
-            zero = np.asarray(b) == 0
-            if mask is not None:
-                hit = np.broadcast_to(zero, np.broadcast(zero, mask).shape) & mask
-            else:
-                hit = zero
-            if np.any(hit):
+            if self.zero_hit(b, mask):
                 raise ExprError("division by zero", self.text, n.pos)
-            safe_b = np.where(zero, 1, b)
-            q = np.abs(a) // np.abs(safe_b)
-            q = np.where((np.asarray(a) < 0) != (np.asarray(safe_b) < 0), -q, q)
-            if op == "/":
-                return q.astype(np.int64)
-            return (a - q * safe_b).astype(np.int64)
+            if not isinstance(b, int):
+                b = np.where(b == 0, 1, b)
+            elif b == 0:
+                b = 1
+            q, r = _c_div(a, b)
+            if not isinstance(q, int):
+                q, r = q.astype(np.int64), r.astype(np.int64)
+            return (q, ba) if op == "/" else (r, min(ba, bb))
         if op in ("<<", ">>"):
-            bad = (np.asarray(b) < 0) | (np.asarray(b) > 40)
-            if mask is not None:
-                bad = np.broadcast_to(bad, np.broadcast(bad, mask).shape) & mask
-            if np.any(bad):
+            if isinstance(b, int):
+                bad = (b < 0 or b > 40) and (mask is None or bool(np.any(mask)))
+            else:
+                bb_ = (b < 0) | (b > 40)
+                bad = bool(np.any(bb_ & mask if mask is not None else bb_))
+            if bad:
                 raise ExprError("shift amount must be between 0 and 40", self.text, n.pos)
-            sb = np.clip(b, 0, 40)
-            if op == "<<":
-                return self.check(np.left_shift(a, sb), n.pos, mask)
-            return np.right_shift(a, sb)
-        if op == "&":
-            return np.bitwise_and(a, b)
-        if op == "|":
-            return np.bitwise_or(a, b)
-        if op == "^":
-            return np.bitwise_xor(a, b)
+            if not isinstance(b, int):
+                b = np.clip(b, 0, 40)
+            if op == ">>":
+                return (a >> b), ba
+            v = a << b
+            return v, self.within(v, ba << min(bb, 40), n.pos, mask)
+        if op in ("&", "|", "^"):
+            f = {"&": (lambda x, y: x & y), "|": (lambda x, y: x | y), "^": (lambda x, y: x ^ y)}[op]
+            bound = (1 << max(ba, bb).bit_length()) if op != "&" else max(ba, bb)
+            return f(a, b), bound
         cmp = {
-            "<": np.less,
-            "<=": np.less_equal,
-            ">": np.greater,
-            ">=": np.greater_equal,
-            "==": np.equal,
-            "!=": np.not_equal,
+            "<": lambda x, y: x < y,
+            "<=": lambda x, y: x <= y,
+            ">": lambda x, y: x > y,
+            "==": lambda x, y: x == y,
+            ">=": lambda x, y: x >= y,
+            "!=": lambda x, y: x != y,
         }[op]
-        return cmp(a, b).astype(np.int64)
+        v = cmp(a, b)
+        return (int(v) if scalar else np.asarray(v).astype(np.int64)), 1
