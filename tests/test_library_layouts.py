@@ -1,0 +1,335 @@
+"""Layouts as kernel libraries write them: CuTe, Triton, TMA; ldmatrix fragments and TV copies."""
+
+import numpy as np
+import pytest
+
+from bankexplorer.io import patternfile as pf
+from bankexplorer.model import BankExplorerError, ExprError, Pattern, SharedArray, Transform, analyze
+from bankexplorer.model.libraries import cute, from_text, tma, triton
+from bankexplorer.model.libraries.access import fragment_index, matrix_fragment, mode_expr, tv_copy
+from bankexplorer.model.libraries.cute import LayoutParseError
+from bankexplorer.model.swizzle import Swizzle
+from bankexplorer.resources import EXAMPLES
+
+
+def table(text, rows, cols):
+    lay = cute.parse(text)
+    r, c = np.meshgrid(np.arange(rows), np.arange(cols), indexing="ij")
+    return lay(r, c).tolist()
+
+
+# ---- CuTe: offsets against hand-computed tables --------------------------------------------------
+def test_row_and_column_major():
+    assert table("(_2,_3):(_3,_1)", 2, 3) == [[0, 1, 2], [3, 4, 5]]
+    assert table("(2,3):(1,2)", 2, 3) == [[0, 2, 4], [1, 3, 5]]
+    # no stride: CuTe's compact column-major default
+    assert table("(2,3)", 2, 3) == [[0, 2, 4], [1, 3, 5]]
+    # padded rows (stride 5 for 3 columns)
+    assert table("(3,3):(5,1)", 3, 3) == [[0, 1, 2], [5, 6, 7], [10, 11, 12]]
+
+
+def test_one_d_coordinates_are_colexicographic():
+    lay = cute.parse("(_2,_3):(_3,_1)")
+    # index i -> (i % 2, i / 2): the first mode varies fastest
+    assert lay(np.arange(6)).tolist() == [0, 3, 1, 4, 2, 5]
+
+
+def test_nested_modes():
+    # mode 0 = (2,2):(1,4), mode 1 = (2,2):(2,8); coordinate x in a mode -> (x % 2, x / 2)
+    assert table("((2,2),(2,2)):((1,4),(2,8))", 4, 4) == [
+        [0, 2, 8, 10],
+        [1, 3, 9, 11],
+        [4, 6, 12, 14],
+        [5, 7, 13, 15],
+    ]
+    # the issue's example: ((_8,_8),(_8,_2)):((_64,_1),(_8,_512)), 64 x 16
+    lay = cute.parse("((_8,_8),(_8,_2)):((_64,_1),(_8,_512))")
+    assert lay.mode_sizes() == (64, 16)
+    assert lay(0, 0) == 0 and lay(1, 0) == 64 and lay(7, 0) == 448 and lay(8, 0) == 1 and lay(9, 0) == 65
+    assert lay(0, 1) == 8 and lay(0, 7) == 56 and lay(0, 8) == 512 and lay(63, 15) == 7 * 64 + 7 + 7 * 8 + 512
+    # a bijection onto 0..1023
+    r, c = np.meshgrid(np.arange(64), np.arange(16), indexing="ij")
+    assert sorted(lay(r, c).ravel().tolist()) == list(range(1024))
+
+
+def test_zero_and_negative_strides():
+    assert table("(2,3):(0,1)", 2, 3) == [[0, 1, 2], [0, 1, 2]]
+    assert table("(2,3):(_3,_-1)", 2, 3) == [[0, -1, -2], [3, 2, 1]]
+
+
+def test_swizzle_composition():
+    # Sw<1,1,1> o (4,4):(4,1): bit 2 (the row's low bit) XORs into bit 1
+    assert table("Sw<1,1,1> o _0 o (4,4):(4,1)", 4, 4) == [
+        [0, 1, 2, 3],
+        [6, 7, 4, 5],
+        [8, 9, 10, 11],
+        [14, 15, 12, 13],
+    ]
+    # the offset is added before the swizzle: Sw(k + L(x))
+    assert cute.parse("Sw<1,1,1> o 4 o (4,4):(4,1)")(0, 0) == 6
+    # Sw<3,3,3> on a (8,64) half tile: chunk (bits 3-5) ^= row (bits 6-8)
+    lay = cute.parse("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)")
+    assert [int(lay(r, 0)) for r in range(8)] == [r * 64 + r * 8 for r in range(8)]
+    assert int(lay(5, 19)) == 5 * 64 + ((19 // 8) ^ 5) * 8 + 19 % 8
+
+
+def test_negative_shift_swizzle():
+    # Sw<1,0,-2>: the bit at M + max(0,S) = 0 XORs into the bit at M + max(0,-S) = 2
+    sw = cute.parse("Sw<1,0,-2> o _0 o _8:_1")
+    assert [int(sw(i)) for i in range(8)] == [0, 5, 2, 7, 4, 1, 6, 3]
+    # Sw<2,1,-3>: bits 1-2 XOR into bits 4-5
+    sw = cute.parse("Sw<2,1,-3> o _0 o _64:_1")
+    got = [int(sw(i)) for i in range(64)]
+    assert got[2] == 2 ^ 16 and got[4] == 4 ^ 32 and got[6] == 6 ^ 48 and got[16] == 16
+    assert sorted(got) == list(range(64))
+
+
+def test_print_round_trip_and_pointer_prefix():
+    for text in ("(_8,_64):(_64,_1)", "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)", "((_8,_8),(_8,_2)):((_64,_1),(_8,_512))",
+                 "_64:_1", "Sw<2,4,-3> o _0 o (_4,_8):(_8,_1)"):
+        assert str(cute.parse(text)) == text
+    assert str(cute.parse("Sw<3,3,3> o (8,64):(64,1)")) == "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)"
+    assert str(cute.parse("smem_ptr[16b](0x7f0000000400) o Sw<3,4,3> o _0 o (_8,_64):(_64,_1)")) == \
+        "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)"
+
+
+@pytest.mark.parametrize("text,col,expected", [
+    ("(8,64:(64,1)", 6, "expected ',' or ')' in the shape, found ':'"),
+    ("(8,64):(64)", 8, "the stride (64) does not have the shape's structure (8,64)"),
+    ("Sw<3,4> o (8,8):(8,1)", 7, "expected ',' after M in Sw<B,M,S>, found '>'"),
+    ("Sw<3,4,2> o (8,8):(8,1)", 1, "|S| must be at least B"),
+    ("(8,64):(64,1) junk", 15, "expected the end of the layout, found 'j'"),
+    ("(8,64):(64,x)", 12, "expected an integer or '(' in the stride, found 'x'"),
+    ("(8,0):(1,1)", 1, "shape entries must be positive"),
+    ("(8,8):(1,8) o (2,2)", 13, "only a swizzle Sw<B,M,S> can be composed"),
+    ("Sw<3,4,3> (8,8):(8,1)", 11, "expected 'o' (composition) after the swizzle, found '('"),
+    ("", 1, "expected a CuTe layout"),
+])
+def test_parse_errors_name_the_column(text, col, expected):
+    with pytest.raises(LayoutParseError) as e:
+        cute.parse(text)
+    assert isinstance(e.value, ExprError) and isinstance(e.value, BankExplorerError)
+    assert e.value.pos + 1 == col
+    assert expected in e.value.message and f"at column {col} of" in e.value.message
+
+
+# ---- TMA ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("mode,B", [("32B", 1), ("64B", 2), ("128B", 3)])
+def test_tma_modes_equal_their_swizzle(mode, B):
+    width = int(mode[:-1])
+    a = SharedArray("s", "half", (64, width // 2), transform=tma.make(mode))
+    assert a.validate() == []
+    cute_form = SharedArray("s", "half", (64, width // 2), transform=Transform.make("cute", B=B, M=4, S=3, unit="byte"))
+    idx = a.all_indices()
+    assert np.array_equal(a.byte_offsets(idx), cute_form.byte_offsets(idx))
+    assert np.array_equal(a.byte_offsets(idx), Swizzle(B, 4, 3)(np.arange(64 * width, step=2)))
+    # 16-byte chunk c of 128-byte span row r lands at chunk c ^ (bits 7.. of the address)
+    lin = np.arange(0, 4096, 16)
+    assert np.array_equal(Swizzle(B, 4, 3)(lin) >> 4, (lin >> 4) ^ ((lin >> 7) & ((1 << B) - 1)))
+
+
+def test_tma_swizzles_the_address_not_the_offset():
+    a = SharedArray("s", "half", (8, 64), base=512, transform=tma.make("128B"))
+    # row 0 sits at address 512: bits 7-9 = 4, so its chunk 0 moves to chunk 4
+    assert a.byte_offsets((np.array([0]), np.array([0]))).tolist() == [64]
+    assert tma.period("128B") == 1024 and tma.period("64B") == 512 and tma.period("32B") == 256
+
+
+def test_tma_box_row_wider_than_the_swizzle_is_refused():
+    a = SharedArray("s", "half", (8, 64), transform=tma.make("64B"))
+    (where, msg), = a.validate()
+    assert where == "transform.mode" and "128 B is wider than the 64B swizzle" in msg
+
+
+# ---- Triton ---------------------------------------------------------------------------------------
+def stored(arr):
+    """What each memory slot holds when the tensor holds 0..n-1 (Triton's doc tables)."""
+    off = arr.element_offsets(arr.all_indices())
+    out = np.empty(arr.numel, np.int64)
+    out[off] = np.arange(arr.numel)
+    return out.reshape(arr.dims).tolist()
+
+
+@pytest.mark.parametrize("vec,per,mx,shape,expected", [
+    (1, 1, 4, (4, 4), [[0, 1, 2, 3], [5, 4, 7, 6], [10, 11, 8, 9], [15, 14, 13, 12]]),
+    (1, 2, 4, (4, 4), [[0, 1, 2, 3], [4, 5, 6, 7], [9, 8, 11, 10], [13, 12, 15, 14]]),
+    (1, 1, 2, (8, 4), [[0, 1, 2, 3], [5, 4, 7, 6], [8, 9, 10, 11], [13, 12, 15, 14],
+                       [16, 17, 18, 19], [21, 20, 23, 22], [24, 25, 26, 27], [29, 28, 31, 30]]),
+    (1, 2, 2, (8, 4), [[0, 1, 2, 3], [4, 5, 6, 7], [9, 8, 11, 10], [13, 12, 15, 14],
+                       [16, 17, 18, 19], [20, 21, 22, 23], [25, 24, 27, 26], [29, 28, 31, 30]]),
+    (2, 1, 4, (4, 8), [[0, 1, 2, 3, 4, 5, 6, 7], [10, 11, 8, 9, 14, 15, 12, 13],
+                       [20, 21, 22, 23, 16, 17, 18, 19], [30, 31, 28, 29, 26, 27, 24, 25]]),
+])
+def test_triton_swizzled_shared_published_examples(vec, per, mx, shape, expected):
+    """The five examples in Triton's SwizzledSharedEncodingAttr documentation."""
+    a = SharedArray("s", "int", shape, transform=triton.swizzled(vec, per, mx, (1, 0)))
+    assert a.validate() == []
+    assert stored(a) == expected
+
+
+def test_triton_formula_and_order():
+    r, c = np.meshgrid(np.arange(32), np.arange(64), indexing="ij")
+    formula = ((c // 8) ^ ((r // 1) % 8)) * 8 + c % 8
+    assert np.array_equal(triton.swizzled_column(r, c, 8, 1, 8, 64), formula)
+    # order [0, 1]: dimension 0 is contiguous, so the same table transposed
+    a = SharedArray("s", "int", (4, 4), transform=triton.swizzled(1, 1, 4, (0, 1)))
+    off = a.element_offsets(a.all_indices()).reshape(4, 4)
+    assert off.tolist() == [[0, 5, 10, 15], [1, 4, 11, 14], [2, 7, 8, 13], [3, 6, 9, 12]]
+    # narrow tile: the xor amount wraps modulo the number of columns, as Triton's linear layout does
+    a = SharedArray("s", "half", (8, 16), transform=triton.swizzled(8, 1, 8, (1, 0)))
+    assert a.element_offsets((np.arange(4), np.zeros(4, int))).tolist() == [0, 24, 32, 56]
+
+
+def test_nvmma_equals_tma_boxes():
+    # 128B swizzle on a 16x128 half tile: two boxes of 16 rows x 64 columns, each TMA-128B swizzled
+    a = SharedArray("s", "half", (16, 128), transform=triton.nvmma(128, element_bits=16))
+    assert a.validate() == []
+    box = SharedArray("b", "half", (16, 64), transform=tma.make("128B"))
+    r, c = np.meshgrid(np.arange(16), np.arange(64), indexing="ij")
+    assert np.array_equal(a.byte_offsets((r, c)), box.byte_offsets((r, c)))
+    assert np.array_equal(a.byte_offsets((r, c + 64)), box.byte_offsets((r, c)) + 16 * 128)
+    # transposed: dimension 0 is the contiguous one
+    t = SharedArray("t", "half", (64, 16), transform=triton.nvmma(128, transposed=True))
+    assert np.array_equal(t.byte_offsets((c, r)), box.byte_offsets((r, c)))
+    # element width must match the array's type
+    bad = SharedArray("s", "float", (16, 64), transform=triton.nvmma(128, element_bits=16))
+    assert bad.validate() == [("transform.elementBitWidth", "is 16 but the array's float elements are 32 bits")]
+
+
+def test_paste_recognises_each_library():
+    assert from_text("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)") == Transform.make(
+        "cute-layout", layout="Sw<3,4,3> o _0 o (_8,_64):(_64,_1)")
+    assert from_text("#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], "
+                     "CTAsPerCGA = [1, 1], CTASplitNum = [1, 1], CTAOrder = [1, 0]}>") == triton.swizzled(8, 1, 8, (1, 0))
+    assert from_text("#ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 16}>") == \
+        triton.nvmma(64, True, 16)
+    assert from_text("#triton_gpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], "
+                     "hasLeadingOffset = true}>") == triton.nvmma(128)
+    assert from_text("CU_TENSOR_MAP_SWIZZLE_32B") == tma.make("32B")
+    assert from_text("SWIZZLE_NONE") == tma.make("none")
+
+
+@pytest.mark.parametrize("text,col,expected", [
+    ("#ttg.swizzled_shared<{vec = 8, perPhase 1}>", 41, "expected '=' after perPhase"),
+    ("#ttg.swizzled_shared<{vec = 8, foo = 1}>", 32, "swizzled_shared has no parameter 'foo'"),
+    ("#ttg.swizzled_shared<{vec = 8, order = [1 0]}>", 43, "expected ',' or ']' in order"),
+    ("#ttg.nvmma_shared<{swizzlingByteWidth = 96}>", 41, "swizzlingByteWidth must be 32, 64 or 128"),
+    ("#ttg.blocked<{sizePerThread = [1, 8]}>", 1, "expected #ttg.swizzled_shared"),
+    ("CU_TENSOR_MAP_SWIZZLE_96B", 15, "expected a TMA swizzle mode"),
+])
+def test_paste_errors_name_the_column(text, col, expected):
+    with pytest.raises(LayoutParseError) as e:
+        from_text(text)
+    assert e.value.pos + 1 == col and expected in e.value.message
+
+
+# ---- arrays using the kinds: validation and files -----------------------------------------------
+def test_array_dims_must_match_the_layout():
+    lay = from_text("((_8,_8),(_8,_2)):((_64,_1),(_8,_512))")
+    assert SharedArray("s", "half", (64, 16), transform=lay).validate() == []
+    assert SharedArray("s", "half", (1024,), transform=lay).validate() == []
+    (where, msg), = SharedArray("s", "half", (16, 64), transform=lay).validate()
+    assert where == "transform.layout" and "needs dims [64, 16] or [1024]" in msg
+    (where, msg), = SharedArray("s", "half", (8, 8), transform=from_text("(8,8):(-8,1)")).validate()
+    assert msg == "maps s[7][0] to a negative offset (-56)"  # the most negative one
+    (where, msg), = SharedArray("s", "half", (8, 8), transform=Transform.make("cute-layout", layout="(8,8")).validate()
+    assert where == "transform.layout" and "at column 5" in msg
+
+
+def test_file_round_trip_and_errors_with_paths():
+    p = pf.load(EXAMPLES / "20_cute_sw333_ldmatrix_x4.json")
+    assert pf.loads(pf.dumps(p)) == p
+    d = pf.to_dict(p)
+    d["arrays"][0]["transform"]["layout"] = "Sw<3,3,3> o _0 o (_8,_64):(_64 _1)"
+    with pytest.raises(BankExplorerError) as e:
+        pf.from_dict(d)
+    assert "arrays[0].transform.layout: expected ',' or ')' in the stride, found '_' at column 32" in str(e.value)
+    d = pf.to_dict(pf.load(EXAMPLES / "22_triton_swizzled_shared_ldmatrix.json"))
+    d["arrays"][0]["transform"]["order"] = [1, 1]
+    with pytest.raises(BankExplorerError, match=r"arrays\[0\]\.transform\.order: must list each"):
+        pf.from_dict(d)
+
+
+# ---- access side --------------------------------------------------------------------------------
+def test_ldmatrix_fragments():
+    assert fragment_index("16x16", 4) == ("lane % 16", "(lane / 16) * 8")
+    assert fragment_index("8x8", 1) == ("lane % 8", "0")
+    assert fragment_index("16x8", 2) == ("lane % 16", "0")
+    assert fragment_index("8x16", 2) == ("lane % 8", "(lane / 8) * 8")
+    assert fragment_index("16x16", 4, rows_first=False) == ("lane % 8 + (lane / 16) * 8", "((lane / 8) % 2) * 8")
+    with pytest.raises(BankExplorerError, match="holds 4 matrices"):
+        fragment_index("16x16", 2)
+    ins = matrix_fragment("A", 4, "16x16", trans=True, row0="m")
+    assert ins.index == ("m + lane % 16", "(lane / 16) * 8") and ins.trans and ins.kind == "ldmatrix"
+    # the bundled example 15 writes the same instruction by hand
+    p = pf.load(EXAMPLES / "15_ldmatrix_x4_swizzle343.json")
+    assert p.instructions[0].index == matrix_fragment("A", 4, "16x16").index
+
+
+def test_ldmatrix_rows_of_each_matrix():
+    """Lane 8m+i gives row i of matrix m; for 16x16 the matrices go down, then across."""
+    p = Pattern(arrays=(SharedArray("A", "half", (16, 16)),), instructions=(matrix_fragment("A", 4, "16x16"),))
+    an = analyze(p)
+    rows = an.lane_index[0, :, 0].tolist()
+    cols = an.lane_index[0, :, 1].tolist()
+    assert rows == list(range(16)) * 2 and cols == [0] * 16 + [8] * 16
+
+
+def test_tv_layout_expressions_and_wavefronts():
+    assert mode_expr((8, 16), (128, 1), "tid") == "(tid % 8) * 128 + (tid / 8)"
+    assert mode_expr((4, (2, 2)), (0, (1, -4)), "x") == "((x / 4) % 2) + (x / 8) * (-4)"
+    tile = (16, 64)
+    row_major = SharedArray("A", "half", tile, transform=from_text("(_16,_64):(_64,_1)"))
+    swizzled = SharedArray("A", "half", tile, transform=from_text("Sw<3,3,3> o _0 o (_16,_64):(_64,_1)"))
+    # threads along the rows (8 per row), 8 values each: every quarter-warp reads one 128-byte row
+    along = tv_copy("((_8,_16),_8):((_128,_1),_16)", tile, "A", 8, arr=row_major)
+    # threads down the columns: a quarter-warp reads 8 rows of the same 16-byte column chunk
+    down = tv_copy("((_16,_8),_8):((_1,_128),_16)", tile, "A", 8, arr=row_major)
+    assert along.width == 16 and along.active == "tid < 128"
+
+    def wf(arr, ins):
+        an = analyze(Pattern(block=(128, 1, 1), arrays=(arr,), instructions=(ins,)))
+        assert not an.instruction_errors
+        return an.result.wavefronts.tolist()
+
+    assert wf(row_major, along) == [4, 4, 4, 4]
+    assert wf(row_major, down) == [32, 32, 32, 32]
+    assert wf(swizzled, down) == [4, 4, 4, 4]
+    # every (thread, value) is read exactly once
+    an = analyze(Pattern(block=(128, 1, 1), arrays=(row_major,), instructions=(along,)))
+    idx = an.lane_index[:, :, 0] * 64 + an.lane_index[:, :, 1]
+    assert sorted(idx.ravel().tolist()) == list(range(0, 1024, 8))
+
+
+def test_tv_copy_refuses_what_cute_would_not_vectorize():
+    col_major = SharedArray("A", "half", (16, 64), transform=from_text("(_16,_64):(_1,_16)"))
+    with pytest.raises(BankExplorerError, match="not 16 consecutive, aligned bytes"):
+        tv_copy("((_8,_16),_8):((_128,_1),_16)", (16, 64), "A", 8, arr=col_major)
+    with pytest.raises(BankExplorerError, match="must divide the 8 values"):
+        tv_copy("((_8,_16),_8):((_128,_1),_16)", (16, 64), "A", 3)
+
+
+# ---- the shipped examples ------------------------------------------------------------------------
+@pytest.mark.parametrize("name,wavefronts,iterations", [
+    ("20_cute_sw333_ldmatrix_x4.json", [4, 32], 2),
+    ("21_cute_sw333_ldmatrix_x4_trans.json", [4, 32], 2),
+    ("22_triton_swizzled_shared_ldmatrix.json", [4], 8),
+    ("23_tma_128b_ldmatrix.json", [4], 16),
+    ("24_cute_sw233_ldmatrix_2way.json", [8], 2),
+])
+def test_library_examples(name, wavefronts, iterations):
+    an = analyze(pf.load(EXAMPLES / name))
+    assert not an.instruction_errors
+    for k, expected in enumerate(wavefronts):
+        rows = an.rows_of(k)
+        assert len(rows) == iterations
+        assert an.result.wavefronts[rows].tolist() == [expected] * iterations
+
+
+def test_examples_read_every_element_once():
+    """The ldmatrix loops of the TMA example cover the 64x64 tile exactly (no row read twice)."""
+    an = analyze(pf.load(EXAMPLES / "23_tma_128b_ldmatrix.json"))
+    a = an.pattern.arrays[0]
+    starts = an.batch.addr[an.batch.addr >= 0].reshape(-1)
+    assert sorted(starts.tolist()) == sorted(set(starts.tolist()))
+    assert len(starts) == 64 * 64 * 2 // 16 and a.nbytes == 8192
