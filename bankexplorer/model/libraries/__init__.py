@@ -13,4 +13,27 @@ from .paste import from_text
 
 KINDS = (cute.KIND, triton.SWIZZLED, triton.NVMMA, tma.KIND)
 
-__all__ = ["cute", "triton", "tma", "from_text", "KINDS"]
+__all__ = ["cute", "triton", "tma", "from_text", "default", "KINDS"]
+
+
+def default(kind: str, dims: tuple[int, ...]) -> "Transform":
+    """A valid starting point when the user switches an array to a library kind in the window:
+    the array's current row-major order, with the swizzle these libraries use most."""
+    from ..layout import Transform
+
+    if kind == cute.KIND:
+        strides = []
+        step = 1
+        for d in reversed(dims):
+            strides.insert(0, step)
+            step *= d
+        if len(dims) == 1:
+            return cute.make(f"_{dims[0]}:_1")
+        return cute.make("(" + ",".join(f"_{d}" for d in dims) + "):(" + ",".join(f"_{s}" for s in strides) + ")")
+    if kind == triton.SWIZZLED:
+        return triton.swizzled(1, 1, 1, tuple(range(len(dims) - 1, -1, -1)))
+    if kind == triton.NVMMA:
+        return triton.nvmma(128)
+    if kind == tma.KIND:
+        return tma.make("128B")
+    return Transform(kind)
