@@ -44,8 +44,8 @@ class Candidate:
         """The pattern with this layout; arrays after a grown one move up (by whole bank rows, so
         their own bank mapping does not change) when they would overlap."""
         p = pattern
-        for k, new in self.changes:
-            p = _replace_array(p, k, new)
+        for k, new in self.changes:  # an array keeps its place; only those after it may move
+            p = _replace_array(p, k, replace(new, base=p.arrays[k].base))
         return p
 
 
