@@ -132,6 +132,9 @@ def test_tma_swizzles_the_address_not_the_offset():
     a = SharedArray("s", "half", (8, 64), base=512, transform=tma.make("128B"))
     # row 0 sits at address 512: bits 7-9 = 4, so its chunk 0 moves to chunk 4
     assert a.byte_offsets((np.array([0]), np.array([0]))).tolist() == [64]
+    assert a.validate() == []
+    (where, msg), = SharedArray("s", "half", (8, 64), base=64, transform=tma.make("128B")).validate()
+    assert where == "transform.mode" and "base 64 is not" in msg
     assert tma.period("128B") == 1024 and tma.period("64B") == 512 and tma.period("32B") == 256
 
 

@@ -59,6 +59,9 @@ def _validate(arr: SharedArray) -> list[tuple[str, str]]:
     width = MODES[mode][0]
     if arr.padding:
         return [("padding", "the TMA writes boxes densely: a TMA box has no padding")]
+    if width and arr.base % 128:
+        return [("mode", f"the TMA writes swizzled boxes to 128-byte aligned shared memory; base {arr.base} is not "
+                         f"(and a base that is not a multiple of {period(mode)} shifts the {mode} pattern)")]
     row = arr.dims[-1] * arr.elem_size
     if width and row > width:
         return [("mode", f"a box row of {arr.dims[-1]} x {arr.elem_size} B = {row} B is wider than the {mode} swizzle; "
