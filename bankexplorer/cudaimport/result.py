@@ -1,0 +1,47 @@
+"""What an import gives back: the pattern, where each instruction came from, and what was not understood."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..model.pattern import Pattern
+
+
+@dataclass(frozen=True)
+class SourceSpan:
+    """Where an instruction's access is written (1-based lines and columns, in characters)."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """Something in the text the importer did not model (``error``/``warning``) or assumed (``note``)."""
+
+    line: int
+    column: int
+    message: str
+    severity: str = "warning"
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.column}: {self.severity}: {self.message}"
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    pattern: Pattern
+    sources: tuple[SourceSpan, ...]  # one per instruction of ``pattern``
+    diagnostics: tuple[Diagnostic, ...]
+    block_origin: str  # where the block size came from: "given", "launch at line N", ...
+
+    @property
+    def complete(self) -> bool:
+        """True when everything in the text was understood (notes do not count)."""
+        return not any(d.severity != "note" for d in self.diagnostics)
+
+    def instruction_at_line(self, line: int) -> list[int]:
+        return [k for k, s in enumerate(self.sources) if s.line <= line <= s.end_line]

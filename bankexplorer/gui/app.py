@@ -1,0 +1,356 @@
+"""The window: wires a Document to its views, editors and menus, and nothing more.
+
+``run_app(path)`` is what ``bankexplorer`` / ``bankexplorer FILE`` / ``bankexplorer open`` call.
+Other features add their actions to ``MainWindow.menus["tools"]`` (the window exposes
+``document`` and ``menus`` by name) through :func:`register_tool`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Callable
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import QApplication, QDockWidget, QFileDialog, QMainWindow, QMessageBox, QWidget
+
+from .. import resources
+from ..io import patternfile
+from ..model.errors import BankExplorerError
+from ..model.pattern import Instruction, Pattern
+from ..model.layout import SharedArray
+from .document import Document
+from .editors import EditorPanel
+from .views import BanksView, InstructionList, MatrixView, SummaryView, TileView, TimelineView
+
+ORG, APP = "BankExplorer", "BankExplorer"
+MAX_RECENT = 8
+DEFAULT_EXAMPLE = "06_transpose_32x32.json"
+
+#: (menu name, callback(window) -> None) added by other features before or after the window opens
+_TOOL_HOOKS: list[Callable[["MainWindow"], None]] = []
+
+
+def register_tool(hook: Callable[["MainWindow"], None]) -> None:
+    """Call ``hook(window)`` for every window (now and later), e.g. to add an action to
+    ``window.menus["tools"]``."""
+    _TOOL_HOOKS.append(hook)
+    for w in MainWindow.instances:
+        hook(w)
+
+
+def new_pattern() -> Pattern:
+    """What File > New gives: a 32x32 float tile read by rows (conflict-free) by one warp."""
+    return Pattern(
+        name="untitled",
+        arrays=(SharedArray("s", "float", (32, 32)),),
+        block=(32, 1, 1),
+        instructions=(Instruction("load", array="s", index=("0", "threadIdx.x")),),
+    )
+
+
+class MainWindow(QMainWindow):
+    instances: list["MainWindow"] = []
+
+    def __init__(self, settings: QSettings | None = None):
+        super().__init__()
+        self.settings = settings or QSettings(ORG, APP)
+        self.document = Document(new_pattern(), self)
+        self.setAcceptDrops(True)
+        self.setDockNestingEnabled(True)
+        self.tile = TileView(self.document)
+        self.banks = BanksView(self.document)
+        self.matrix = MatrixView(self.document)
+        self.timeline = TimelineView(self.document)
+        self.summary = SummaryView(self.document)
+        self.instructions = InstructionList(self.document)
+        self.editor = EditorPanel(self.document)
+        self.views = [self.tile, self.banks, self.matrix, self.timeline]
+        self.setCentralWidget(self.tile)
+        self.docks: dict[str, QDockWidget] = {}
+        self._dock("editor", self.editor, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self._dock("instructions", self.instructions, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self._dock("banks", self.banks, Qt.DockWidgetArea.RightDockWidgetArea)
+        self._dock("matrix", self.matrix, Qt.DockWidgetArea.RightDockWidgetArea)
+        self._dock("summary", self.summary, Qt.DockWidgetArea.RightDockWidgetArea)
+        self._dock("timeline", self.timeline, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.splitDockWidget(self.docks["banks"], self.docks["matrix"], Qt.Orientation.Horizontal)
+        self.tabifyDockWidget(self.docks["matrix"], self.docks["summary"])
+        self.docks["matrix"].raise_()
+        self.resizeDocks([self.docks["editor"]], [300], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["timeline"]], [230], Qt.Orientation.Vertical)
+        self.menus = {}
+        self._build_menus()
+        self.document.dirtyChanged.connect(self.setWindowModified)
+        self.document.pathChanged.connect(self._update_title)
+        self.document.patternChanged.connect(self._update_title)
+        self.document.errorsChanged.connect(self._show_errors)
+        self.statusBar()
+        self._restore_geometry()
+        MainWindow.instances.append(self)
+        self.destroyed.connect(lambda *_: None)
+        from .tools import install_all
+
+        install_all(self)
+        for hook in list(_TOOL_HOOKS):
+            hook(self)
+
+    def _dock(self, name: str, w: QWidget, area) -> QDockWidget:
+        d = QDockWidget(getattr(w, "title", name.title()), self)
+        d.setObjectName(f"dock_{name}")
+        d.setWidget(w)
+        self.addDockWidget(area, d)
+        self.docks[name] = d
+        return d
+
+    # ---- menus -------------------------------------------------------------------------------
+    def _action(self, menu, text: str, slot, shortcut=None) -> QAction:
+        a = QAction(text, self)
+        if shortcut is not None:
+            a.setShortcut(shortcut)
+        a.triggered.connect(slot)
+        menu.addAction(a)
+        return a
+
+    def _build_menus(self) -> None:
+        mb = self.menuBar()
+        f = self.menus["file"] = mb.addMenu("&File")
+        self._action(f, "&New", self.new_file, QKeySequence.StandardKey.New)
+        self._action(f, "&Open…", self.open_dialog, QKeySequence.StandardKey.Open)
+        ex = self.menus["examples"] = f.addMenu("Open &Example")
+        for path in resources.examples():
+            self._action(ex, path.stem.replace("_", " "), lambda _=False, p=path: self.open_path(p))
+        self.menus["recent"] = f.addMenu("Open &Recent")
+        self._fill_recent()
+        f.addSeparator()
+        self._action(f, "&Save", self.save, QKeySequence.StandardKey.Save)
+        self._action(f, "Save &As…", self.save_as, QKeySequence.StandardKey.SaveAs)
+        f.addSeparator()
+        self._action(f, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        e = self.menus["edit"] = mb.addMenu("&Edit")
+        undo = self.document.undo_stack.createUndoAction(self, "&Undo")
+        undo.setShortcut(QKeySequence.StandardKey.Undo)
+        redo = self.document.undo_stack.createRedoAction(self, "&Redo")
+        redo.setShortcuts([QKeySequence.StandardKey.Redo, QKeySequence("Ctrl+Shift+Z")])
+        e.addAction(undo)
+        e.addAction(redo)
+        v = self.menus["view"] = mb.addMenu("&View")
+        for d in self.docks.values():
+            v.addAction(d.toggleViewAction())
+        self.menus["tools"] = mb.addMenu("&Tools")
+        self.menus["help"] = mb.addMenu("&Help")
+        self._action(self.menus["help"], "&About", self.about)
+
+    def about(self) -> None:
+        from .. import __version__
+
+        QMessageBox.about(self, "About BankExplorer",
+                          f"BankExplorer {__version__}<br>GPU shared-memory bank conflicts, drawn.")
+
+    # ---- files -------------------------------------------------------------------------------
+    def _update_title(self) -> None:
+        d = self.document
+        name = d.path.name if d.path else d.pattern.name
+        self.setWindowTitle(f"{name}[*] — BankExplorer")
+        self.setWindowModified(d.dirty)
+
+    def maybe_save(self) -> bool:
+        """True when it is fine to drop the current document (saved, discarded or clean)."""
+        if not self.document.dirty:
+            return True
+        r = QMessageBox.question(
+            self, "Unsaved changes", "The pattern has unsaved changes. Save them?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save)
+        if r == QMessageBox.StandardButton.Save:
+            return self.save()
+        return r == QMessageBox.StandardButton.Discard
+
+    def new_file(self) -> None:
+        if self.maybe_save():
+            self.document.set_pattern(new_pattern())
+
+    def open_dialog(self) -> None:
+        if not self.maybe_save():
+            return
+        start = str(self.document.path.parent) if self.document.path else str(resources.EXAMPLES)
+        path, _ = QFileDialog.getOpenFileName(self, "Open pattern", start, "Pattern files (*.json);;All files (*)")
+        if path:
+            self.open_path(path, ask=False)
+
+    def open_path(self, path: str | Path, ask: bool = True) -> bool:
+        """Load a pattern file; a bad file is reported in a message and the document stays."""
+        if ask and not self.maybe_save():
+            return False
+        try:
+            pat = patternfile.load(path)
+        except BankExplorerError as e:
+            self.statusBar().showMessage(f"Cannot open: {e}", 10000)
+            QMessageBox.warning(self, "Cannot open pattern", str(e))
+            return False
+        is_example = Path(path).resolve().parent == resources.EXAMPLES.resolve()
+        self.document.set_pattern(pat, None if is_example else path)
+        if not is_example:
+            self._add_recent(str(Path(path).resolve()))
+        self.statusBar().showMessage(f"Opened {Path(path).name}", 4000)
+        return True
+
+    def save(self) -> bool:
+        if self.document.path is None:
+            return self.save_as()
+        return self._save_to(self.document.path)
+
+    def save_as(self) -> bool:
+        start = str(self.document.path or Path.home() / f"{self.document.pattern.name.replace(' ', '_')}.json")
+        path, _ = QFileDialog.getSaveFileName(self, "Save pattern", start, "Pattern files (*.json)")
+        if not path:
+            return False
+        if not path.endswith(".json"):
+            path += ".json"
+        return self._save_to(Path(path))
+
+    def _save_to(self, path: Path) -> bool:
+        try:
+            patternfile.save(self.document.pattern, path)
+        except OSError as e:
+            QMessageBox.warning(self, "Cannot save", f"{path}: {e.strerror or e}")
+            return False
+        self.document.mark_saved(path)
+        self._add_recent(str(Path(path).resolve()))
+        self.statusBar().showMessage(f"Saved {path}", 4000)
+        return True
+
+    def recent_files(self) -> list[str]:
+        v = self.settings.value("recent", [])
+        if isinstance(v, str):
+            v = [v]
+        return [str(x) for x in (v or [])]
+
+    def _add_recent(self, path: str) -> None:
+        lst = [p for p in self.recent_files() if p != path]
+        lst.insert(0, path)
+        self.settings.setValue("recent", lst[:MAX_RECENT])
+        self._fill_recent()
+
+    def _fill_recent(self) -> None:
+        m = self.menus["recent"]
+        m.clear()
+        files = self.recent_files()
+        for p in files:
+            self._action(m, p, lambda _=False, p=p: self.open_path(p))
+        m.setEnabled(bool(files))
+
+    def dragEnterEvent(self, ev) -> None:  # noqa: N802
+        if ev.mimeData().hasUrls():
+            ev.acceptProposedAction()
+
+    def dropEvent(self, ev) -> None:  # noqa: N802
+        urls = [u for u in ev.mimeData().urls() if u.isLocalFile()]
+        if urls:
+            ev.acceptProposedAction()
+            self.open_path(urls[0].toLocalFile())
+
+    # ---- state -------------------------------------------------------------------------------
+    def _show_errors(self) -> None:
+        if self.document.errors:
+            p, m = self.document.errors[0]
+            self.statusBar().showMessage(f"Not applied — {p + ': ' if p else ''}{m}", 8000)
+
+    def _restore_geometry(self) -> None:
+        g = self.settings.value("geometry")
+        if isinstance(g, (QByteArray, bytes)):
+            self.restoreGeometry(g)
+        else:
+            self.resize(1400, 900)
+        s = self.settings.value("windowState")
+        if isinstance(s, (QByteArray, bytes)):
+            self.restoreState(s)
+
+    def save_settings(self) -> None:
+        self.settings.setValue("geometry", self.saveGeometry())
+        self.settings.setValue("windowState", self.saveState())
+        self.settings.sync()
+
+    def closeEvent(self, ev: QCloseEvent) -> None:  # noqa: N802
+        if not self.maybe_save():
+            ev.ignore()
+            return
+        self.save_settings()
+        if self in MainWindow.instances:
+            MainWindow.instances.remove(self)
+        ev.accept()
+
+    def refresh_now(self) -> None:
+        """Draw every view for the current state immediately (tests, benchmarks, screenshots)."""
+        for v in self.views:
+            v.refresh()
+        self.summary.refresh()
+
+
+# ---- the exception hook ----------------------------------------------------------------------
+def install_excepthook(window_getter: Callable[[], MainWindow | None]) -> None:
+    """An unexpected error becomes a message; the document stays as it was (edits are
+    all-or-nothing values, so there is nothing half-done to repair)."""
+    previous = sys.excepthook
+
+    def hook(etype, value, tb):
+        text = "".join(traceback.format_exception(etype, value, tb))
+        sys.stderr.write(text)
+        w = window_getter()
+        if w is None or etype is KeyboardInterrupt:
+            previous(etype, value, tb)
+            return
+        w.statusBar().showMessage(f"Internal error: {etype.__name__}: {value}", 15000)
+        box = QMessageBox(QMessageBox.Icon.Warning, "Unexpected error",
+                          f"{etype.__name__}: {value}\n\nThe pattern was not changed.", parent=w)
+        box.setDetailedText(text)
+        box.setModal(False)
+        box.show()
+
+    sys.excepthook = hook
+
+
+def _screenshot_then_quit(win: MainWindow, path: str, t0: float) -> None:
+    """``BANKEXPLORER_SCREENSHOT=path``: save the window as it is on screen once it is drawn and
+    quit; used by the CI smoke test under Xvfb and to make the README screenshots."""
+    app = QApplication.instance()
+    win.refresh_now()
+    app.processEvents()
+    screen = win.screen() or app.primaryScreen()
+    pix = screen.grabWindow(win.winId()) if os.environ.get("BANKEXPLORER_GRAB", "screen") == "screen" else win.grab()
+    if pix.isNull() or pix.width() < 10:
+        pix = win.grab()
+    ok = pix.save(path)
+    sys.stdout.write(f"screenshot {path} {pix.width()}x{pix.height()} title={win.windowTitle()!r} "
+                     f"painted_after={time.perf_counter() - t0:.3f}s saved={ok}\n")
+    sys.stdout.flush()
+    app.exit(0 if ok else 1)
+
+
+def run_app(path: str | None) -> int:
+    t0 = time.perf_counter()
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setOrganizationName(ORG)
+    app.setApplicationName(APP)
+    pat = patternfile.load(path) if path else None  # a bad file: one line from the CLI, exit 2
+    win = MainWindow()
+    install_excepthook(lambda: win)
+    if pat is not None:
+        win.document.set_pattern(pat, path)
+        win._add_recent(str(Path(path).resolve()))
+    else:
+        win.open_path(resources.EXAMPLES / DEFAULT_EXAMPLE, ask=False)
+    shot = os.environ.get("BANKEXPLORER_SCREENSHOT")
+    size = os.environ.get("BANKEXPLORER_SIZE")
+    if size:
+        w, h = (int(x) for x in size.lower().split("x"))
+        win.resize(w, h)
+    win.show()
+    if shot:
+        QTimer.singleShot(int(os.environ.get("BANKEXPLORER_SCREENSHOT_DELAY_MS", "300")),
+                          lambda: _screenshot_then_quit(win, shot, t0))
+    return app.exec()

@@ -1,0 +1,467 @@
+"""The side panel: a field for everything in the model. Every change is one ``Document.apply``;
+a rejected change turns its field red with the reason in the tooltip and the label below, and
+the document (so every view) keeps its last valid state. No dialogs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QScrollArea,
+    QSpinBox, QStackedWidget, QVBoxLayout, QWidget,
+)
+
+from ..model.hardware import PRESETS, WIDTHS
+from ..model.layout import DTYPES, TRANSFORM_INFO, TRANSFORMS, Transform
+from ..model.pattern import KINDS, MAX_LOOP_ITERATIONS, Instruction, Loop, Pattern
+from .document import Document
+
+BAD = "background:#ffd6d6; border:1px solid #d02020;"
+
+
+def _spin(lo: int, hi: int, step: int = 1) -> QSpinBox:
+    s = QSpinBox()
+    s.setRange(lo, hi)
+    s.setSingleStep(step)
+    s.setKeyboardTracking(True)
+    return s
+
+
+def _parse_value(text: str):
+    t = text.strip()
+    try:
+        return int(t, 0)
+    except ValueError:
+        return t
+
+
+class EditorPanel(QScrollArea):
+    """Editors for hardware, block, the selected array and the selected instruction."""
+
+    title = "Edit"
+
+    def __init__(self, doc: Document, parent=None):
+        super().__init__(parent)
+        self.doc = doc
+        self.setWidgetResizable(True)
+        self._session = 1
+        self._field_ids: dict[str, int] = {}
+        self._bad: dict[QWidget, str] = {}
+        self._syncing = False
+        body = QWidget()
+        lay = QVBoxLayout(body)
+        lay.setContentsMargins(4, 4, 4, 4)
+        self.fields: dict[str, QWidget] = {}
+        lay.addWidget(self._hardware_box())
+        lay.addWidget(self._array_box())
+        lay.addWidget(self._instruction_box())
+        self.error_label = QLabel()
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet("color:#c01010;")
+        lay.addWidget(self.error_label)
+        lay.addStretch(1)
+        self.setWidget(body)
+        doc.patternChanged.connect(self.sync)
+        doc.selectionChanged.connect(self.sync)
+        doc.errorsChanged.connect(self._show_errors)
+        self.sync()
+
+    # ---- construction ------------------------------------------------------------------------
+    def _add(self, form: QFormLayout, key: str, label: str, w: QWidget, tip: str = "") -> QWidget:
+        self.fields[key] = w
+        if tip:
+            w.setToolTip(tip)
+            w.setProperty("baseTip", tip)
+        form.addRow(label, w)
+        if isinstance(w, QSpinBox):
+            w.valueChanged.connect(lambda _v, k=key: self._edited(k))
+            w.editingFinished.connect(self._end_session)
+        elif isinstance(w, QLineEdit):
+            w.textEdited.connect(lambda _t, k=key: self._edited(k))
+            w.editingFinished.connect(self._end_session)
+        elif isinstance(w, QComboBox):
+            w.currentIndexChanged.connect(lambda _i, k=key: self._edited(k))
+        elif isinstance(w, QCheckBox):
+            w.toggled.connect(lambda _b, k=key: self._edited(k))
+        return w
+
+    def _hardware_box(self) -> QGroupBox:
+        box = QGroupBox("Hardware and block")
+        f = QFormLayout(box)
+        preset = QComboBox()
+        for key, hw in PRESETS.items():
+            preset.addItem(hw.name, key)
+        self._add(f, "hw.preset", "preset", preset)
+        self._add(f, "hw.banks", "banks", _spin(1, 64))
+        self._add(f, "hw.bank_width", "bank width (B)", _spin(1, 16))
+        self._add(f, "hw.warp_size", "warp size", _spin(1, 64))
+        row = QWidget()
+        h = QHBoxLayout(row)
+        h.setContentsMargins(0, 0, 0, 0)
+        for d in "xyz":
+            s = _spin(1, 1024)
+            self.fields[f"block.{d}"] = s
+            s.valueChanged.connect(lambda _v, k=f"block.{d}": self._edited(k))
+            s.editingFinished.connect(self._end_session)
+            h.addWidget(s)
+        f.addRow("block (x y z)", row)
+        return box
+
+    def _array_box(self) -> QGroupBox:
+        box = QGroupBox("Shared array")
+        f = QFormLayout(box)
+        self.array_pick = QComboBox()
+        self.array_pick.currentIndexChanged.connect(lambda _i: self.sync())
+        f.addRow("array", self.array_pick)
+        self._add(f, "arr.name", "name", QLineEdit())
+        dt = QComboBox()
+        dt.addItems(list(DTYPES))
+        self._add(f, "arr.dtype", "element type", dt)
+        self._add(f, "arr.dims", "dimensions", QLineEdit(), "e.g. 32 x 32 (1 to 3 dimensions)")
+        self._add(f, "arr.padding", "padding (elements/row)", _spin(0, 4096))
+        self._add(f, "arr.base", "base (bytes)", _spin(0, 1 << 24, 16))
+        kind = QComboBox()
+        for k in TRANSFORMS:
+            kind.addItem(TRANSFORM_INFO[k].label, k)
+        self._add(f, "arr.kind", "address transform", kind)
+        self.t_stack = QStackedWidget()
+        self.t_pages: dict[str, int] = {}
+        pages = {
+            "none": [],
+            "xor": [("target", "XOR into dimension", _spin(0, 2)), ("expr", "with", QLineEdit())],
+            "cute": [("B", "B (bits)", _spin(0, 8)), ("M", "M (base)", _spin(0, 16)), ("S", "S (shift)", _spin(-16, 16)),
+                     ("unit", "on offsets of", QComboBox())],
+            "remap": [("expr", "i →", QLineEdit())],
+        }
+        for k in TRANSFORMS:
+            page = QWidget()
+            pf = QFormLayout(page)
+            pf.setContentsMargins(0, 0, 0, 0)
+            for name, label, w in pages.get(k, [("params", "parameters", QLineEdit())]):
+                if isinstance(w, QComboBox):
+                    w.addItems(["element", "byte"])
+                self._add(pf, f"t.{k}.{name}", label, w,
+                          "name=value, ..." if name == "params" else "")
+            self.t_pages[k] = self.t_stack.addWidget(page)
+        f.addRow(self.t_stack)
+        return box
+
+    def _instruction_box(self) -> QGroupBox:
+        box = QGroupBox("Instruction")
+        self.ins_box = box
+        f = QFormLayout(box)
+        btns = QWidget()
+        h = QHBoxLayout(btns)
+        h.setContentsMargins(0, 0, 0, 0)
+        self.add_btn = QPushButton("Duplicate")
+        self.del_btn = QPushButton("Remove")
+        self.add_btn.clicked.connect(self._duplicate)
+        self.del_btn.clicked.connect(self._remove)
+        h.addWidget(self.add_btn)
+        h.addWidget(self.del_btn)
+        f.addRow(btns)
+        kind = QComboBox()
+        kind.addItems(list(KINDS))
+        self._add(f, "ins.kind", "kind", kind)
+        width = QComboBox()
+        width.addItem("element size", None)
+        for w in WIDTHS:
+            width.addItem(f"{w} bytes", w)
+        self._add(f, "ins.width", "width per lane", width)
+        mats = QComboBox()
+        for m in (1, 2, 4):
+            mats.addItem(f".x{m}", m)
+        self._add(f, "ins.matrices", "matrices", mats)
+        self._add(f, "ins.trans", "transposed", QCheckBox(".trans"))
+        self._add(f, "ins.array", "array", QComboBox())
+        for d in range(3):
+            self._add(f, f"ins.index{d}", f"index [{d}]", QLineEdit(),
+                      "C expression of threadIdx.x/y/z, lane, warp, tid, loop variables, constants")
+        self._add(f, "ins.loop", "loop", QCheckBox("for (var = start; var < stop; var += step)"))
+        row = QWidget()
+        h = QHBoxLayout(row)
+        h.setContentsMargins(0, 0, 0, 0)
+        self.fields["loop.var"] = QLineEdit()
+        self.fields["loop.var"].setMaximumWidth(50)
+        self.fields["loop.start"] = _spin(-MAX_LOOP_ITERATIONS * 64, MAX_LOOP_ITERATIONS * 64)
+        self.fields["loop.stop"] = _spin(-MAX_LOOP_ITERATIONS * 64, MAX_LOOP_ITERATIONS * 64)
+        self.fields["loop.step"] = _spin(-4096, 4096)
+        for key in ("loop.var", "loop.start", "loop.stop", "loop.step"):
+            w = self.fields[key]
+            w.setToolTip(key.split(".")[1])
+            w.setProperty("baseTip", key.split(".")[1])
+            if isinstance(w, QLineEdit):
+                w.textEdited.connect(lambda _t, k=key: self._edited(k))
+            else:
+                w.valueChanged.connect(lambda _v, k=key: self._edited(k))
+            w.editingFinished.connect(self._end_session)
+            h.addWidget(w)
+        f.addRow("var start stop step", row)
+        self._add(f, "ins.active", "active if", QLineEdit(), "condition; empty = every thread")
+        self._add(f, "ins.repeat", "repeat count", _spin(1, 2**31 - 1))
+        self._add(f, "ins.label", "label", QLineEdit())
+        return box
+
+    # ---- model -> widgets --------------------------------------------------------------------
+    def _array_index(self) -> int:
+        p = self.doc.pattern
+        k = self.array_pick.currentIndex()
+        return k if 0 <= k < len(p.arrays) else 0
+
+    def sync(self) -> None:
+        """Show the document's state in the fields (a focused text field keeps what is typed)."""
+        if self._syncing:
+            return
+        self._syncing = True
+        try:
+            self._sync()
+        finally:
+            self._syncing = False
+
+    def _set(self, key: str, value) -> None:
+        w = self.fields[key]
+        w.blockSignals(True)
+        if isinstance(w, QSpinBox):
+            if w.value() != value:
+                w.setValue(int(value))
+        elif isinstance(w, QLineEdit):
+            if not (w.hasFocus() and w in self._bad) and w.text() != str(value):
+                w.setText(str(value))
+        elif isinstance(w, QComboBox):
+            i = 0 if value is None else w.findData(value)
+            if i < 0:
+                i = w.findText(str(value))
+            w.setCurrentIndex(i)
+        elif isinstance(w, QCheckBox):
+            w.setChecked(bool(value))
+        w.blockSignals(False)
+        if not (isinstance(w, QLineEdit) and w.hasFocus()):
+            self._mark(w, None)
+
+    def _sync(self) -> None:
+        p = self.doc.pattern
+        hw = p.hardware
+        self._set("hw.preset", hw.preset)
+        self._set("hw.banks", hw.banks)
+        self._set("hw.bank_width", hw.bank_width)
+        self._set("hw.warp_size", hw.warp_size)
+        for d, v in zip("xyz", p.block):
+            self._set(f"block.{d}", v)
+        self.array_pick.blockSignals(True)
+        names = [a.name for a in p.arrays]
+        if [self.array_pick.itemText(i) for i in range(self.array_pick.count())] != names:
+            cur = self.array_pick.currentIndex()
+            self.array_pick.clear()
+            self.array_pick.addItems(names)
+            self.array_pick.setCurrentIndex(min(max(cur, 0), len(names) - 1))
+        ins = p.instructions[self.doc.selection.instruction] if p.instructions else None
+        if ins is not None and ins.array in names and not self.array_pick.hasFocus():
+            self.array_pick.setCurrentIndex(names.index(ins.array))
+        self.array_pick.blockSignals(False)
+        has_arr = bool(p.arrays)
+        for key in ("arr.name", "arr.dtype", "arr.dims", "arr.padding", "arr.base", "arr.kind"):
+            self.fields[key].setEnabled(has_arr)
+        if has_arr:
+            a = p.arrays[self._array_index()]
+            self._set("arr.name", a.name)
+            self._set("arr.dtype", a.dtype)
+            self._set("arr.dims", " x ".join(map(str, a.dims)))
+            self._set("arr.padding", a.padding)
+            self._set("arr.base", a.base)
+            self._set("arr.kind", a.transform.kind)
+            self.t_stack.setCurrentIndex(self.t_pages.get(a.transform.kind, 0))
+            t = a.transform
+            if t.kind == "xor":
+                self._set("t.xor.target", t.get("target", a.ndim - 1))
+                self._set("t.xor.expr", t.get("expr", "row"))
+            elif t.kind == "cute":
+                for k, dv in (("B", 3), ("M", 4), ("S", 3)):
+                    self._set(f"t.cute.{k}", t.get(k, dv))
+                self._set("t.cute.unit", t.get("unit", "element"))
+            elif t.kind == "remap":
+                self._set("t.remap.expr", t.get("expr", "i"))
+            elif f"t.{t.kind}.params" in self.fields:
+                self._set(f"t.{t.kind}.params", ", ".join(f"{k}={v}" for k, v in t.params))
+        self.ins_box.setEnabled(ins is not None)
+        self.del_btn.setEnabled(len(p.instructions) > 1)
+        if ins is None:
+            return
+        self.ins_box.setTitle(f"Instruction #{self.doc.selection.instruction}")
+        arr_combo: QComboBox = self.fields["ins.array"]
+        arr_combo.blockSignals(True)
+        arr_combo.clear()
+        arr_combo.addItems(names)
+        arr_combo.blockSignals(False)
+        self._set("ins.kind", ins.kind)
+        self._set("ins.width", ins.width)
+        self._set("ins.matrices", ins.matrices)
+        self._set("ins.trans", ins.trans)
+        self._set("ins.array", ins.array or "")
+        ndim = p.array_map()[ins.array].ndim if ins.array in p.array_map() else len(ins.index)
+        for d in range(3):
+            w = self.fields[f"ins.index{d}"]
+            w.setVisible(d < ndim)
+            w.parentWidget().layout().labelForField(w).setVisible(d < ndim)
+            self._set(f"ins.index{d}", ins.index[d] if d < len(ins.index) else "0")
+        self.fields["ins.width"].setEnabled(not ins.is_matrix)
+        self.fields["ins.matrices"].setEnabled(ins.is_matrix)
+        self.fields["ins.trans"].setEnabled(ins.is_matrix)
+        for d in range(3):
+            self.fields[f"ins.index{d}"].setEnabled(not ins.explicit)
+        lp = ins.loops[0] if ins.loops else None
+        self._set("ins.loop", lp is not None)
+        for key in ("loop.var", "loop.start", "loop.stop", "loop.step"):
+            self.fields[key].setEnabled(lp is not None)
+        lp = lp or Loop()
+        self._set("loop.var", lp.var)
+        self._set("loop.start", lp.start)
+        self._set("loop.stop", lp.stop)
+        self._set("loop.step", lp.step)
+        self._set("ins.active", ins.active)
+        self._set("ins.repeat", min(ins.repeat, 2**31 - 1))
+        self._set("ins.label", ins.label)
+
+    # ---- widgets -> model --------------------------------------------------------------------
+    def _end_session(self) -> None:
+        self._session += 1
+
+    def _merge_id(self, key: str) -> int:
+        n = self._field_ids.setdefault(key, len(self._field_ids) + 1)
+        return (self._session << 8) | n
+
+    def _value(self, key: str):
+        w = self.fields[key]
+        if isinstance(w, QSpinBox):
+            return w.value()
+        if isinstance(w, QLineEdit):
+            return w.text()
+        if isinstance(w, QComboBox):
+            d = w.currentData()
+            return w.currentText() if d is None and key != "ins.width" else d
+        if isinstance(w, QCheckBox):
+            return w.isChecked()
+        return None
+
+    def _edited(self, key: str) -> None:
+        if self._syncing:
+            return
+        try:
+            new, text = self._build(key)
+        except ValueError as e:  # a field that does not even parse (dimensions)
+            self._mark(self.fields[key], str(e))
+            return
+        ok = self.doc.apply(new, text, self._merge_id(key))
+        w = self.fields[key]
+        if ok:
+            self._mark(w, None)
+            self.error_label.setText("")
+        else:
+            self._mark(w, "\n".join(f"{p}: {m}" if p else m for p, m in self.doc.errors))
+
+    def _mark(self, w: QWidget, problem: str | None) -> None:
+        if problem:
+            self._bad[w] = problem
+            w.setStyleSheet(BAD)
+            w.setToolTip(problem)
+            self.error_label.setText(problem)
+        elif w in self._bad:
+            del self._bad[w]
+            w.setStyleSheet("")
+            w.setToolTip(w.property("baseTip") or "")
+
+    def _show_errors(self) -> None:
+        if self.doc.errors:
+            self.error_label.setText("\n".join(f"{p}: {m}" if p else m for p, m in self.doc.errors))
+        else:
+            self.error_label.setText("")
+
+    def _build(self, key: str) -> tuple[Pattern, str]:
+        p = self.doc.pattern
+        v = self._value(key)
+        group, _, name = key.partition(".")
+        if group == "hw":
+            hw = p.hardware
+            if name == "preset":
+                return replace(p, hardware=PRESETS[v]), f"hardware {PRESETS[v].name}"
+            generic = PRESETS["generic"]
+            hw = replace(hw, preset=generic.preset, name=generic.name, **{name: int(v)})
+            return replace(p, hardware=hw), f"{name.replace('_', ' ')} {v}"
+        if group == "block":
+            b = list(p.block)
+            b["xyz".index(name)] = int(v)
+            return replace(p, block=tuple(b)), f"block {b[0]}x{b[1]}x{b[2]}"
+        if group in ("arr", "t"):
+            k = self._array_index()
+            a = p.arrays[k]
+            if group == "arr":
+                if name == "dims":
+                    parts = [x for x in v.replace("×", "x").replace(",", "x").replace("[", " ").replace("]", " x ").split("x") if x.strip()]
+                    try:
+                        dims = tuple(int(x) for x in parts)
+                    except ValueError:
+                        raise ValueError(f"dimensions must be numbers separated by x, got {v!r}")
+                    if not dims:
+                        raise ValueError("at least one dimension")
+                    new = replace(a, dims=dims)
+                elif name == "kind":
+                    new = replace(a, transform=Transform(v) if v != a.transform.kind else a.transform)
+                elif name == "name":
+                    new = replace(a, name=v.strip())
+                else:
+                    new = replace(a, **{name: v})
+                return p.with_array(k, new), f"{a.name}: {name} {v}"
+            kind, _, pname = name.partition(".")
+            if pname == "params":
+                params = {}
+                for item in v.split(","):
+                    if "=" in item:
+                        pk, pv = item.split("=", 1)
+                        params[pk.strip()] = _parse_value(pv)
+                t = Transform.make(kind, **params)
+            else:
+                t = a.transform.with_params(**{pname: v})
+            return p.with_array(k, replace(a, transform=t)), f"{a.name}: {pname} {v}"
+        # instruction fields
+        ks = self.doc.selection.instruction
+        ins: Instruction = p.instructions[ks]
+        if group == "loop":
+            lp = ins.loops[0] if ins.loops else Loop()
+            lp = replace(lp, **{name: v.strip() if name == "var" else int(v)})
+            new = replace(ins, loops=(lp,) + tuple(ins.loops[1:]))
+        elif name == "loop":
+            new = replace(ins, loops=(Loop("k", 0, 2, 1),) + tuple(ins.loops[1:]) if v else ())
+        elif name.startswith("index"):
+            d = int(name[5:])
+            idx = list(ins.index)
+            while len(idx) <= d:
+                idx.append("0")
+            idx[d] = v
+            new = replace(ins, index=tuple(idx))
+        elif name == "array":
+            nd = p.array_map()[v].ndim if v in p.array_map() else len(ins.index)
+            idx = (list(ins.index) + ["0"] * nd)[:nd]
+            new = replace(ins, array=v, index=tuple(idx))
+        elif name == "repeat":
+            new = replace(ins, repeat=int(v))
+        else:
+            new = replace(ins, **{name: v})
+        return p.with_instruction(ks, new), f"#{ks} {name} {v}"
+
+    def _duplicate(self) -> None:
+        p = self.doc.pattern
+        k = self.doc.selection.instruction
+        lst = list(p.instructions)
+        lst.insert(k + 1, lst[k])
+        if self.doc.apply(replace(p, instructions=tuple(lst)), f"duplicate instruction #{k}"):
+            self.doc.select(instruction=k + 1)
+
+    def _remove(self) -> None:
+        p = self.doc.pattern
+        k = self.doc.selection.instruction
+        if len(p.instructions) <= 1:
+            return
+        lst = list(p.instructions)
+        del lst[k]
+        self.doc.apply(replace(p, instructions=tuple(lst)), f"remove instruction #{k}")

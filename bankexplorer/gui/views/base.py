@@ -1,0 +1,247 @@
+"""What every view shares: a pyqtgraph canvas that draws (Analysis, Selection, Hover, Style).
+
+A view either observes a Document (the window) or is driven by hand (exported figures, tests):
+``v = TileView(style=SLIDE); v.render(an, Selection()); v.render_hover(Hover()); v.grab()``.
+Redraws after document changes are coalesced into one per event-loop turn, because one edit
+emits several signals (pattern, analysis, a clamped selection).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, Qt, QTimer
+from PySide6.QtGui import QColor, QFont, QPen
+from PySide6.QtWidgets import QGraphicsRectItem, QToolTip
+
+from ...model.analysis import Analysis, InstructionDetail, instruction_detail
+from ..document import Document, Hover, Selection
+from ..palette import SCREEN, Style
+
+pg.setConfigOptions(antialias=False, imageAxisOrder="row-major")
+
+_DETAIL_CACHE: list = [None, None, None]  # (analysis, row, detail): views of one state share it
+
+
+def detail_for(an: Analysis | None, row: int | None) -> InstructionDetail | None:
+    """Lane-level detail of one warp instruction, or None when there is nothing valid to show."""
+    if an is None or row is None or an.errors[row]:
+        return None
+    if _DETAIL_CACHE[0] is an and _DETAIL_CACHE[1] == row:
+        return _DETAIL_CACHE[2]
+    d = instruction_detail(an, row)
+    _DETAIL_CACHE[:] = [an, row, d]
+    return d
+
+
+def selected_row(an: Analysis | None, sel: Selection) -> int | None:
+    if an is None or not len(an):
+        return None
+    return an.row_of(sel.instruction, sel.iteration, sel.warp)
+
+
+def qcolor(rgb, alpha: int = 255) -> QColor:
+    return QColor(int(rgb[0]), int(rgb[1]), int(rgb[2]), alpha)
+
+
+def cosmetic_pen(rgb, width: float = 1.0, alpha: int = 255, dash: bool = False) -> QPen:
+    pen = QPen(qcolor(rgb, alpha))
+    pen.setWidthF(width)
+    pen.setCosmetic(True)
+    if dash:
+        pen.setDashPattern([4, 3])
+    return pen
+
+
+def grid_image(rgba: np.ndarray, k: int, line: tuple[int, int, int] | None) -> np.ndarray:
+    """Blow each cell up to k x k pixels with a 1-pixel grid line on its top/left edge, so a
+    dense grid stays one ImageItem yet reads as separate cells."""
+    img = np.repeat(np.repeat(rgba, k, axis=0), k, axis=1)
+    if line is not None and k >= 3:
+        img[::k, :, :3] = line
+        img[:, ::k, :3] = line
+        img[::k, :, 3] = np.maximum(img[::k, :, 3], 255)
+        img[:, ::k, 3] = np.maximum(img[:, ::k, 3], 255)
+    return img
+
+
+def pixels_per_cell(n_cells: int) -> int:
+    if n_cells <= 20000:
+        return 8
+    if n_cells <= 80000:
+        return 4
+    return 1
+
+
+def hatch(rgba: np.ndarray, mask: np.ndarray, k: int, color) -> np.ndarray:
+    """Diagonal stripes over the cells in ``mask`` (already blown up by ``k``)."""
+    if k < 4 or not mask.any():
+        return rgba
+    H, W = rgba.shape[:2]
+    yy, xx = np.indices((H, W))
+    stripes = ((xx + yy) % 4) == 0
+    big = np.repeat(np.repeat(mask, k, axis=0), k, axis=1)
+    sel = big & stripes
+    rgba[sel, :3] = color
+    return rgba
+
+
+class RectHighlight(QGraphicsRectItem):
+    """A rectangle in data coordinates with a cosmetic pen: hover and selection marks."""
+
+    def __init__(self, rgb, width: float = 2.5, fill_alpha: int = 0):
+        super().__init__()
+        self.setPen(cosmetic_pen(rgb, width))
+        if fill_alpha:
+            self.setBrush(qcolor(rgb, fill_alpha))
+        self.setZValue(50)
+        self.hide()
+
+    def show_rect(self, x: float, y: float, w: float, h: float) -> None:
+        self.setRect(x, y, w, h)
+        self.show()
+
+
+class TextPool:
+    """Reusable TextItems, so labels appear only when there are few of them (zoomed in)."""
+
+    def __init__(self, vb: pg.ViewBox, color, size_pt: int, bold: bool = False, anchor=(0.5, 0.5), z: float = 60):
+        self.vb, self.color, self.anchor, self.z = vb, color, anchor, z
+        self.font = QFont()
+        self.font.setPointSize(size_pt)
+        self.font.setBold(bold)
+        self.items: list[pg.TextItem] = []
+        self.used = 0
+
+    def set(self, labels: list[tuple[float, float, str]], color=None) -> None:
+        for k, (x, y, text) in enumerate(labels):
+            if k == len(self.items):
+                t = pg.TextItem(anchor=self.anchor)
+                t.setFont(self.font)
+                t.setZValue(self.z)
+                self.vb.addItem(t, ignoreBounds=True)
+                self.items.append(t)
+            t = self.items[k]
+            t.setText(text, color=qcolor(color or self.color))
+            t.setPos(x, y)
+            t.setVisible(True)
+        for t in self.items[len(labels): self.used]:
+            t.setVisible(False)
+        self.used = len(labels)
+
+
+class DocView(pg.GraphicsLayoutWidget):
+    """Base of the linked views; subclasses implement :meth:`render` and :meth:`render_hover`."""
+
+    title = "view"
+
+    def __init__(self, doc: Document | None = None, style: Style = SCREEN, parent=None):
+        super().__init__(parent=parent)
+        self.doc = doc
+        self.style_ = style
+        self.an: Analysis | None = None
+        self.sel = Selection()
+        self.setBackground(qcolor(style.background))
+        self.ci.setContentsMargins(4, 4, 4, 4)
+        self._pending = False
+        self.scene().sigMouseMoved.connect(self._mouse_moved)
+        self.scene().sigMouseClicked.connect(self._mouse_clicked)
+        self.setMouseTracking(True)
+        if doc is not None:
+            doc.analysisChanged.connect(self.schedule)
+            doc.selectionChanged.connect(self.schedule)
+            doc.hoverChanged.connect(self._hover_changed)
+
+    # ---- document plumbing -------------------------------------------------------------------
+    def schedule(self) -> None:
+        if not self._pending:
+            self._pending = True
+            QTimer.singleShot(0, self.refresh)
+
+    def refresh(self) -> None:
+        """Draw the document's current state now."""
+        self._pending = False
+        if self.doc is None:
+            return
+        self.render(self.doc.analysis, self.doc.selection)
+        self.render_hover(self.doc.hover_state)
+
+    def _hover_changed(self) -> None:
+        if self.doc is not None:
+            self.render_hover(self.doc.hover_state)
+
+    def _mouse_moved(self, scene_pos: QPointF) -> None:
+        info = self.hover_at(scene_pos)
+        if self.doc is not None:
+            if info is None:
+                self.doc.hover()
+            else:
+                self.doc.hover(**{k: v for k, v in info.items() if k in ("lane", "bank", "element", "word")})
+        tip = info.get("tip") if info else None
+        if tip:
+            gp = self.mapToGlobal(self.mapFromScene(scene_pos))
+            QToolTip.showText(gp, tip, self)
+        else:
+            QToolTip.hideText()
+
+    def _mouse_clicked(self, ev) -> None:
+        """A click on a lane selects that lane in every view (click it again to clear)."""
+        if self.doc is None or ev.button() != Qt.MouseButton.LeftButton:
+            return
+        info = self.hover_at(ev.scenePos())
+        if info and info.get("lane") is not None:
+            lane = info["lane"]
+            self.doc.select(lane=None if self.doc.selection.lane == lane else lane)
+        self.clicked(ev, info)
+
+    def clicked(self, ev, info: dict | None) -> None:
+        """Views that select something else on a click (an instruction) override this."""
+
+    def leaveEvent(self, ev) -> None:  # noqa: N802 - Qt's name
+        if self.doc is not None:
+            self.doc.hover()
+        super().leaveEvent(ev)
+
+    # ---- to implement ------------------------------------------------------------------------
+    def render(self, an: Analysis | None, sel: Selection) -> None:
+        raise NotImplementedError
+
+    def render_hover(self, hover: Hover) -> None:
+        pass
+
+    def hover_at(self, scene_pos: QPointF) -> dict | None:
+        """What is under ``scene_pos``: keys lane/bank/element/word (for linking) and tip."""
+        return None
+
+
+def lane_tip(an: Analysis, row: int, lane: int, det: InstructionDetail | None) -> str:
+    """The one tooltip text every view uses for a lane of a warp instruction."""
+    p = an.pattern
+    tid = int(an.lane_tid[row, lane])
+    bx, by, _ = p.block
+    lines = [f"<b>lane {lane}</b> of warp {int(an.warp[row])}"]
+    if tid >= 0:
+        lines.append(f"thread {tid} = ({tid % bx}, {(tid // bx) % by}, {tid // (bx * by)})")
+    ins = p.instructions[int(an.source[row])]
+    idx = an.lane_index[row, lane]
+    if ins.array and idx[0] >= 0:
+        arr = p.array_map().get(ins.array)
+        nd = arr.ndim if arr else 1
+        lines.append(f"element {ins.array}" + "".join(f"[{int(i)}]" for i in idx[:nd]))
+    if det is not None and det.lane_addr[lane] >= 0:
+        hw = an.hardware
+        a = int(det.lane_addr[lane])
+        banks = [int(b) for b in det.lane_banks[lane] if b >= 0]
+        bank_txt = f"bank {banks[0]}" if len(banks) == 1 else f"banks {banks[0]}–{banks[-1]}"
+        lines.append(f"byte {a} (0x{a:x}) · word {a // hw.bank_width} · {bank_txt}")
+        lines.append(f"wavefront {int(det.lane_wave[lane]) + 1} of {det.wavefronts} · phase {int(det.lane_phase[lane])}")
+        flags = []
+        if det.lane_conflict[lane]:
+            flags.append("<span style='color:#d01010'>bank conflict</span>")
+        if det.lane_shared[lane]:
+            flags.append("<span style='color:#1450c8'>broadcast (word shared)</span>")
+        if flags:
+            lines.append(" · ".join(flags))
+    elif det is not None:
+        lines.append("inactive / not served")
+    return "<br>".join(lines)

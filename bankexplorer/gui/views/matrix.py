@@ -1,0 +1,177 @@
+"""Thread-to-bank matrix: lanes (rows) x banks (columns), a mark where a lane touches a bank in
+the colour of the wavefront that serves it; above it each bank's load (distinct words it must
+deliver), the worst bank in the conflict colour. A vertical run of marks is a bank conflict.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF
+
+from ...model.analysis import Analysis
+from ..document import Hover, Selection
+from ..palette import wave_rgba
+from .base import DocView, RectHighlight, TextPool, detail_for, grid_image, lane_tip, qcolor, selected_row
+
+
+class MatrixView(DocView):
+    title = "Thread → bank"
+
+    def __init__(self, doc=None, style=None, parent=None):
+        from ..palette import SCREEN
+
+        super().__init__(doc, style or SCREEN, parent)
+        st = self.style_
+        self.bars_plot = self.addPlot(row=0, col=0)
+        self.bars_plot.setMaximumHeight(110)
+        self.bars_plot.setMenuEnabled(False)
+        self.bars_plot.hideAxis("bottom")
+        self.bars_plot.setLabel("left", "words", color=st.hex(st.ink))
+        self.bars_plot.setMouseEnabled(x=True, y=False)
+        self.bars = pg.BarGraphItem(x=[], height=[], width=0.8)
+        self.bars_plot.addItem(self.bars)
+        self.worst_label = pg.TextItem(color=qcolor(st.conflict), anchor=(0.5, 1.0))
+        self.bars_plot.addItem(self.worst_label, ignoreBounds=True)
+        self.plot = self.addPlot(row=1, col=0)
+        self.vb = self.plot.getViewBox()
+        self.vb.invertY(True)
+        self.plot.setMenuEnabled(False)
+        self.plot.showAxis("top")
+        self.plot.hideAxis("bottom")
+        self.plot.setLabel("left", "lane", color=st.hex(st.ink))
+        self.plot.setLabel("top", "bank", color=st.hex(st.ink))
+        self.bars_plot.setXLink(self.plot)
+        for pl in (self.plot, self.bars_plot):
+            for ax in ("top", "left"):
+                pl.getAxis(ax).setPen(qcolor(st.faint))
+                pl.getAxis(ax).setTextPen(qcolor(st.ink))
+        self.plot.getAxis("left").setWidth(44)
+        self.bars_plot.getAxis("left").setWidth(44)
+        self.image = pg.ImageItem()
+        self.plot.addItem(self.image)
+        self.badges = pg.ScatterPlotItem(pxMode=False, symbol="t", size=0.45, pen=None, brush=qcolor(st.conflict))
+        self.badges.setZValue(10)
+        self.plot.addItem(self.badges)
+        self.shared = pg.ScatterPlotItem(pxMode=False, symbol="o", size=0.35, pen=None, brush=qcolor(st.broadcast))
+        self.shared.setZValue(10)
+        self.plot.addItem(self.shared)
+        self.lane_band = RectHighlight(st.highlight, 2.0, fill_alpha=60)
+        self.bank_band = RectHighlight(st.highlight, 2.0, fill_alpha=60)
+        self.sel_band = RectHighlight(st.selection, 1.5)
+        for it in (self.lane_band, self.bank_band, self.sel_band):
+            self.plot.addItem(it, ignoreBounds=True)
+        self.wave_labels = TextPool(self.vb, (255, 255, 255), max(6, st.font_pt - 2))
+        self.caption = pg.LabelItem(justify="left", color=qcolor(st.ink))
+        self.addItem(self.caption, row=2, col=0)
+        self.grid: np.ndarray | None = None
+        self._shape_key = None
+
+    def render(self, an: Analysis | None, sel: Selection) -> None:
+        self.an, self.sel = an, sel
+        st = self.style_
+        row = selected_row(an, sel)
+        det = detail_for(an, row)
+        if an is None:
+            self.caption.setText("the pattern is not valid", size=f"{st.font_pt}pt")
+            return
+        hw = an.hardware
+        W, NB = hw.warp_size, hw.banks
+        grid = np.full((W, NB), -1, np.int64)
+        if det is not None:
+            lb = det.lane_banks
+            ok = lb >= 0
+            lanes = np.repeat(np.arange(W), lb.shape[1]).reshape(lb.shape)
+            grid[lanes[ok], lb[ok]] = np.broadcast_to(det.lane_wave[:, None], lb.shape)[ok]
+        self.grid = grid
+        rgba = wave_rgba(grid)
+        rgba[grid < 0] = (*st.empty, 255)
+        self.image.setImage(grid_image(rgba, 8, st.background), autoLevels=False)
+        self.image.setRect(QRectF(0, 0, NB, W))
+        if (W, NB) != self._shape_key:
+            self._shape_key = (W, NB)
+            self.vb.setRange(QRectF(0, 0, NB, W), padding=0.01)
+        step = 1 if NB <= 16 else 2 if NB <= 32 else 4
+        self.plot.getAxis("top").setTicks([[(b + 0.5, str(b)) for b in range(0, NB, step)], []])
+        lstep = 1 if W <= 16 else 2 if W <= 32 else 4
+        self.plot.getAxis("left").setTicks([[(ln + 0.5, str(ln)) for ln in range(0, W, lstep)], []])
+        if det is None:
+            self.bars.setOpts(x=[], height=[])
+            self.badges.setData([])
+            self.shared.setData([])
+            self.worst_label.setText("")
+            msg = an.errors[row] if row is not None and an.errors[row] else "no instruction selected"
+            self.caption.setText(msg, size=f"{st.font_pt}pt")
+            self.sel_band.hide()
+            return
+        load = det.bank_load
+        worst = det.worst_bank
+        brushes = [qcolor(st.faint)] * NB
+        hot = det.degree > 1
+        brushes[worst] = qcolor(st.conflict if hot else st.ink)
+        self.bars.setOpts(x=np.arange(NB) + 0.5, height=load, width=0.8, brushes=brushes, pens=[None] * NB)
+        self.bars_plot.setYRange(0, max(1, int(load.max())) * 1.25, padding=0)
+        self.worst_label.setColor(qcolor(st.conflict if hot else st.ink))
+        self.worst_label.setText(f"bank {worst}: {int(load[worst])}")
+        self.worst_label.setPos(worst + 0.5, float(load[worst]) * 1.22)
+        first_bank = np.where(det.lane_banks[:, 0] >= 0, det.lane_banks[:, 0], -1)
+        cl = np.flatnonzero(det.lane_conflict & (first_bank >= 0))
+        self.badges.setData(x=first_bank[cl] + 0.78, y=cl + 0.25)
+        sh = np.flatnonzero(det.lane_shared & (first_bank >= 0))
+        self.shared.setData(x=first_bank[sh] + 0.22, y=sh + 0.25)
+        if sel.lane is not None and 0 <= sel.lane < W:
+            self.sel_band.show_rect(0, sel.lane, NB, 1)
+        else:
+            self.sel_band.hide()
+        ok = det.lane_banks[:, 0] >= 0
+        labels = [(float(first_bank[ln]) + 0.5, ln + 0.55, str(int(det.lane_wave[ln]) + 1))
+                  for ln in np.flatnonzero(ok)] if det.wavefronts > 1 else []
+        self.wave_labels.set(labels)
+        self.caption.setText(
+            f"<b>{det.wavefronts}</b> wavefront{'s' if det.wavefronts != 1 else ''} (ideal {det.ideal}), "
+            f"{det.degree}-way &nbsp;·&nbsp; mark colour / number = wavefront serving the lane &nbsp;·&nbsp; "
+            f"bars: distinct words per bank &nbsp;<span style='color:{st.hex(st.conflict)}'>▲ conflict</span> "
+            f"<span style='color:{st.hex(st.broadcast)}'>● broadcast</span>",
+            size=f"{st.font_pt}pt")
+
+    def hover_at(self, scene_pos: QPointF) -> dict | None:
+        an = self.an
+        if an is None or self.grid is None:
+            return None
+        hw = an.hardware
+        row = selected_row(an, self.sel)
+        det = detail_for(an, row)
+        if self.bars_plot.getViewBox().sceneBoundingRect().contains(scene_pos):
+            p = self.bars_plot.getViewBox().mapSceneToView(scene_pos)
+            b = int(np.floor(p.x()))
+            if 0 <= b < hw.banks and det is not None:
+                return {"bank": b, "tip": f"<b>bank {b}</b>: {int(det.bank_load[b])} distinct word(s) to deliver"}
+            return None
+        if not self.vb.sceneBoundingRect().contains(scene_pos):
+            return None
+        p = self.vb.mapSceneToView(scene_pos)
+        lane, b = int(np.floor(p.y())), int(np.floor(p.x()))
+        if not (0 <= lane < hw.warp_size and 0 <= b < hw.banks):
+            return None
+        tip = lane_tip(an, row, lane, det) if row is not None else f"lane {lane}"
+        word = None
+        if det is not None and self.grid[lane, b] >= 0:
+            hits = [w for w in det.lane_banks[lane] if w == b]
+            if hits:
+                first = int(det.lane_addr[lane]) // hw.bank_width
+                word = first + int(np.flatnonzero(det.lane_banks[lane] == b)[0])
+        return {"lane": lane, "bank": b, "word": word, "tip": tip}
+
+    def render_hover(self, h: Hover) -> None:
+        an = self.an
+        if an is None:
+            return
+        hw = an.hardware
+        if h.lane is not None and 0 <= h.lane < hw.warp_size:
+            self.lane_band.show_rect(0, h.lane, hw.banks, 1)
+        else:
+            self.lane_band.hide()
+        if h.bank is not None and 0 <= h.bank < hw.banks:
+            self.bank_band.show_rect(h.bank, 0, 1, hw.warp_size)
+        else:
+            self.bank_band.hide()

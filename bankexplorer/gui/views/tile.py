@@ -1,0 +1,438 @@
+"""Tile layout: the shared array as the program sees it, each cell coloured by its bank.
+
+One ImageItem holds every cell (blown up to a few pixels per cell with grid lines); the accesses
+of the selected warp instruction are a handful of scatter points (outlines, conflict and broadcast
+badges) and lane-number labels. Dragging here edits the pattern (see :class:`TileViewBox`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF, Qt
+
+from ...model.analysis import Analysis
+from ...model.layout import SharedArray
+from ...model.pattern import Pattern
+from ..document import Hover, Selection
+from ..palette import bank_rgba
+from .base import (
+    DocView, RectHighlight, TextPool, cosmetic_pen, detail_for, grid_image, hatch, lane_tip, pixels_per_cell, qcolor,
+    selected_row,
+)
+
+_MERGE_IDS = itertools.count(1_000_000)
+
+
+@dataclass
+class TileGrid:
+    """The array laid out as rows x columns of cells (padding columns included)."""
+
+    array: SharedArray
+    rows: int
+    cols: int
+    bank: np.ndarray  # (rows, cols) bank of the cell's first word, -1 padding, -2 beyond the end
+    word: np.ndarray  # (rows, cols) word index (address // bank width), -1 none
+    addr: np.ndarray  # (rows, cols) byte address, -1 none
+    image: np.ndarray  # (rows*k, cols*k, 4)
+    k: int
+
+    def cell_of(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(row, col) cells of element indices (n, ndim)."""
+        a = self.array
+        if a.ndim == 1:
+            return index[:, 0] // self.cols, index[:, 0] % self.cols
+        r = np.zeros(index.shape[0], np.int64)
+        for d in range(a.ndim - 1):
+            r = r * a.dims[d] + index[:, d]
+        return r, index[:, a.ndim - 1]
+
+    def element_at(self, r: int, c: int) -> tuple[int, ...] | None:
+        a = self.array
+        if not (0 <= r < self.rows and 0 <= c < self.cols) or self.bank[r, c] < 0:
+            return None
+        if a.ndim == 1:
+            return (r * self.cols + c,)
+        return tuple(int(x) for x in np.unravel_index(r, a.dims[:-1])) + (c,)
+
+
+_GRID_CACHE: dict = {}
+
+
+def tile_grid(arr: SharedArray, hw, style) -> TileGrid:
+    key = (arr, hw, style.name)
+    g = _GRID_CACHE.get(key)
+    if g is not None:
+        return g
+    if arr.ndim == 1:
+        cols = min(arr.dims[0], 32)
+        rows = -(-arr.dims[0] // cols)
+    else:
+        cols, rows = arr.pitch, int(np.prod(arr.dims[:-1]))
+    bank = np.full((rows, cols), -2, np.int64)
+    word = np.full((rows, cols), -1, np.int64)
+    addr = np.full((rows, cols), -1, np.int64)
+    idx = arr.all_indices()
+    a = arr.byte_addresses(idx)
+    if arr.ndim == 1:
+        r, c = idx[0] // cols, idx[0] % cols
+    else:
+        r = np.ravel_multi_index(idx[:-1], arr.dims[:-1]) if arr.ndim > 2 else idx[0]
+        c = idx[-1]
+        bank[:, arr.dims[-1]:] = -1
+    w = a // hw.bank_width
+    bank[r, c] = w % hw.banks
+    word[r, c] = w
+    addr[r, c] = a
+    k = pixels_per_cell(rows * cols)
+    rgba = bank_rgba(bank)
+    rgba[bank == -1] = (*style.padding, 255)
+    rgba[bank == -2] = (*style.background, 255)
+    img = grid_image(rgba, k, style.background if k >= 4 else None)
+    img = hatch(img, bank == -1, k, style.faint)
+    g = TileGrid(arr, rows, cols, bank, word, addr, img, k)
+    if len(_GRID_CACHE) > 32:
+        _GRID_CACHE.clear()
+    _GRID_CACHE[key] = g
+    return g
+
+
+def _offset_expr(expr: str, d: int, lane: int | None) -> str:
+    """``expr`` moved by ``d``: ``(expr) + d`` for every lane, or only for one lane."""
+    if d == 0:
+        return expr
+    if lane is None:
+        m = re.fullmatch(r"\((.*)\) ([+-]) (\d+)", expr)
+        if m:
+            base, n = m.group(1), int(m.group(3)) * (1 if m.group(2) == "+" else -1) + d
+            return base if n == 0 else f"({base}) {'+' if n > 0 else '-'} {abs(n)}"
+        return f"({expr}) {'+' if d > 0 else '-'} {abs(d)}"
+    return f"({expr}) + (lane == {lane} ? {d} : 0)"
+
+
+def moved_pattern(p: Pattern, k: int, dr: int, dc: int, lane: int | None, grid: TileGrid) -> Pattern:
+    """The pattern with instruction ``k``'s access moved by (rows, cols), for one lane or all."""
+    ins = p.instructions[k]
+    idx = list(ins.index)
+    a = grid.array
+    if a.ndim == 1:
+        idx[0] = _offset_expr(idx[0], dr * grid.cols + dc, lane)
+    else:
+        idx[-1] = _offset_expr(idx[-1], dc, lane)
+        idx[-2] = _offset_expr(idx[-2], dr, lane)
+    return p.with_instruction(k, replace(ins, index=tuple(idx)))
+
+
+class TileViewBox(pg.ViewBox):
+    """Left-drag: on the right edge -> padding; on an accessed cell -> move that lane's access,
+    with Shift (or Ctrl/Alt) -> move the whole footprint. Elsewhere the usual pan."""
+
+    def __init__(self, owner: "TileView"):
+        super().__init__(invertY=True, lockAspect=True)
+        self.owner = owner
+        self._mode = None
+
+    def mouseDragEvent(self, ev, axis=None):  # noqa: N802 - pyqtgraph's name
+        if ev.button() != Qt.MouseButton.LeftButton:
+            return super().mouseDragEvent(ev, axis)
+        if ev.isStart():
+            self._mode = self.owner.drag_begin(self.mapSceneToView(ev.buttonDownScenePos()), ev.modifiers())
+        if self._mode is None:
+            return super().mouseDragEvent(ev, axis)
+        ev.accept()
+        self.owner.drag_move(self.mapSceneToView(ev.scenePos()))
+        if ev.isFinish():
+            self._mode = None
+            self.owner.drag_end()
+
+
+class TileView(DocView):
+    title = "Tile layout"
+
+    def __init__(self, doc=None, style=None, parent=None):
+        from ..palette import SCREEN
+
+        super().__init__(doc, style or SCREEN, parent)
+        st = self.style_
+        self.vb = TileViewBox(self)
+        self.plot = self.addPlot(row=0, col=0, viewBox=self.vb)
+        self.plot.showAxis("top")
+        self.plot.hideAxis("bottom")
+        for ax in ("top", "left"):
+            self.plot.getAxis(ax).setPen(qcolor(st.faint))
+            self.plot.getAxis(ax).setTextPen(qcolor(st.ink))
+        self.plot.setMenuEnabled(False)
+        self.image = pg.ImageItem()
+        self.plot.addItem(self.image)
+        self.outline = pg.ScatterPlotItem(pxMode=False, symbol="s", size=0.92, brush=None,
+                                          pen=cosmetic_pen(st.ink, 2.0))
+        self.conflict = pg.ScatterPlotItem(pxMode=False, symbol="s", size=0.92, brush=None,
+                                           pen=cosmetic_pen(st.conflict, 3.0))
+        self.badge_conflict = pg.ScatterPlotItem(pxMode=False, symbol="t", size=0.34, pen=None,
+                                                 brush=qcolor(st.conflict))
+        self.badge_shared = pg.ScatterPlotItem(pxMode=False, symbol="o", size=0.26, pen=None,
+                                               brush=qcolor(st.broadcast))
+        self.hover_cells = pg.ScatterPlotItem(pxMode=False, symbol="s", size=1.0, brush=qcolor(st.highlight, 90),
+                                              pen=cosmetic_pen(st.highlight, 3.0))
+        for z, it in enumerate((self.outline, self.conflict, self.badge_conflict, self.badge_shared, self.hover_cells)):
+            it.setZValue(10 + z)
+            self.plot.addItem(it)
+        self.edge = pg.PlotDataItem(pen=pg.mkPen(qcolor(st.ink), width=3, style=Qt.PenStyle.DashLine))
+        self.edge.setZValue(30)
+        self.plot.addItem(self.edge)
+        self.edge_hint = pg.TextItem("⇔ padding", color=qcolor(st.ink), anchor=(0, 1))
+        self.plot.addItem(self.edge_hint, ignoreBounds=True)
+        self.hover_rect = RectHighlight(st.highlight, 3.0)
+        self.plot.addItem(self.hover_rect, ignoreBounds=True)
+        self.lane_labels = TextPool(self.vb, st.ink, st.font_pt, bold=True)
+        self.index_labels = TextPool(self.vb, st.faint, max(6, st.font_pt - 2), anchor=(0.5, 1.0), z=55)
+        self.caption = pg.LabelItem(justify="left", color=qcolor(st.ink))
+        self.addItem(self.caption, row=1, col=0)
+        self.grid: TileGrid | None = None
+        self._shape_key = None
+        self._lane_cells: dict[int, list[tuple[int, int]]] = {}
+        self._drag = None
+        self.vb.sigRangeChanged.connect(self._update_labels)
+        self._label_src: list[tuple[float, float, str]] = []
+
+    # ---- drawing -----------------------------------------------------------------------------
+    def _array_for(self, an: Analysis | None, sel: Selection) -> SharedArray | None:
+        if an is None or not an.pattern.arrays:
+            return None
+        p = an.pattern
+        if p.instructions:
+            name = p.instructions[min(sel.instruction, len(p.instructions) - 1)].array
+            if name in p.array_map():
+                return p.array_map()[name]
+        return p.arrays[0]
+
+    def render(self, an: Analysis | None, sel: Selection) -> None:
+        self.an, self.sel = an, sel
+        arr = self._array_for(an, sel)
+        if arr is None:
+            self.grid = None
+            self.image.clear()
+            for it in (self.outline, self.conflict, self.badge_conflict, self.badge_shared):
+                it.setData([])
+            self.edge.setData([], [])
+            self.edge_hint.hide()
+            self.caption.setText("no array to show" if an is not None else "the pattern is not valid")
+            self._label_src = []
+            self._update_labels()
+            return
+        g = tile_grid(arr, an.hardware, self.style_)
+        self.grid = g
+        self.image.setImage(g.image, autoLevels=False)
+        self.image.setRect(QRectF(0, 0, g.cols, g.rows))
+        shape_key = (arr.name, g.rows, arr.dims[-1])
+        if shape_key != self._shape_key:
+            self._shape_key = shape_key
+            self.vb.setRange(QRectF(0, 0, g.cols + (1 if arr.ndim > 1 else 0), g.rows), padding=0.02)
+        self._set_ticks(g)
+        if arr.ndim > 1:
+            self.edge.setData([g.cols, g.cols], [0, g.rows])
+            self.edge_hint.setPos(g.cols + 0.1, -0.1)
+            self.edge_hint.show()
+        else:
+            self.edge.setData([], [])
+            self.edge_hint.hide()
+        self._draw_accesses(an, sel, g)
+
+    def _set_ticks(self, g: TileGrid) -> None:
+        def ticks(n: int):
+            step = 1 if n <= 16 else 4 if n <= 64 else 8 if n <= 256 else 32
+            return [[(i + 0.5, str(i)) for i in range(0, n, step)], []]
+
+        self.plot.getAxis("top").setTicks(ticks(g.cols))
+        self.plot.getAxis("left").setTicks(ticks(g.rows))
+
+    def _draw_accesses(self, an: Analysis, sel: Selection, g: TileGrid) -> None:
+        row = selected_row(an, sel)
+        det = detail_for(an, row)
+        self._lane_cells = {}
+        arr = g.array
+        ins = an.pattern.instructions[int(an.source[row])] if row is not None else None
+        st = self.style_
+        hw = an.hardware
+        caption = (f"<b>{arr.declaration()}</b> &nbsp; {arr.elem_size} B elements"
+                   + (f", padding {arr.padding}" if arr.padding else "")
+                   + (f", {arr.transform.describe()}" if arr.transform.kind != "none" else "")
+                   + f" &nbsp;·&nbsp; colour = bank ({hw.banks} banks × {hw.bank_width} B) &nbsp;·&nbsp; "
+                   f"<span style='color:{st.hex(st.conflict)}'>■ conflict</span> &nbsp;"
+                   f"<span style='color:{st.hex(st.broadcast)}'>● broadcast</span> &nbsp;▨ padding")
+        self.caption.setText(caption, size=f"{st.font_pt}pt")
+        if det is None or ins is None or ins.array != arr.name:
+            for it in (self.outline, self.conflict, self.badge_conflict, self.badge_shared):
+                it.setData([])
+            self._label_src = []
+            self._update_labels()
+            return
+        li = an.lane_index[row]
+        lanes = np.flatnonzero((li[:, 0] >= 0) & (det.lane_addr >= 0))
+        r, c = g.cell_of(li[lanes, : arr.ndim])
+        span = max(1, int(an.batch.width[row]) // arr.elem_size)
+        cells_r = np.repeat(r, span)
+        cells_c = (c[:, None] + np.arange(span)[None, :]).ravel()
+        if arr.ndim == 1:
+            flat = cells_r * g.cols + cells_c
+            cells_r, cells_c = flat // g.cols, flat % g.cols
+        lane_rep = np.repeat(lanes, span)
+        conf = det.lane_conflict[lane_rep]
+        shared = det.lane_shared[lanes]
+        pos = np.column_stack([cells_c + 0.5, cells_r + 0.5]).astype(float)
+        self.outline.setData(pos=pos[~conf])
+        self.conflict.setData(pos=pos[conf])
+        first = np.column_stack([c + 0.5, r + 0.5]).astype(float)
+        cl = det.lane_conflict[lanes]
+        self.badge_conflict.setData(pos=first[cl] + [0.3, -0.28])
+        self.badge_shared.setData(pos=first[shared] + [-0.3, -0.3])
+        for ln, rr, cc in zip(lane_rep.tolist(), cells_r.tolist(), cells_c.tolist()):
+            self._lane_cells.setdefault(ln, []).append((rr, cc))
+        by_cell: dict[tuple[int, int], list[int]] = {}
+        for ln, rr, cc in zip(lanes.tolist(), r.tolist(), c.tolist()):
+            by_cell.setdefault((rr, cc), []).append(ln)
+        labels = []
+        for (rr, cc), ls in by_cell.items():
+            text = str(ls[0]) if len(ls) == 1 else f"{ls[0]},{ls[1]}" if len(ls) == 2 else f"{ls[0]}+{len(ls) - 1}"
+            labels.append((cc + span / 2 if arr.ndim > 1 else cc + 0.5, rr + 0.5, text))
+        self._label_src = labels
+        self._update_labels()
+
+    def _cell_pixels(self) -> float:
+        w = self.vb.width()
+        (x0, x1), _ = self.vb.viewRange()
+        return w / max(x1 - x0, 1e-9)
+
+    def _update_labels(self, *args) -> None:
+        px = self._cell_pixels()
+        show = len(self._label_src) <= 96 and px >= 13
+        self.lane_labels.set(self._label_src if show else [])
+        g = self.grid
+        if g is None or px < 34:
+            self.index_labels.set([])
+            return
+        (x0, x1), (y0, y1) = self.vb.viewRange()
+        c0, c1 = max(0, int(x0)), min(g.cols, int(np.ceil(x1)))
+        r0, r1 = max(0, int(y0)), min(g.rows, int(np.ceil(y1)))
+        if (c1 - c0) * (r1 - r0) > 400:
+            self.index_labels.set([])
+            return
+        labels = []
+        for rr in range(r0, r1):
+            for cc in range(c0, c1):
+                e = g.element_at(rr, cc)
+                if e is not None:
+                    labels.append((cc + 0.5, rr + 0.97, ",".join(map(str, e))))
+        self.index_labels.set(labels)
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(ev)
+        if hasattr(self, "_label_src"):
+            self._update_labels()
+
+    # ---- hover -------------------------------------------------------------------------------
+    def _cell_at(self, scene_pos: QPointF) -> tuple[int, int] | None:
+        if self.grid is None or not self.vb.sceneBoundingRect().contains(scene_pos):
+            return None
+        p = self.vb.mapSceneToView(scene_pos)
+        r, c = int(np.floor(p.y())), int(np.floor(p.x()))
+        if 0 <= r < self.grid.rows and 0 <= c < self.grid.cols:
+            return r, c
+        return None
+
+    def lanes_at(self, r: int, c: int) -> list[int]:
+        return sorted(ln for ln, cells in self._lane_cells.items() if (r, c) in cells)
+
+    def hover_at(self, scene_pos: QPointF) -> dict | None:
+        rc = self._cell_at(scene_pos)
+        if rc is None:
+            return None
+        g, an = self.grid, self.an
+        r, c = rc
+        e = g.element_at(r, c)
+        if e is None:
+            return {"tip": f"padding (row {r}, column {c})" if g.bank[r, c] == -1 else ""}
+        hw = an.hardware
+        a = int(g.addr[r, c])
+        lanes = self.lanes_at(r, c)
+        tip = (f"<b>{g.array.name}{''.join(f'[{i}]' for i in e)}</b><br>byte {a} (0x{a:x}) · word {a // hw.bank_width}"
+               f" · bank {int(g.bank[r, c])}")
+        row = selected_row(an, self.sel)
+        if lanes and row is not None:
+            det = detail_for(an, row)
+            tip += "<hr>" + "<hr>".join(lane_tip(an, row, ln, det) for ln in lanes[:4])
+            if len(lanes) > 4:
+                tip += f"<br>… and {len(lanes) - 4} more lanes"
+        return {"element": e, "bank": int(g.bank[r, c]), "word": int(g.word[r, c]),
+                "lane": lanes[0] if lanes else None, "tip": tip}
+
+    def render_hover(self, h: Hover) -> None:
+        g = self.grid
+        self.hover_rect.hide()
+        if g is None or h.empty:
+            self.hover_cells.setData([])
+            return
+        cells: list[tuple[int, int]] = []
+        if h.lane is not None and h.lane in self._lane_cells:
+            cells = self._lane_cells[h.lane]
+        elif h.element is not None and len(h.element) == g.array.ndim:
+            try:
+                r, c = g.cell_of(np.array([h.element]))
+                cells = [(int(r[0]), int(c[0]))]
+            except (IndexError, ValueError):
+                cells = []
+        elif h.word is not None:
+            rr, cc = np.nonzero(g.word == h.word)
+            cells = list(zip(rr.tolist(), cc.tolist()))
+        elif h.bank is not None:
+            rr, cc = np.nonzero(g.bank == h.bank)
+            cells = list(zip(rr.tolist(), cc.tolist()))
+        if cells:
+            self.hover_cells.setData(pos=np.array([(c + 0.5, r + 0.5) for r, c in cells], float))
+        else:
+            self.hover_cells.setData([])
+
+    # ---- dragging ----------------------------------------------------------------------------
+    def _edge_tolerance(self) -> float:
+        return max(0.3, 8.0 / max(self._cell_pixels(), 1e-9))
+
+    def drag_begin(self, p: QPointF, modifiers) -> str | None:
+        g, doc = self.grid, self.doc
+        if g is None or doc is None or self.an is None:
+            return None
+        arr = g.array
+        if arr.ndim > 1 and abs(p.x() - g.cols) <= self._edge_tolerance() and -0.5 <= p.y() <= g.rows + 0.5:
+            self._drag = ("pad", doc.pattern, next(_MERGE_IDS), p, arr)
+            return "pad"
+        r, c = int(np.floor(p.y())), int(np.floor(p.x()))
+        lanes = self.lanes_at(r, c)
+        if not lanes:
+            return None
+        whole = bool(modifiers & (Qt.KeyboardModifier.ShiftModifier | Qt.KeyboardModifier.ControlModifier
+                                  | Qt.KeyboardModifier.AltModifier))
+        self._drag = ("move", doc.pattern, next(_MERGE_IDS), p, (None if whole else lanes[0], self.sel.instruction, g))
+        return "move"
+
+    def drag_move(self, p: QPointF) -> None:
+        if self._drag is None or self.doc is None:
+            return
+        mode, start, mid, p0, extra = self._drag
+        if mode == "pad":
+            arr = extra
+            pad = max(0, int(round(p.x())) - arr.dims[-1])
+            k = [a.name for a in start.arrays].index(arr.name)
+            new = start.with_array(k, replace(arr, padding=pad))
+            self.doc.apply(new, f"padding {arr.name} → {pad}", mid)
+            return
+        lane, k, g = extra
+        dr = int(np.floor(p.y())) - int(np.floor(p0.y()))
+        dc = int(np.floor(p.x())) - int(np.floor(p0.x()))
+        who = "footprint" if lane is None else f"lane {lane}"
+        self.doc.apply(moved_pattern(start, k, dr, dc, lane, g), f"move {who} of instruction {k}", mid)
+
+    def drag_end(self) -> None:
+        self._drag = None

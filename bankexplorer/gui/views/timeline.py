@@ -1,0 +1,190 @@
+"""Timeline: the wavefronts of the selected warp instruction along a cycle axis (one wavefront per
+cycle, the lanes each serves), the ideal next to it, and below the whole instruction sequence of
+the selected warp with the excess wavefronts of every instruction in the conflict colour.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF, Qt
+
+from ...model.analysis import Analysis
+from ...model.hardware import issue_cycles_one_warp, latency_cycles
+from ..document import Hover, Selection
+from ..palette import wave_rgba
+from .base import DocView, RectHighlight, TextPool, detail_for, grid_image, lane_tip, qcolor, selected_row
+
+
+class TimelineView(DocView):
+    title = "Timeline"
+
+    def __init__(self, doc=None, style=None, parent=None):
+        from ..palette import SCREEN
+
+        super().__init__(doc, style or SCREEN, parent)
+        st = self.style_
+        self.head = pg.LabelItem(justify="left", color=qcolor(st.ink))
+        self.addItem(self.head, row=0, col=0)
+        self.plot = self.addPlot(row=1, col=0)
+        self.vb = self.plot.getViewBox()
+        self.vb.invertY(True)
+        self.plot.setMenuEnabled(False)
+        self.plot.setLabel("left", "lane", color=st.hex(st.ink))
+        self.plot.setLabel("bottom", "cycle (one wavefront each) — selected instruction", color=st.hex(st.ink))
+        self.plot.setMouseEnabled(x=True, y=False)
+        self.image = pg.ImageItem()
+        self.plot.addItem(self.image)
+        self.ideal_line = pg.InfiniteLine(angle=90, pen=pg.mkPen(qcolor(st.ink), width=2, style=Qt.PenStyle.DashLine),
+                                          label="ideal {value:.0f}", labelOpts={"position": 0.04, "color": qcolor(st.ink)})
+        self.plot.addItem(self.ideal_line, ignoreBounds=True)
+        self.lane_band = RectHighlight(st.highlight, 2.0, fill_alpha=60)
+        self.plot.addItem(self.lane_band, ignoreBounds=True)
+        self.seq = self.addPlot(row=2, col=0)
+        self.seq.setMaximumHeight(120)
+        self.seq.setMenuEnabled(False)
+        self.seq.setMouseEnabled(x=True, y=False)
+        self.seq.getViewBox().invertY(True)
+        self.seq.setLabel("bottom", "cycle — all instructions of the warp, in order", color=st.hex(st.ink))
+        self.seq.getAxis("left").setTicks([[(0.5, "actual"), (1.7, "ideal")], []])
+        for pl in (self.plot, self.seq):
+            for ax in ("bottom", "left"):
+                pl.getAxis(ax).setPen(qcolor(st.faint))
+                pl.getAxis(ax).setTextPen(qcolor(st.ink))
+            pl.getAxis("left").setWidth(52)
+        self.seq_ok = pg.BarGraphItem(x0=[], y0=[], width=[], height=[])
+        self.seq_bad = pg.BarGraphItem(x0=[], y0=[], width=[], height=[])
+        self.seq_ideal = pg.BarGraphItem(x0=[], y0=[], width=[], height=[])
+        for it in (self.seq_ok, self.seq_bad, self.seq_ideal):
+            self.seq.addItem(it)
+        self.seq_sel = RectHighlight(st.selection, 2.5)
+        self.seq.addItem(self.seq_sel, ignoreBounds=True)
+        self.seq_labels = TextPool(self.seq.getViewBox(), st.ink, max(6, st.font_pt - 1))
+        self._seq_rows = np.zeros(0, np.int64)
+        self._seq_x0 = np.zeros(0)
+        self._seq_w = np.zeros(0)
+        self._key = None
+
+    def render(self, an: Analysis | None, sel: Selection) -> None:
+        self.an, self.sel = an, sel
+        st = self.style_
+        if an is None:
+            self.head.setText("the pattern is not valid", size=f"{st.font_pt}pt")
+            return
+        hw = an.hardware
+        W = hw.warp_size
+        row = selected_row(an, sel)
+        det = detail_for(an, row)
+        if det is None:
+            self.image.clear()
+            self.ideal_line.hide()
+            msg = an.errors[row] if row is not None and an.errors[row] else "no valid instruction selected"
+            self.head.setText(msg, size=f"{st.font_pt}pt")
+        else:
+            n = max(det.wavefronts, 1)
+            grid = np.full((W, n), -1, np.int64)
+            lanes = np.flatnonzero(det.lane_wave >= 0)
+            grid[lanes, det.lane_wave[lanes]] = det.lane_wave[lanes]
+            rgba = wave_rgba(grid)
+            rgba[grid < 0] = (*st.empty, 255)
+            self.image.setImage(grid_image(rgba, 8, st.background), autoLevels=False)
+            self.image.setRect(QRectF(0, 0, n, W))
+            self.ideal_line.setValue(det.ideal)
+            self.ideal_line.show()
+            key = (n, W)
+            if key != self._key:
+                self._key = key
+                self.vb.setRange(QRectF(0, 0, max(n, det.ideal) + 0.5, W), padding=0.02)
+            ins = an.pattern.instructions[int(an.source[row])]
+            eff = det.ideal / det.wavefronts if det.wavefronts else 1.0
+            color = st.hex(st.conflict) if det.wavefronts > det.ideal else st.hex(st.ink)
+            self.head.setText(
+                f"<b>{ins.title()}</b> · warp {int(an.warp[row])}: "
+                f"<b style='color:{color}'>{det.wavefronts}</b> wavefront{'s' if det.wavefronts != 1 else ''} "
+                f"vs ideal {det.ideal} ({eff:.0%}) · latency ≈ {float(latency_cycles(det.wavefronts)):.0f} cycles · "
+                f"issue ≈ {float(issue_cycles_one_warp(det.wavefronts)):.0f} cycles/warp",
+                size=f"{st.font_pt}pt")
+        self._render_sequence(an, sel, row)
+
+    def _render_sequence(self, an: Analysis, sel: Selection, row: int | None) -> None:
+        st = self.style_
+        rows = np.flatnonzero(an.warp == sel.warp)
+        wf = np.maximum(an.result.wavefronts[rows], 0)
+        ideal = np.where(an.result.wavefronts[rows] >= 0, an.result.ideal[rows], 0)
+        x0 = np.concatenate([[0], np.cumsum(wf)[:-1]]).astype(float)
+        ix0 = np.concatenate([[0], np.cumsum(ideal)[:-1]]).astype(float)
+        self._seq_rows, self._seq_x0, self._seq_w = rows, x0, wf.astype(float)
+        good = np.minimum(ideal, wf).astype(float)
+        bad = (wf - good).astype(float)
+        self.seq_ok.setOpts(x0=x0, y0=np.zeros_like(x0), width=good, height=np.ones_like(x0),
+                            brush=qcolor(st.broadcast, 170), pen=pg.mkPen(qcolor(st.background)))
+        self.seq_bad.setOpts(x0=x0 + good, y0=np.zeros_like(x0), width=bad, height=np.ones_like(x0),
+                             brush=qcolor(st.conflict, 200), pen=pg.mkPen(qcolor(st.background)))
+        self.seq_ideal.setOpts(x0=ix0, y0=np.full_like(ix0, 1.2), width=ideal.astype(float), height=np.ones_like(ix0),
+                               brush=qcolor(st.faint, 160), pen=pg.mkPen(qcolor(st.background)))
+        total = float(wf.sum())
+        self.seq.setXRange(0, max(total, 1), padding=0.02)
+        self.seq.setYRange(0, 2.2, padding=0.05)
+        hit = np.flatnonzero(rows == row) if row is not None else []
+        if len(hit):
+            j = int(hit[0])
+            self.seq_sel.show_rect(x0[j], -0.05, max(wf[j], 0.3), 1.1)
+        else:
+            self.seq_sel.hide()
+        labels = []
+        if rows.size <= 24:
+            for j, r in enumerate(rows.tolist()):
+                if wf[j] > 0:
+                    k, it = int(an.source[r]), int(an.iteration[r])
+                    labels.append((x0[j] + wf[j] / 2, 0.5, f"#{k}" + (f".{it}" if an.loop_values[k] else "")))
+        self.seq_labels.set(labels, color=(255, 255, 255))
+
+    def hover_at(self, scene_pos: QPointF) -> dict | None:
+        an = self.an
+        if an is None:
+            return None
+        svb = self.seq.getViewBox()
+        if svb.sceneBoundingRect().contains(scene_pos):
+            j = self._segment_at(svb.mapSceneToView(scene_pos))
+            if j is None:
+                return None
+            r = int(self._seq_rows[j])
+            k = int(an.source[r])
+            wf, ideal = int(an.result.wavefronts[r]), int(an.result.ideal[r])
+            lv = an.loop_values[k][int(an.iteration[r])] if an.loop_values[k] else {}
+            return {"tip": f"<b>#{k} {an.pattern.instructions[k].title()}</b>"
+                           + (" " + ", ".join(f"{a}={b}" for a, b in lv.items()) if lv else "")
+                           + (f"<br>{wf} wavefronts, ideal {ideal}" if wf >= 0 else f"<br>{an.errors[r]}")
+                           + "<br>click to select"}
+        if not self.vb.sceneBoundingRect().contains(scene_pos):
+            return None
+        p = self.vb.mapSceneToView(scene_pos)
+        lane = int(np.floor(p.y()))
+        row = selected_row(an, self.sel)
+        if row is None or not 0 <= lane < an.hardware.warp_size:
+            return None
+        return {"lane": lane, "tip": lane_tip(an, row, lane, detail_for(an, row))}
+
+    def _segment_at(self, p: QPointF) -> int | None:
+        if not (0 <= p.y() <= 1) or not self._seq_rows.size:
+            return None
+        j = int(np.searchsorted(self._seq_x0, p.x(), side="right")) - 1
+        return j if 0 <= j < self._seq_rows.size else None
+
+    def clicked(self, ev, info) -> None:
+        an = self.an
+        svb = self.seq.getViewBox()
+        if an is None or self.doc is None or not svb.sceneBoundingRect().contains(ev.scenePos()):
+            return
+        j = self._segment_at(svb.mapSceneToView(ev.scenePos()))
+        if j is not None:
+            r = int(self._seq_rows[j])
+            self.doc.select(instruction=int(an.source[r]), iteration=int(an.iteration[r]))
+
+    def render_hover(self, h: Hover) -> None:
+        an = self.an
+        if an is not None and h.lane is not None and 0 <= h.lane < an.hardware.warp_size:
+            (x0, x1), _ = self.vb.viewRange()
+            self.lane_band.show_rect(min(x0, 0), h.lane, max(x1, 1) - min(x0, 0), 1)
+        else:
+            self.lane_band.hide()
