@@ -93,6 +93,81 @@ def test_print_round_trip_and_pointer_prefix():
         "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)"
 
 
+def test_pointer_swizzle_acts_on_bytes():
+    """``Sw<B,M,S> o smem_ptr[Nb](unset) o L`` (CuTe's GMMA/UMMA atoms) swizzles byte addresses."""
+    # float, 32-byte rows: Sw<1,4,3> flips byte bit 4 (the 4-element half row) when bit 7 (row 4..7) is set
+    assert table("Sw<1,4,3> o smem_ptr[32b](unset) o (_8,_8):(_8,_1)", 8, 8) == \
+        [[r * 8 + c for c in range(8)] for r in range(4)] + \
+        [[r * 8 + (c ^ 4) for c in range(8)] for r in range(4, 8)]
+    # the same swizzle on element offsets would flip element bit 4 instead: a different layout
+    assert table("Sw<1,4,3> o _0 o (_8,_8):(_8,_1)", 8, 8) == [[r * 8 + c for c in range(8)] for r in range(8)]
+    # Sw<3,4,3> on the bytes of half = Sw<3,3,3> on their element offsets, = TMA SWIZZLE_128B
+    r, c = np.meshgrid(np.arange(8), np.arange(64), indexing="ij")
+    gmma = SharedArray("s", "half", (8, 64), transform=from_text("Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)"))
+    elem = SharedArray("s", "half", (8, 64), transform=from_text("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)"))
+    box = SharedArray("s", "half", (8, 64), transform=tma.make("128B"))
+    assert gmma.validate() == []
+    assert np.array_equal(gmma.byte_offsets((r, c)), elem.byte_offsets((r, c)))
+    assert np.array_equal(gmma.byte_offsets((r, c)), box.byte_offsets((r, c)))
+    assert gmma.byte_offsets((np.array([5]), np.array([19]))).tolist() == [2 * (5 * 64 + ((19 // 8) ^ 5) * 8 + 3)]
+    # float SW128 atom: the same 128-byte swizzle (Sw<3,4,3> for every type), unlike Sw<3,4,3> on elements
+    f = SharedArray("s", "float", (8, 32), transform=from_text("Sw<3,4,3> o smem_ptr[32b](unset) o (_8,_32):(_32,_1)"))
+    fb = SharedArray("s", "float", (8, 32), transform=tma.make("128B"))
+    r, c = np.meshgrid(np.arange(8), np.arange(32), indexing="ij")
+    assert np.array_equal(f.byte_offsets((r, c)), fb.byte_offsets((r, c)))
+    # a swizzled pointer as print(tensor) shows it; the printed address is not used, the array's base is
+    t = cute.parse("Sw<3,4,3>_smem_ptr[16b](0x7f0000000400) o (_8,_64):(_64,_1)")
+    assert t.on_bytes and t.ptr_bits == 16 and str(t) == "Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)"
+    at128 = SharedArray("s", "half", (8, 64), base=128, transform=gmma.transform)
+    # row 0 at address 128 (bits 7-9 = 1): its chunk 0 is stored in chunk 1, position-dependent like the TMA
+    assert at128.byte_offsets((np.array([0]), np.array([0]))).tolist() == [16]
+    at1024 = SharedArray("s", "half", (8, 64), base=1024, transform=gmma.transform)
+    assert np.array_equal(at1024.byte_offsets((r[:, :8], c[:, :8])), gmma.byte_offsets((r[:, :8], c[:, :8])))
+
+
+def test_pointer_swizzle_checks_element_width_and_base():
+    lay = from_text("Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)")
+    (where, msg), = SharedArray("s", "float", (8, 64), transform=lay).validate()
+    assert where == "transform.layout" and "printed for 16-bit elements (smem_ptr[16b])" in msg and "32 bits" in msg
+    (where, msg), = SharedArray("s", "half", (8, 64), base=240, transform=lay).validate()
+    assert "before the array's base 240" in msg and "multiple of 1024 bytes" in msg
+    # Sw<0,...> (CuTe's INTERLEAVE, no swizzle) and multi-mode atoms as tile_to_shape prints them
+    inter = cute.parse("Sw<0,4,3> o smem_ptr[16b](unset) o ((_8,_8),(_8,_16)):((_8,_64),(_1,_512))")
+    assert inter.mode_sizes() == (64, 128) and int(inter(9, 8)) == 8 + 64 + 512
+    umma = cute.parse("Sw<3,4,3> o smem_ptr[16b](unset) o ((_128,_16),_1,_4):((_64,_1),_0,_16)")
+    assert umma.mode_sizes() == (2048, 1, 4)
+    # element (m=1, k=0) of k-block 0 is 128 bytes on: row 1 of the 128B pattern, chunk 0 -> chunk 1
+    assert int(umma(1, 0, 0)) == 64 + 8 and int(umma(128, 0, 1)) == 1 + 16
+
+
+def test_hierarchical_coordinates():
+    """An array whose dims are the flattened shape indexes the layout leaf by leaf."""
+    lay = from_text("((_8,_2),_64):((_64,_512),_1)")
+    flat = SharedArray("s", "half", (8, 2, 64), transform=lay)
+    modes = SharedArray("s", "half", (16, 64), transform=lay)
+    assert flat.validate() == [] and modes.validate() == []
+    i, j, k = (a.ravel() for a in np.meshgrid(np.arange(8), np.arange(2), np.arange(64), indexing="ij"))
+    assert np.array_equal(flat.element_offsets((i, j, k)), i * 64 + j * 512 + k)
+    # the same element through the top-level modes: mode-0 index i + 8 j
+    assert np.array_equal(modes.element_offsets((i + 8 * j, k)), flat.element_offsets((i, j, k)))
+    (where, msg), = SharedArray("s", "half", (8, 3, 64), transform=lay).validate()
+    assert "or [8, 2, 64] for hierarchical coordinates" in msg
+
+
+@pytest.mark.parametrize("text,col,expected", [
+    ("Sw<3,4,3> o smem_ptr[16](unset) o (_8,_64):(_64,_1)", 24, "expected 'b]' after the element width, found ']'"),
+    ("Sw<3,4,3> o smem_ptr[4b](unset) o (_8,_64):(_64,_1)", 13, "4-bit elements are not modelled"),
+    ("Sw<3,4,3> o smem_ptr[16b](unset (_8,_64):(_64,_1)", 33, "expected ')' closing the pointer's address, found '('"),
+    ("Sw<3,4,3> o smem_ptr[16b](0x7f00", 33, "expected ')' closing the pointer's address, found the end"),
+    ("Sw<3,4,3> o smem_ptr[16b](unset) (_8,_64):(_64,_1)", 34, "expected 'o' after the pointer, found '('"),
+    ("Sw<3,4,3> o smem_ptr(0x10) o (_8,_64):(_64,_1)", 27, "a swizzled pointer needs its element width"),
+])
+def test_pointer_parse_errors(text, col, expected):
+    with pytest.raises(LayoutParseError) as e:
+        cute.parse(text)
+    assert e.value.pos + 1 == col and expected in e.value.message, (e.value.pos + 1, e.value.message)
+
+
 @pytest.mark.parametrize("text,col,expected", [
     ("(8,64:(64,1)", 6, "expected ',' or ')' in the shape, found ':'"),
     ("(8,64):(64)", 8, "the stride (64) does not have the shape's structure (8,64)"),

@@ -9,7 +9,21 @@ themselves 2-D. CuTe's rules, reproduced here:
   the last sub-mode takes the remaining quotient without a modulo, as ``crd2idx`` does;
 * the offset is the inner product of the flattened coordinate with the flattened stride;
 * ``Sw<B,M,S> o k o L`` is CuTe's ``ComposedLayout``: ``x -> Sw(k + L(x))``, the swizzle taking
-  the B bits at ``M + max(0,S)`` and XORing them into the bits at ``M + max(0,-S)``.
+  the B bits at ``M + max(0,S)`` and XORing them into the bits at ``M + max(0,-S)``, on
+  *element* offsets (position independent);
+* ``Sw<B,M,S> o smem_ptr[16b](unset) o L`` (how CuTe prints the GMMA/UMMA/TMA layout atoms,
+  e.g. ``GMMA::Layout_K_SW128_Atom<half_t>``) and ``Sw<B,M,S>_smem_ptr[16b](0x...) o L`` (a
+  tensor on a swizzled pointer) swizzle the *byte address* instead: ``x -> Sw(ptr + L(x) *
+  sizeof(T))``, as ``swizzle_ptr`` does. ``Sw<3,4,3>`` then means the 128-byte TMA swizzle
+  for every element type, and the array's ``base`` takes part exactly as the pointer does
+  (the printed address itself is not used). ``[16b]`` is the element width the layout was
+  printed for; the array's element type must match it.
+
+Coordinates: an array whose dims are the layout's top-level mode sizes is indexed by one
+integer per mode (each split colexicographically inside its mode, as CuTe does); a 1-D array
+of ``size(layout)`` elements by CuTe's 1-D index; and an array whose dims are the *flattened*
+shape (``((_8,_2),_64)`` -> dims ``[8, 2, 64]``, at most 3 leaves) by hierarchical
+coordinates, one per leaf.
 
 ``_8`` (a static integer) and ``8`` (a dynamic one) mean the same here. A shape without a stride
 gets CuTe's default compact column-major stride, as ``make_layout(shape)`` does.
@@ -24,7 +38,7 @@ from typing import Union
 import numpy as np
 
 from ..errors import BankExplorerError, ExprError
-from ..layout import SharedArray, Transform, TransformInfo, register_transform
+from ..layout import MAX_ELEMENTS, SharedArray, Transform, TransformInfo, register_transform
 from ..swizzle import Swizzle
 
 KIND = "cute-layout"
@@ -106,21 +120,40 @@ class Layout:
             out = out + _crd2idx(np.asarray(c, np.int64), s, d)
         return np.asarray(out, np.int64)
 
+    def leaves(self) -> tuple[int, ...]:
+        return flatten(self.shape)
+
+    def flat(self, *coords) -> np.ndarray:
+        """Offset of a hierarchical coordinate, one integer per leaf of the shape."""
+        if len(coords) != len(self.leaves()):
+            raise BankExplorerError(f"the layout has {len(self.leaves())} leaf modes, got {len(coords)} coordinates")
+        out = np.int64(0)
+        for c, d in zip(coords, flatten(self.stride)):
+            out = out + np.asarray(c, np.int64) * d
+        return np.asarray(out, np.int64)
+
     def __str__(self) -> str:
         return f"{fmt(self.shape)}:{fmt(self.stride)}"
 
 
 @dataclass(frozen=True)
 class ComposedLayout:
-    """``swizzle o offset o layout``; ``swizzle`` None means the plain layout."""
+    """``swizzle o offset o layout``; ``swizzle`` None means the plain layout. ``ptr_bits`` set
+    means the offset was a shared-memory pointer (``smem_ptr[16b](unset)``): the swizzle then
+    acts on byte addresses, and ``ptr_bits`` is the element width the layout was printed for."""
 
     layout: Layout
     swizzle: Swizzle | None = None
     offset: int = 0
+    ptr_bits: int | None = None
 
     @property
     def rank(self) -> int:
         return self.layout.rank
+
+    @property
+    def on_bytes(self) -> bool:
+        return self.swizzle is not None and self.ptr_bits is not None
 
     def mode_sizes(self) -> tuple[int, ...]:
         return self.layout.mode_sizes()
@@ -128,7 +161,21 @@ class ComposedLayout:
     def size(self) -> int:
         return self.layout.size()
 
+    def byte_offsets(self, coords: tuple, elem_size: int, base: int = 0, flat: bool = False) -> np.ndarray:
+        """Byte offsets from ``base`` of logical coordinates (see :meth:`Layout.__call__`), or of
+        hierarchical ones (one per leaf) with ``flat``."""
+        off = self.layout.flat(*coords) if flat else self.layout(*coords)
+        if self.swizzle is None:
+            return (off + self.offset) * elem_size
+        if self.on_bytes:
+            return self.swizzle(base + off * elem_size) - base
+        return self.swizzle(off + self.offset) * elem_size
+
     def __call__(self, *coords) -> np.ndarray:
+        """Element offsets (for a pointer-swizzled layout: bytes divided by the printed width)."""
+        if self.on_bytes:
+            e = max(1, self.ptr_bits // 8)
+            return self.byte_offsets(coords, e) // e
         off = self.layout(*coords)
         if self.swizzle is None:
             return off + self.offset if self.offset else off
@@ -137,6 +184,8 @@ class ComposedLayout:
     def __str__(self) -> str:
         if self.swizzle is None:
             return str(self.layout)
+        if self.ptr_bits is not None:
+            return f"{self.swizzle} o smem_ptr[{self.ptr_bits}b](unset) o {self.layout}"
         return f"{self.swizzle} o {fmt(self.offset)} o {self.layout}"
 
 
@@ -243,26 +292,74 @@ class _Parser:
         del start
         return Layout(shape, stride)
 
+    def pointer(self) -> int | None:
+        """``smem_ptr[16b](unset)``, ``smem_ptr[16b](0x7f0000000400)``, ``gmem_ptr[32b](...)``,
+        ``ptr[8b](...)``: the element width in bits (None when no ``[Nb]`` is printed)."""
+        self.ws()
+        start = self.i
+        for p in ("smem_ptr", "gmem_ptr", "rmem_ptr", "ptr"):
+            if self.text.startswith(p, self.i):
+                self.i += len(p)
+                break
+        else:
+            self.fail("expected a pointer such as smem_ptr[16b](unset)")
+        bits = None
+        if self.text.startswith("[", self.i):
+            self.i += 1
+            bits = self.integer("the element width in bits, as in smem_ptr[16b]")
+            if not self.text.startswith("b]", self.i):
+                self.fail(f"expected 'b]' after the element width, found {self.found()}")
+            self.i += 2
+            if bits < 8 or bits % 8 or bits > 128:
+                self.fail(f"{bits}-bit elements are not modelled (whole bytes, 8 to 128 bits)", start)
+        if not self.text.startswith("(", self.i):
+            self.fail(f"expected '(' and the address after the pointer, found {self.found()}")
+        self.i += 1
+        self.ws()
+        while self.i < len(self.text) and (self.text[self.i].isalnum() or self.text[self.i] == "_"):
+            self.i += 1  # the address as CuTe prints it: "unset", "0x7f0000000400", "nullptr"
+        if not self.peek(")"):
+            self.fail(f"expected ')' closing the pointer's address, found {self.found()}")
+        self.i += 1
+        return bits
+
+    def _is_pointer(self) -> bool:
+        self.ws()
+        return any(self.text.startswith(p, self.i) for p in ("smem_ptr", "gmem_ptr", "rmem_ptr", "ptr["))
+
     def parse(self) -> ComposedLayout:
         if len(self.text) > MAX_TEXT:
             raise LayoutParseError(f"text is too long (at most {MAX_TEXT} characters)", self.text[:40] + "…", 0)
-        self._skip_pointer()
         sw = None
         offset = 0
+        ptr_bits = None
+        if self._is_pointer():  # print(tensor): "smem_ptr[16b](0x...) o <layout>"
+            self.pointer()
+            self.expect("o", "'o' after the pointer")
         if self.peek("Sw") or self.peek("Swizzle"):
             sw = self.swizzle()
-            self.expect("o", "'o' (composition) after the swizzle")
-            save = self.i
-            # an offset "_0 o" may follow; a layout may also start with an integer ("_64:_1")
-            try:
-                val = self.integer()
-                if self.peek("o"):
-                    self.i += 1
-                    offset = val
+            if self.text.startswith("_", self.i) and self._is_pointer_after_underscore():
+                # a tensor on a swizzled pointer: "Sw<3,4,3>_smem_ptr[16b](0x...) o <layout>"
+                self.i += 1
+                ptr_bits = self._required_bits(self.pointer())
+                self.expect("o", "'o' after the pointer")
+            else:
+                self.expect("o", "'o' (composition) after the swizzle")
+                if self._is_pointer():  # a layout atom: "Sw<3,4,3> o smem_ptr[16b](unset) o <layout>"
+                    ptr_bits = self._required_bits(self.pointer())
+                    self.expect("o", "'o' after the pointer")
                 else:
-                    self.i = save
-            except LayoutParseError:
-                self.i = save
+                    save = self.i
+                    # an offset "_0 o" may follow; a layout may also start with an integer ("_64:_1")
+                    try:
+                        val = self.integer()
+                        if self.peek("o"):
+                            self.i += 1
+                            offset = val
+                        else:
+                            self.i = save
+                    except LayoutParseError:
+                        self.i = save
         lay = self.layout()
         self.ws()
         if self.i < len(self.text):
@@ -272,29 +369,15 @@ class _Parser:
             self.fail(f"expected the end of the layout, found {self.found()}")
         if offset < 0:
             self.fail("the offset must not be negative", 0)
-        return ComposedLayout(lay, sw, offset)
+        return ComposedLayout(lay, sw, offset, ptr_bits)
 
-    def _skip_pointer(self) -> None:
-        """``print(tensor)`` starts with the pointer, e.g. ``smem_ptr[16b](0x7f00) o ...``: skip it."""
-        self.ws()
-        for p in ("smem_ptr", "gmem_ptr", "ptr"):
-            if self.text.startswith(p, self.i):
-                depth = 0
-                j = self.i
-                while j < len(self.text):
-                    c = self.text[j]
-                    if c == "(":
-                        depth += 1
-                    elif c == ")":
-                        depth -= 1
-                        if depth == 0:
-                            break
-                    j += 1
-                if j >= len(self.text):
-                    self.fail("unclosed '(' in the pointer")
-                self.i = j + 1
-                self.expect("o", "'o' after the pointer")
-                return
+    def _is_pointer_after_underscore(self) -> bool:
+        return any(self.text.startswith(p, self.i + 1) for p in ("smem_ptr", "ptr["))
+
+    def _required_bits(self, bits: int | None) -> int:
+        if bits is None:
+            self.fail("a swizzled pointer needs its element width, as CuTe prints it: smem_ptr[16b](...)")
+        return bits
 
 
 def _congruent(a: IntTuple, b: IntTuple) -> bool:
@@ -324,10 +407,17 @@ def parse(text: str) -> ComposedLayout:
 
 
 # ---- the layout kind ---------------------------------------------------------------------------
+def _flat_coords(lay: ComposedLayout, dims: tuple[int, ...]) -> bool:
+    """True when the array is indexed by hierarchical coordinates (its dims are the flattened
+    shape of a nested layout); top-level modes otherwise."""
+    leaves = lay.layout.leaves()
+    return len(leaves) != lay.rank and tuple(dims) == leaves
+
+
 def _offsets(arr: SharedArray, idx: tuple[np.ndarray, ...]) -> np.ndarray:
     lay = parse(str(arr.transform.get("layout", "")))
     coords = tuple(np.asarray(i, np.int64) for i in idx)
-    return lay(*coords) * arr.elem_size
+    return lay.byte_offsets(coords, arr.elem_size, arr.base, flat=_flat_coords(lay, arr.dims))
 
 
 def _validate(arr: SharedArray) -> list[tuple[str, str]]:
@@ -340,19 +430,33 @@ def _validate(arr: SharedArray) -> list[tuple[str, str]]:
         return [("layout", e.message)]
     if arr.padding:
         return [("padding", "a CuTe layout sets its own strides: put padding into the stride instead")]
+    if arr.numel > MAX_ELEMENTS:
+        return []  # the array's own check reports the size; mapping it would only exhaust memory
+    if lay.ptr_bits is not None and lay.ptr_bits != arr.elem_size * 8:
+        return [("layout", f"was printed for {lay.ptr_bits}-bit elements (smem_ptr[{lay.ptr_bits}b]) but the array's "
+                           f"{arr.dtype} elements are {arr.elem_size * 8} bits: the byte swizzle would land elsewhere")]
     sizes = lay.mode_sizes()
-    if arr.ndim == 1:
+    if _flat_coords(lay, arr.dims):
+        pass
+    elif arr.ndim == 1:
         if arr.dims[0] != lay.size():
             return [("layout", f"the layout has {lay.size():,} elements; a 1-D array using it needs dims [{lay.size()}] "
                                f"(or dims {list(sizes)} to index it by its {lay.rank} modes)")]
     elif tuple(arr.dims) != sizes:
         alt = f" or [{lay.size()}] for 1-D coordinates" if lay.rank > 1 else ""
+        leaves = lay.layout.leaves()
+        if len(leaves) != lay.rank and len(leaves) <= 3:
+            alt += f" or {list(leaves)} for hierarchical coordinates"
         return [("layout", f"the layout's modes have sizes {list(sizes)}: the array needs dims {list(sizes)}{alt}, "
                            f"got {list(arr.dims)}")]
-    off = lay(*arr.all_indices())
+    off = lay.byte_offsets(arr.all_indices(), arr.elem_size, arr.base, flat=_flat_coords(lay, arr.dims)) // arr.elem_size
     if off.size and int(off.min()) < 0:
         k = int(np.argmin(off))
         where = "".join(f"[{int(i[k])}]" for i in arr.all_indices())
+        if lay.on_bytes:
+            period = 1 << (lay.swizzle.M + lay.swizzle.B + abs(lay.swizzle.S))
+            return [("layout", f"the pointer swizzle moves {arr.name}{where} before the array's base {arr.base}: "
+                               f"place the array at a multiple of {period} bytes, as CuTe's swizzled smem must be")]
         return [("layout", f"maps {arr.name}{where} to a negative offset ({int(off[k])})")]
     if off.size and int(off.max()) * arr.elem_size >= 1 << 24:
         return [("layout", "maps elements beyond 16 MiB")]
