@@ -18,6 +18,8 @@ MAX_SOURCE_BYTES = 1 << 20  # 1 MiB of kernel text is far more than anyone paste
 # ``__align__(16)`` is a CUDA macro the grammar does not know; it only affects where the compiler
 # puts the array, so it is blanked (same length: every position stays where it was).
 _BLANK = re.compile(r"__align__\s*\(\s*\d+\s*\)|\balignas\s*\(\s*\d+\s*\)")
+# ``in[...]`` / ``f(...)``: an elision people write in snippets for "whatever"; read as ``0`` (data)
+_ELISION = re.compile(r"(?<=[\[(])(\s*)\.\.\.(?=\s*[\])])")
 
 
 @lru_cache(maxsize=1)
@@ -45,7 +47,9 @@ class Source:
 
 
 def parse(text: str) -> Source:
-    data = _BLANK.sub(lambda m: " " * len(m.group(0)), text).encode("utf-8")
+    blanked = _BLANK.sub(lambda m: " " * len(m.group(0)), text)
+    blanked = _ELISION.sub(lambda m: m.group(1) + "0  ", blanked)
+    data = blanked.encode("utf-8")
     return Source(text, data, _parser().parse(data))
 
 
@@ -54,6 +58,8 @@ def syntax_errors(src: Source) -> list[tuple[ts.Node, str]]:
     out: list[tuple[ts.Node, str]] = []
 
     def walk(n: ts.Node) -> None:
+        if n.is_missing and n.type == "..." and _is_launch_pack(n.parent):
+            return  # ``k<<<g, b>>>(...);`` outside a function parses as a pack expansion; it is fine
         if n.is_missing:
             out.append((n, f"expected {n.type!r} here"))
             return
@@ -70,6 +76,26 @@ def syntax_errors(src: Source) -> list[tuple[ts.Node, str]]:
 
     walk(src.tree.root_node)
     return out
+
+
+def comments(src: Source) -> list[ts.Node]:
+    """Every comment node, in text order."""
+    out: list[ts.Node] = []
+    stack = [src.tree.root_node]
+    while stack:
+        n = stack.pop()
+        if n.type == "comment":
+            out.append(n)
+        else:
+            stack.extend(reversed(n.children))
+    return out
+
+
+def _is_launch_pack(node: ts.Node | None) -> bool:
+    if node is None or node.type != "parameter_pack_expansion":
+        return False
+    pattern = node.child_by_field_name("pattern")
+    return pattern is not None and any(c.type == "kernel_call_syntax" for c in pattern.children)
 
 
 def field(node: ts.Node, name: str) -> ts.Node | None:

@@ -10,8 +10,10 @@ variable has a known value in each iteration.
 
 from __future__ import annotations
 
-import copy
+import operator
+import re
 from dataclasses import dataclass, field, replace
+from typing import Sequence
 
 import numpy as np
 import tree_sitter as ts
@@ -20,10 +22,10 @@ from ..model import expr as E
 from ..model.errors import BankExplorerError
 from ..model.hardware import NVIDIA_SM70_SM90, Hardware
 from ..model.layout import DTYPES, MAX_DIMS, SharedArray
-from ..model.pattern import MAX_LOOP_ITERATIONS, MAX_THREADS, RESERVED_NAMES, Instruction, Loop, Pattern
+from ..model.pattern import MAX_LOOP_ITERATIONS, MAX_REPEAT, MAX_THREADS, RESERVED_NAMES, Instruction, Loop, Pattern
 from . import types as T
 from .result import Diagnostic, ImportResult, SourceSpan
-from .syntax import Source, field as fld, named_children, parse, syntax_errors
+from .syntax import MAX_SOURCE_BYTES, Source, comments, field as fld, named_children, parse, syntax_errors
 from .values import (
     BINARY_PREC, DATA, PREC_ATOM, PREC_TERNARY, PREC_UNARY, ArrayView, Binding, Data, Dim3, Int, Ptr, Ref,
     TypeName, Unknown, Value,
@@ -31,7 +33,8 @@ from .values import (
 
 DEFAULT_EXTERN_BYTES = 48 * 1024  # the default dynamic shared-memory limit per block
 MAX_UNROLL = 1024  # iterations the importer writes out one by one
-MAX_SIMULATED = 1 << 20  # iterations it is willing to count for a loop's trip count
+MAX_STEPS = 200_000  # statements it walks in all (unrolled loops multiply them)
+MAX_INSTRUCTIONS = 4096  # instructions it writes
 
 ATOMICS = {"atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax", "atomicInc", "atomicDec",
            "atomicCAS", "atomicAnd", "atomicOr", "atomicXor"}
@@ -51,6 +54,15 @@ class Unsupported(Exception):
         self.node = node
         self.message = message
         self.severity = severity
+
+
+class _TooLong(Exception):
+    """The walk went past its budget (deeply nested unrolled loops): stop, keep what was found."""
+
+    def __init__(self, node: ts.Node, message: str):
+        super().__init__(message)
+        self.node = node
+        self.message = message
 
 
 class _NeedsUnroll(Exception):
@@ -93,6 +105,9 @@ class Translator:
         self.consts: dict[str, int] = {}
         self.loops: list[Loop] = []
         self.frames: list[_LoopFrame] = []  # symbolic loops (not unrolled), innermost last
+        self.loop_vars: list[Binding] = []  # the bindings of the loop variables in scope
+        self.unrolled: list[tuple[str, int]] = []  # (variable, value) of the unrolled loops around
+        self.steps = 0
         self.active: list[Int] = []
         self.instrs: list[Instruction] = []
         self.spans: list[SourceSpan] = []
@@ -130,20 +145,49 @@ class Translator:
         return None
 
     def bind(self, name: str, value: Value, is_const: bool = False) -> None:
-        self.scopes[-1][name] = Binding(value, self.depth, is_const)
+        self.scopes[-1][name] = Binding(value, self.depth, is_const, active=len(self.active))
 
     def rebind(self, name: str, value: Value, node: ts.Node) -> bool:
-        """Assign to an existing local; a loop-carried change makes the enclosing loop unroll."""
+        """Assign to an existing local; a loop-carried change makes the enclosing loop unroll.
+
+        Under a condition on the thread that was not in force where the variable was declared
+        (``if (tid < 16) a = 5;``), only those lanes take the new value: it becomes
+        ``cond ? new : old``."""
         for scope in reversed(self.scopes):
             if name in scope:
                 b = scope[name]
                 if b.is_const:
                     raise Unsupported(node, f"assignment to constant {name!r}")
+                if any(b is lb for lb in self.loop_vars):
+                    raise Unsupported(node, f"the loop variable {name!r} is changed inside the loop body: "
+                                            f"only the loop's own update is modelled")
                 if self.frames and b.depth < self.frames[-1].depth and not isinstance(b.value, (Data,)):
                     raise _NeedsUnroll()
-                scope[name] = Binding(value, b.depth, False)
+                extra = self.active[b.active:]
+                if extra and not (isinstance(b.value, Data) and isinstance(value, Data)):
+                    value = self._merge_conditional(name, extra, value, b.value, node)
+                scope[name] = Binding(value, b.depth, False, active=b.active)
                 return True
         return False
+
+    def _merge_conditional(self, name: str, conds: list[Int], new: Value, old: Value, node: ts.Node) -> Value:
+        cond = conds[0]
+        for c in conds[1:]:
+            cond = self.binop("&&", cond, c)
+        if cond.const is not None:
+            return new if cond.const else old
+        if isinstance(new, Int) and isinstance(old, Int):
+            return Int(f"{cond.wrapped(PREC_TERNARY + 1)} ? {new.wrapped(PREC_TERNARY)} : "
+                       f"{old.wrapped(PREC_TERNARY)}", PREC_TERNARY, None)
+        if isinstance(new, Unknown):
+            return new
+        if isinstance(old, Unknown):
+            return old
+        if isinstance(new, Data) and isinstance(old, Data):
+            return new
+        line, col = self.src.position(node)
+        return Unknown(f"{name!r}, which is assigned a pointer or data under a condition on the thread at "
+                       f"line {line}, column {col} (not followed)", line, col)
 
     def _bind_const(self, name: str, value: int) -> None:
         """A named integer constant: kept by name in expressions (readable), given to the pattern."""
@@ -193,7 +237,9 @@ class Translator:
             return a
         if op == "*" and a.const == 1 and a.text == "1":
             return b
-        text = f"{a.wrapped(p)} {op} {b.wrapped(p + 1)}"
+        if v is not None and _literal(a) and _literal(b):
+            return Int.of(v)  # 33 + 33 -> 66 (named constants stay by name: TILE + 1)
+        text = f"{_operand(a, p, p)} {op} {_operand(b, p, p + 1)}"
         return Int(text, p, v)
 
     def add(self, a: Int, b: Int) -> Int:
@@ -227,9 +273,18 @@ class Translator:
         arr = self.arrays[p.array]
         es = DTYPES[arr.dtype]
         if ref.component:
-            raise Unsupported(node, f"component at byte {ref.component} of a {p.size + ref.component}-byte "
-                                    f"vector: the model places whole elements, read the vector or its .x")
-        if p.size < es or p.size % es:
+            if ref.component % es:
+                raise Unsupported(node, f"this accesses bytes {ref.component}..{ref.component + p.size - 1} inside one "
+                                        f"{es}-byte {arr.dtype} element of {arr.name!r}: the model addresses whole "
+                                        f"elements, so only .x (or the whole vector) can be imported")
+            step = Int.of(ref.component // es)  # ->y of a float4* into a float array: the next element
+            p = replace(p, extra=step if p.extra is None else self.add(p.extra, step))
+        if not p.size:
+            raise Unsupported(node, f"a pointer to a type narrower than the {es}-byte elements of {arr.name!r} "
+                                    f"({arr.dtype}) is moved by its own elements: the model addresses whole elements")
+        if p.size < es and es % p.size == 0:
+            pass  # .x of a vector element (or a narrower cast of it): its first bytes
+        elif p.size % es:
             raise Unsupported(node, f"a {p.size}-byte access into {arr.dtype} array {arr.name!r} "
                                     f"({es}-byte elements) is not modelled")
         idx = list(p.index)
@@ -264,6 +319,11 @@ class Translator:
         line, col = self.src.position(node)
         eline, ecol = self.src.position(node, end=True)
         label = f"L{line} {kind}{f' {width}B' if width else ''} {code}"
+        if self.unrolled:
+            label += " (" + ", ".join(f"{n}={v}" for n, v in self.unrolled) + ")"
+        if len(self.instrs) >= MAX_INSTRUCTIONS:
+            raise _TooLong(node, f"the snippet makes more than {MAX_INSTRUCTIONS:,} shared-memory instructions "
+                                 f"(unrolled loops?): import stopped here")
         self.instrs.append(Instruction(kind=kind, width=width, array=arr.name, index=tuple(i.text for i in idx),
                                        loops=tuple(self.loops), active=active, label=label))
         self.spans.append(SourceSpan(line, col, eline, ecol, self.text(node)))
@@ -698,6 +758,10 @@ class Translator:
         return c
 
     def statement(self, n: ts.Node) -> None:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise _TooLong(n, f"the snippet takes more than {MAX_STEPS:,} statements to walk (unrolled loops?): "
+                              f"import stopped here")
         try:
             meth = getattr(self, "st_" + n.type, None)
             if meth is not None:
@@ -877,8 +941,9 @@ class Translator:
             if v < 1:
                 raise Unsupported(s, f"size of dimension {k} of {cname!r} must be positive, got {v}")
             if k == len(sizes) - 1 and k > 0 and s.type == "binary_expression" and \
-                    self.text(fld(s, "operator")) == "+" and fld(s, "right").type == "number_literal":
-                pad = self.const_int(self.rv(fld(s, "right")), s, "padding")
+                    self.text(fld(s, "operator")) == "+":
+                pad_v = self.rv(fld(s, "right"))
+                pad = pad_v.const if isinstance(pad_v, Int) and pad_v.const is not None else 0
                 if 0 < pad < v:
                     padding = pad  # tile[N][N + 1]: the +1 is padding, shown as such
                     v -= pad
@@ -932,8 +997,13 @@ class Translator:
                 else:
                     args = named_children(value_node) if value_node.type in ("argument_list", "initializer_list") \
                         else [value_node]
-                    for k, a in enumerate(args[:3]):
-                        dims[k] = self.const_int(self.rv(a), a, "a dim3 size")
+                    try:
+                        for k, a in enumerate(args[:3]):
+                            dims[k] = self.const_int(self.rv(a), a, "a dim3 size")
+                    except Unsupported as e:  # a grid size, usually: only a problem if used as the block
+                        self.bind(name, Unknown(f"dim3 {name!r}, whose sizes are not all constants "
+                                                f"({self._where(e.node)}: {e.message})"))
+                        return
             self.bind(name, Dim3(tuple(dims)))  # type: ignore[arg-type]
             return
         if value_node is None:
@@ -1019,43 +1089,33 @@ class Translator:
 
     def _for(self, n: ts.Node) -> None:
         init, cond, upd, body = fld(n, "initializer"), fld(n, "condition"), fld(n, "update"), fld(n, "body")
-        if fld(n, "right") is not None or init is None and any(c.type == "for_range_loop" for c in [n]):
-            raise Unsupported(n, "range-based for loop is not modelled")
         var, start = self._loop_init(n, init)
-        stop_op, stop, flipped = self._loop_cond(n, cond, var)
+        stop_op, stop, _flipped = self._loop_cond(n, cond, var)
         upd_op, step = self._loop_update(n, upd, var)
-        trips: list[int]
         if start.const is not None:
-            trips = self._simulate(n, start.const, stop_op, stop, upd_op, step)
-            self._run_loop(n, var, body, [Int.of(v) for v in trips], _arith(trips), None)
+            trips = self._trips(n, start.const, stop_op, stop, upd_op, step)
+            self._run_loop(n, var, body, trips, None)
             return
         # start depends on the thread (for (i = tid; i < N; i += blockDim.x)): count the most
         # iterations any thread makes; lanes past their own end are inactive
         if upd_op not in ("+", "-"):
-            raise Unsupported(upd, "a loop whose start depends on the thread must step by a constant")
-        starts = self._per_thread(start, n)
-        sgn = 1 if upd_op == "+" else -1
-        s = step * sgn
+            raise Unsupported(upd, "a loop whose start depends on the thread must step by a constant (k += STEP)")
+        s = step if upd_op == "+" else -step
         if s == 0:
-            raise Unsupported(upd, "loop step is 0")
-        counts = np.zeros_like(starts)
-        ok = _compare(stop_op, starts, stop)
-        if s > 0:
-            span = np.where(ok, stop - starts, 0)
-            counts = np.where(ok, (span + (1 if stop_op in ("<=", "!=") else 0) + s - 1) // s, 0)
-        else:
-            span = np.where(ok, starts - stop, 0)
-            counts = np.where(ok, (span + (1 if stop_op in (">=", "!=") else 0) + (-s) - 1) // (-s), 0)
+            raise Unsupported(upd, "loop step is 0: the loop never ends")
+        if not ((s > 0 and stop_op in ("<", "<=")) or (s < 0 and stop_op in (">", ">="))):
+            raise Unsupported(cond, f"loop condition {self.text(cond)!r} with a start that depends on the thread: "
+                                    f"write k < STOP (counting up) or k > STOP (counting down)")
+        starts = self._per_thread(start, n)
+        inclusive = 1 if stop_op in ("<=", ">=") else 0
+        span = (stop - starts) if s > 0 else (starts - stop)
+        counts = np.maximum(0, (span + inclusive + abs(s) - 1) // abs(s))
         count = int(counts.max(initial=0))
-        if count > MAX_SIMULATED:
-            raise Unsupported(n, f"loop of {count:,} iterations is too long to model")
+        if count > MAX_LOOP_ITERATIONS:
+            raise Unsupported(n, f"loop of up to {count:,} iterations per thread whose start depends on the thread: "
+                                 f"at most {MAX_LOOP_ITERATIONS:,} can be modelled")
         it = self._loop_var_name(var + "_it")
-        values = list(range(count))
-        guard_var = Int(it, PREC_ATOM, None)
-        i_expr = self.add(start, self.mul(guard_var, s)) if s != 1 else self.add(start, guard_var)
-        cond_int = Int(f"{i_expr.wrapped(BINARY_PREC[stop_op] + 1)} {stop_op} {stop}", BINARY_PREC[stop_op])
-        self._run_loop(n, var, body, [Int.of(v) for v in values], (0, count, 1) if count else None, (it, start, s,
-                       cond_int))
+        self._run_loop(n, var, body, range(count), (it, start, s, stop_op, stop))
 
     def _per_thread(self, v: Int, node: ts.Node) -> np.ndarray:
         from ..model.analysis import thread_variables
@@ -1065,7 +1125,7 @@ class Translator:
             out = E.parse(v.text).evaluate(thread_variables(p), (p.warps * p.hardware.warp_size,))
         except BankExplorerError as e:
             raise Unsupported(node, f"loop start not understood: {e.message}")
-        return out[: p.threads]
+        return np.asarray(out, dtype=np.int64)[: p.threads]
 
     def _loop_init(self, n: ts.Node, init: ts.Node | None) -> tuple[str, Int]:
         if init is None:
@@ -1113,17 +1173,46 @@ class Translator:
                 return op[:-1], self.const_int(self.rv(right), right, "the loop step")
         raise Unsupported(upd, f"loop update {self.text(upd)!r} not understood (write: k += STEP)")
 
-    def _simulate(self, n: ts.Node, start: int, cop: str, stop: int, uop: str, step: int) -> list[int]:
+    def _trips(self, n: ts.Node, start: int, cop: str, stop: int, uop: str, step: int) -> Sequence[int]:
+        """The values the loop variable takes, worked out from the bounds (nothing is run): a
+        ``range`` for k += STEP loops, a short list for k *= / <<= / /= / >>= loops."""
+        if uop in ("+", "-"):
+            d = step if uop == "+" else -step
+            if not _compare(cop, start, stop):
+                return range(0)
+            if d == 0:
+                raise Unsupported(n, "loop never ends (its variable does not change)")
+            if cop == "!=":
+                if (stop - start) % d or (stop - start) // d < 0:
+                    raise Unsupported(n, f"loop never reaches {stop} (write k < STOP)")
+                count = (stop - start) // d
+            elif (d > 0) != (cop in ("<", "<=")):
+                raise Unsupported(n, "loop never ends (its variable moves away from the bound)")
+            else:
+                inclusive = 1 if cop in ("<=", ">=") else 0
+                count = (abs(stop - start) + inclusive + abs(d) - 1) // abs(d)
+            if count > MAX_REPEAT:
+                raise Unsupported(n, f"loop of {count:,} iterations is too long to model")
+            return range(start, start + count * d, d)
         out: list[int] = []
         v = start
-        while _compare(cop, np.int64(v), stop):
+        while _compare(cop, v, stop):
             out.append(v)
-            if len(out) > MAX_SIMULATED:
-                raise Unsupported(n, f"loop runs more than {MAX_SIMULATED:,} iterations (or forever)")
-            nv = {"+": v + step, "-": v - step, "*": v * step, "/": int(v / step) if step else v,
-                  "<<": v << step, ">>": v >> step}[uop]
-            if nv == v:
-                raise Unsupported(n, "loop never ends (its variable does not change)")
+            if len(out) > MAX_UNROLL:
+                raise Unsupported(n, f"loop runs more than {MAX_UNROLL:,} iterations with a step that is not "
+                                     f"constant (or forever)")
+            if uop == "/":
+                if step == 0:
+                    raise Unsupported(n, "loop divides by 0")
+                nv = abs(v) // abs(step) * (1 if (v >= 0) == (step > 0) else -1)  # C: toward zero
+            elif uop in ("<<", ">>"):
+                if not 0 <= step < 64:
+                    raise Unsupported(n, f"shift by {step} is not defined in C")
+                nv = v << step if uop == "<<" else v >> step
+            else:
+                nv = v * step
+            if nv == v or abs(nv) > (1 << 62):
+                raise Unsupported(n, "loop never ends (its variable stops changing or overflows)")
             v = nv
         return out
 
@@ -1135,37 +1224,48 @@ class Translator:
         return name
 
     def _snapshot(self):
-        return (len(self.instrs), len(self.spans), len(self.diags), copy.copy([dict(s) for s in self.scopes]),
-                dict(self.consts), dict(self.arrays), list(self.launches))
+        return (len(self.instrs), len(self.spans), len(self.diags), [dict(s) for s in self.scopes],
+                dict(self.consts), dict(self.arrays), list(self.launches), set(self.macros))
 
     def _restore(self, snap) -> None:
-        ni, ns, nd, scopes, consts, arrays, launches = snap
-        del self.instrs[ni:], self.spans[ni:], self.diags[nd:]
+        ni, ns, nd, scopes, consts, arrays, launches, macros = snap
+        del self.instrs[ni:], self.spans[ns:], self.diags[nd:]
         self.scopes[:] = scopes
-        self.consts, self.arrays, self.launches = consts, arrays, launches
+        self.consts, self.arrays, self.launches, self.macros = consts, arrays, launches, macros
 
-    def _run_loop(self, n: ts.Node, var: str, body: ts.Node, values: list[Int],
-                  arith: tuple[int, int, int] | None, guard: tuple[str, Int, int, Int] | None) -> None:
+    def _guard_condition(self, guard: tuple[str, Int, int, str, int], k: Int) -> tuple[Int, Int]:
+        """For a loop whose start depends on the thread: the variable's value at iteration ``k``
+        and the condition under which a lane still runs it."""
+        _it, start, s, op, stop = guard
+        if s > 0:
+            value = self.add(start, k if s == 1 else self.mul(k, s))
+        else:
+            value = self.binop("-", start, k if s == -1 else self.mul(k, -s))
+        return value, self.binop(op, value, Int.of(stop))
+
+    def _run_loop(self, n: ts.Node, var: str, body: ts.Node, values: Sequence[int],
+                  guard: tuple[str, Int, int, str, int] | None) -> None:
         """Import the body once as a Loop when the values are a range and the body changes no
         outer variable; else once per value (unrolled)."""
-        if not values:
+        if not len(values):
             return
+        arith = _arith(values)
         if arith is not None:
             snap = self._snapshot()
             pv = guard[0] if guard else self._loop_var_name(var)
-            start, stop, step = arith
+            lp = Loop(pv, *arith)
+            symbol = Int(pv, PREC_ATOM, None)
+            cond = None
             if guard:
-                _it, s0, s, cond_int = guard
-                value = self.add(s0, self.mul(Int(pv, PREC_ATOM, None), s)) if s != 1 else self.add(
-                    s0, Int(pv, PREC_ATOM, None))
+                value, cond = self._guard_condition(guard, symbol)
             else:
-                value = Int(pv, PREC_ATOM, None)
+                value = symbol
             self.bind(var, value)
-            lp = Loop(pv, start, stop, step)
+            self.loop_vars.append(self.scopes[-1][var])
             self.loops.append(lp)
             self.frames.append(_LoopFrame(pv, self.depth))
-            if guard:
-                self.active.append(guard[3])
+            if cond is not None:
+                self.active.append(cond)
             first = len(self.instrs)
             try:
                 self.statement(body)
@@ -1175,38 +1275,43 @@ class Translator:
             finally:
                 self.loops.pop()
                 self.frames.pop()
-                if guard:
+                self.loop_vars.pop()
+                if cond is not None:
                     self.active.pop()
             if first >= 0:
-                self._fold_long_loop(n, lp, first, len(values))
+                self._fold_long_loop(lp, first)
                 return
         if len(values) > MAX_UNROLL:
             self.report(n, f"this loop must be unrolled (its body changes a variable declared before it, or its "
                            f"steps are not evenly spaced) but has {len(values):,} iterations (at most {MAX_UNROLL:,}): "
                            f"not imported")
             return
-        for k, v in enumerate(values):
+        for v in values:
+            cond = None
             if guard:
-                it, s0, s, cond_int = guard
-                value = self.add(s0, Int.of(k * s))
-                self.active.append(Int(f"{value.wrapped(9)} {cond_int.text.rsplit(' ', 2)[-2]} "
-                                       f"{cond_int.text.rsplit(' ', 1)[-1]}", 8))
+                value, cond = self._guard_condition(guard, Int.of(v))
+                self.active.append(cond)
             else:
-                value = v
+                value = Int.of(v)
             self.bind(var, value)
+            self.loop_vars.append(self.scopes[-1][var])
+            self.unrolled.append((var, v))
             try:
                 self.statement(body)
             finally:
-                if guard:
+                self.unrolled.pop()
+                self.loop_vars.pop()
+                if cond is not None:
                     self.active.pop()
 
-    def _fold_long_loop(self, n: ts.Node, lp: Loop, first: int, count: int) -> None:
-        """A loop too long for one instruction per iteration whose variable no access uses is the
-        same instruction repeated: keep it as ``repeat`` (what the kernel totals need)."""
-        if count <= MAX_LOOP_ITERATIONS:
-            return
+    def _fold_long_loop(self, lp: Loop, first: int) -> None:
+        """Loops too long for one instruction per iteration, whose variable an access does not
+        use, are the same instruction repeated: keep them as ``repeat`` (what the kernel totals
+        need). What is still too long is reported when the pattern is checked."""
         for k in range(first, len(self.instrs)):
             ins = self.instrs[k]
+            if ins.iterations() <= MAX_LOOP_ITERATIONS or lp not in ins.loops:
+                continue
             names: set[str] = set()
             for t in ins.index + ((ins.active,) if ins.active else ()):
                 try:
@@ -1214,11 +1319,9 @@ class Translator:
                 except BankExplorerError:
                     pass
             if lp.var in names:
-                self.report(n, f"loop of {count:,} iterations whose variable {lp.var!r} is used by an access: at most "
-                               f"{MAX_LOOP_ITERATIONS:,} iterations can be modelled one by one")
                 continue
             loops = tuple(x for x in ins.loops if x is not lp)
-            self.instrs[k] = replace(ins, loops=loops, repeat=ins.repeat * count)
+            self.instrs[k] = replace(ins, loops=loops, repeat=min(ins.repeat * len(lp.values()), MAX_REPEAT + 1))
 
 
 IGNORED_STATEMENTS = {
@@ -1240,12 +1343,30 @@ UNSUPPORTED_STATEMENTS = {
 }
 
 
+_BITWISE_PREC = {BINARY_PREC[o] for o in ("|", "^", "&", "<<")}
+
+
+def _literal(i: Int) -> bool:
+    return i.text.strip("()").lstrip("-").isdigit()
+
+
+def _operand(i: Int, p: int, min_prec: int) -> str:
+    """An operand's text, parenthesized where C needs it, and also where bitwise and arithmetic
+    operators meet (``x ^ (y + k)``), so nobody has to remember that ``+`` binds tighter."""
+    if i.prec < PREC_UNARY and i.prec != p and (p in _BITWISE_PREC or i.prec in _BITWISE_PREC):
+        return f"({i.text})"
+    return i.wrapped(min_prec)
+
+
 def _compare(op: str, a, b):
-    return {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal, "!=": np.not_equal}[op](a, b)
+    """``a op b`` for Python integers (no overflow) or numpy arrays alike."""
+    return {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "!=": operator.ne}[op](a, b)
 
 
-def _arith(values: list[int]) -> tuple[int, int, int] | None:
+def _arith(values: Sequence[int]) -> tuple[int, int, int] | None:
     """(start, stop, step) when the values are an evenly spaced range, else None."""
+    if isinstance(values, range):
+        return values.start, values.stop, values.step
     if len(values) == 1:
         return values[0], values[0] + 1, 1
     step = values[1] - values[0]
@@ -1266,34 +1387,74 @@ def _strides(arr: _Array) -> tuple[int, ...]:
 # ---- the whole import ----------------------------------------------------------------------------
 def _translate(src: Source, opts: ImportOptions, block: tuple[int, int, int], extern_bytes: int | None) -> Translator:
     tr = Translator(src, opts, block, extern_bytes)
-    tr.run(src.tree.root_node)
+    try:
+        tr.run(src.tree.root_node)
+    except _TooLong as e:
+        tr.report(e.node, e.message, "error")
+    except RecursionError:
+        tr.report(None, "the snippet is nested too deeply to follow (expressions or blocks hundreds of levels "
+                        "deep): import stopped", "error")
     return tr
 
 
 def import_cuda(text: str, options: ImportOptions | None = None) -> ImportResult:
     """Build a Pattern from CUDA text. Never raises for problems in the text: they come back as
-    diagnostics, and everything that was understood is in the pattern."""
+    diagnostics, and everything that was understood is in the pattern.
+
+    The text is only parsed (tree-sitter) and walked: nothing in it is compiled or run."""
     opts = options or ImportOptions()
+    if len(text) > MAX_SOURCE_BYTES or len(text.encode("utf-8", "replace")) > MAX_SOURCE_BYTES:
+        return _empty(opts, f"the text is larger than {MAX_SOURCE_BYTES // 1024:,} KiB: paste the part of the kernel "
+                            f"that uses shared memory")
+    if "\0" in text:
+        line = text.count("\n", 0, text.index("\0")) + 1
+        return _empty(opts, f"the text contains a NUL character at line {line} (is it a binary file?)", line)
+    try:
+        return _import(text, opts)
+    except RecursionError:
+        return _empty(opts, "the snippet is nested too deeply to follow (hundreds of levels)")
+
+
+def _empty(opts: ImportOptions, message: str, line: int = 1) -> ImportResult:
+    pat = Pattern(name=opts.name, hardware=opts.hardware, block=opts.block or (32, 1, 1))
+    return ImportResult(pat, (), (Diagnostic(line, 1, message, "error"),), "given" if opts.block else "default")
+
+
+def _import(text: str, opts: ImportOptions) -> ImportResult:
     src = parse(text)
-    block = opts.block or (32, 1, 1)
-    tr = _translate(src, opts, block, opts.extern_bytes)
-    origin = "given" if opts.block else "default (32x1x1)"
-    if opts.block is None or opts.extern_bytes is None:
+    directives, ddiags = _directives(src)
+    given_block, origin = opts.block, "given"
+    if given_block is None and "block" in directives:
+        given_block, line = directives["block"]
+        origin = f"comment at line {line}"
+    given_extern = opts.extern_bytes
+    if given_extern is None and "extern-size" in directives:
+        given_extern = directives["extern-size"][0][0]
+    block = given_block or (32, 1, 1)
+    tr = _translate(src, opts, block, given_extern)
+    if given_block is None:
+        origin = "default (32x1x1)"
+    if given_block is None or given_extern is None:
         lblock = next((b for b, _s, _l in tr.launches if b is not None), None)
         lline = next((ln for b, _s, ln in tr.launches if b is not None), 0)
         smem = next((s for _b, s, _l in tr.launches if s is not None), None)
         new_block = block
-        if opts.block is None and lblock is not None:
+        bad_launch = lblock is not None and (min(lblock) < 1 or lblock[0] * lblock[1] * lblock[2] > MAX_THREADS)
+        if given_block is None and bad_launch:
+            tr.report(None, f"the launch at line {lline} asks for a block of {lblock[0]}x{lblock[1]}x{lblock[2]} "
+                            f"threads, which is not a valid block (1 to {MAX_THREADS} threads): not used", "error")
+            origin = f"default (32x1x1; the launch at line {lline} is not valid)"
+        elif given_block is None and lblock is not None:
             new_block, origin = lblock, f"launch at line {lline}"
-        elif opts.block is None and tr.launch_bounds is not None:
+        elif given_block is None and tr.launch_bounds is not None:
             new_block, origin = (tr.launch_bounds[0], 1, 1), f"__launch_bounds__ at line {tr.launch_bounds[1]}"
-        new_extern = opts.extern_bytes if opts.extern_bytes is not None else smem
-        if new_block != block or new_extern != opts.extern_bytes:
+        new_extern = given_extern if given_extern is not None else smem
+        if new_block != block or new_extern != given_extern:
             block = new_block
             tr = _translate(src, opts, block, new_extern)
     diags = [Diagnostic(*src.position(node), f"syntax error: {msg}", "error") for node, msg in syntax_errors(src)]
-    diags += tr.diags
-    if opts.block is None and origin.startswith("default"):
+    diags += ddiags + tr.diags
+    if given_block is None and origin.startswith("default"):
         diags.append(Diagnostic(1, 1, "no block size given and no launch <<<grid, block>>> found: assuming 32x1x1 "
                                       "threads", "note"))
     if tr.extern_default_used is not None:
@@ -1301,6 +1462,39 @@ def import_cuda(text: str, options: ImportOptions | None = None) -> ImportResult
                                 f"extern __shared__ array sized for {DEFAULT_EXTERN_BYTES:,} bytes (no size given: "
                                 f"pass one, or launch with <<<grid, block, bytes>>>)", "note"))
     return _build(src, opts, tr, block, origin, diags)
+
+
+_DIRECTIVE = re.compile(r"^\s*(block|extern-size)\s*[:=]\s*(.*?)\s*$", re.IGNORECASE)
+
+
+def _directives(src: Source) -> tuple[dict[str, tuple[tuple[int, ...], int]], list[Diagnostic]]:
+    """Settings written in the text as a whole comment: ``// block: 32, 8`` and
+    ``// extern-size: 4096`` (bytes of ``extern __shared__`` memory). Only a comment that is
+    exactly ``key: value`` counts, so prose that mentions a block is left alone."""
+    found: dict[str, tuple[tuple[int, ...], int]] = {}
+    diags: list[Diagnostic] = []
+    for node in comments(src):
+        body = src.node_text(node)
+        body = body[2:] if body.startswith("//") else body[2:-2] if body.startswith("/*") else body
+        m = _DIRECTIVE.match(body.strip().strip("*"))
+        if not m:
+            continue
+        key, value = m.group(1).lower(), m.group(2)
+        line, col = src.position(node)
+        try:
+            nums = tuple(int(v, 0) for v in value.replace("x", ",").replace(" ", ",").split(",") if v)
+        except ValueError:
+            nums = ()
+        if key == "block" and 1 <= len(nums) <= 3 and min(nums) >= 1 and int(np.prod(nums)) <= MAX_THREADS:
+            found[key] = (nums + (1,) * (3 - len(nums)), line)
+        elif key == "extern-size" and len(nums) == 1 and 1 <= nums[0] <= 1 << 30:
+            found[key] = (nums, line)
+        else:
+            want = f"1 to 3 sizes with at most {MAX_THREADS} threads, e.g. 'block: 32, 8'" if key == "block" \
+                else "a number of bytes, e.g. 'extern-size: 4096'"
+            diags.append(Diagnostic(line, col, f"comment {key!r}: {value!r} not understood (write {want})",
+                                    "warning"))
+    return found, diags
 
 
 def _build(src: Source, opts: ImportOptions, tr: Translator, block: tuple[int, int, int], origin: str,

@@ -97,3 +97,4 @@ class Binding:
     depth: int
     is_const: bool = False
     names: set[str] = field(default_factory=set)
+    active: int = 0  # conditions on the thread in force where it was declared (len of the stack)

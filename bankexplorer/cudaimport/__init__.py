@@ -1,0 +1,11 @@
+"""Paste CUDA: build a Pattern from the lines of a kernel that declare and index shared memory.
+
+The text is parsed with tree-sitter's CUDA grammar and walked (:mod:`.translate`); nothing in it
+is compiled or run. What cannot be modelled comes back as diagnostics with line and column, and
+the rest is imported.
+"""
+
+from .result import Diagnostic, ImportResult, SourceSpan
+from .translate import ImportOptions, import_cuda
+
+__all__ = ["Diagnostic", "ImportOptions", "ImportResult", "SourceSpan", "import_cuda"]

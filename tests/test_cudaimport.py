@@ -1,0 +1,326 @@
+"""CUDA import: every construct of the issue gives the instructions and wavefronts it should, the
+bundled .cu examples give the numbers of their hand-made pattern files, and what is not understood
+is reported at its line and column while the rest is imported."""
+
+import numpy as np
+import pytest
+
+from bankexplorer.cudaimport import ImportOptions, import_cuda
+from bankexplorer.io import patternfile as pf
+from bankexplorer.model import analyze
+from bankexplorer.resources import EXAMPLES
+
+CUDA = EXAMPLES / "cuda"
+
+
+def imp(text, block=None, **kw):
+    return import_cuda(text, ImportOptions(block=block, **kw))
+
+
+def wavefronts(result):
+    """Wavefronts per instruction (asserted equal over warps and loop iterations)."""
+    an = analyze(result.pattern, detail=False)
+    assert not an.instruction_errors, an.instruction_errors
+    out = []
+    for k in range(len(result.pattern.instructions)):
+        vals = set(an.result.wavefronts[an.rows_of(k)].tolist())
+        assert len(vals) == 1, (k, vals)
+        out.append(vals.pop())
+    return out
+
+
+def warnings(result):
+    return [d for d in result.diagnostics if d.severity != "note"]
+
+
+def problems(result):
+    return [(d.line, d.column, d.severity) for d in warnings(result)]
+
+
+# ---- the classic examples ------------------------------------------------------------------
+@pytest.mark.parametrize("stem", ["04_stride32_float", "06_transpose_32x32", "07_transpose_padded_32x33",
+                                  "08_xor_swizzle_col", "09_xor_swizzle_row_variant", "12_float4_loads"])
+def test_example_matches_its_pattern_file(stem):
+    res = import_cuda((CUDA / f"{stem}.cu").read_text())
+    assert res.complete, [str(d) for d in res.diagnostics]
+    mine, theirs = analyze(res.pattern, detail=False), analyze(pf.load(EXAMPLES / f"{stem}.json"), detail=False)
+    assert res.pattern.block == theirs.pattern.block
+    assert [i.kind for i in res.pattern.instructions] == [i.kind for i in theirs.pattern.instructions]
+    # the same rows (instruction, loop iteration, warp) with the same wavefronts and ideal
+    for field in ("source", "iteration", "warp"):
+        assert np.array_equal(getattr(mine, field), getattr(theirs, field)), field
+    assert np.array_equal(mine.result.wavefronts, theirs.result.wavefronts)
+    assert np.array_equal(mine.result.ideal, theirs.result.ideal)
+    assert mine.totals().wavefronts == theirs.totals().wavefronts
+
+
+def test_transpose_example_details():
+    res = import_cuda((CUDA / "06_transpose_32x32.cu").read_text())
+    assert res.block_origin == "launch at line 28"
+    store, load = res.pattern.instructions
+    assert store.index == ("threadIdx.y + j", "threadIdx.x") and load.index == ("threadIdx.x", "threadIdx.y + j")
+    assert store.loops[0].values() == range(0, 32, 8)
+    assert [s.line for s in res.sources] == [14, 22]
+    assert wavefronts(res) == [1, 32]
+    padded = import_cuda((CUDA / "07_transpose_padded_32x33.cu").read_text()).pattern.arrays[0]
+    assert padded.dims == (32, 32) and padded.padding == 1  # TILE_DIM + 1 is read as padding
+
+
+# ---- types ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("ctype,size,wf", [
+    ("char", 1, 1), ("short", 2, 1), ("half", 2, 1), ("__half", 2, 1), ("int", 4, 1), ("unsigned", 4, 1),
+    ("unsigned int", 4, 1), ("float", 4, 1), ("double", 8, 2), ("int2", 8, 2), ("float2", 8, 2),
+    ("__half2", 4, 1), ("int4", 16, 4), ("float4", 16, 4), ("uint32_t", 4, 1), ("long long", 8, 2),
+])
+def test_element_types(ctype, size, wf):
+    res = imp(f"__shared__ {ctype} s[64];\nauto v = s[threadIdx.x];\ns[threadIdx.x * 2] = v;")
+    assert res.complete
+    assert res.pattern.arrays[0].elem_size == size
+    assert [i.kind for i in res.pattern.instructions] == ["load", "store"]
+    # stride 2 elements: 2x the bytes of the contiguous read, at least one wavefront per 128 B
+    assert wavefronts(res) == [wf, max(2, 2 * wf) if size >= 4 else max(1, size * 64 // 128)]
+
+
+def test_unknown_type_reported_at_the_type():
+    res = imp("__shared__ MyStruct s[32];\n__shared__ float t[32];\nt[threadIdx.x] = 0;")
+    assert problems(res) == [(1, 12, "warning")]
+    assert "element type 'MyStruct'" in warnings(res)[0].message
+    assert [a.name for a in res.pattern.arrays] == ["t"] and wavefronts(res) == [1]
+
+
+# ---- extern __shared__ -----------------------------------------------------------------------
+@pytest.mark.parametrize("how", ["option", "comment", "launch"])
+def test_extern_size(how):
+    text = "extern __shared__ float s[];\ns[threadIdx.x * 33] = 0;\n"
+    opts = {}
+    if how == "option":
+        opts = {"extern_bytes": 4224}
+    elif how == "comment":
+        text = "// extern-size: 4224\n" + text
+    else:
+        text += "constexpr int SMEM = 32 * 33 * 4;\nk<<<1, 32, SMEM>>>(out);\n"
+    res = imp(text, **opts)
+    assert res.pattern.arrays[0].dims == (1056,)
+    assert not [d for d in res.diagnostics if "extern" in d.message]
+    assert wavefronts(res) == [1]
+
+
+def test_extern_without_size_is_a_note_with_the_default():
+    res = imp("extern __shared__ float4 s[];\nfloat4 v = s[threadIdx.x];", block=(32, 1, 1))
+    assert res.pattern.arrays[0].dims == (48 * 1024 // 16,)
+    assert res.complete and any(d.severity == "note" and "49,152 bytes" in d.message for d in res.diagnostics)
+    assert wavefronts(res) == [4]
+
+
+def test_extern_arrays_share_the_dynamic_base():
+    res = imp("// extern-size: 1024\n__shared__ int a[8];\nextern __shared__ float s[];\nextern __shared__ int t[];\n"
+              "s[threadIdx.x] = 0;")
+    a, s, t = res.pattern.arrays
+    assert s.base == t.base == 32 and s.dims == (256,)
+
+
+# ---- constants and locals -------------------------------------------------------------------
+def test_define_constexpr_const():
+    res = imp("#define N 64\nconstexpr int PAD = 4;\nconst int K = N / 2;\n__shared__ float s[N][N + PAD];\n"
+              "int tid = threadIdx.x;\ns[K][tid % N] = 0;\n", block=(64, 1, 1))
+    arr = res.pattern.arrays[0]
+    assert arr.dims == (64, 64) and arr.padding == 4
+    ins = res.pattern.instructions[0]
+    assert ins.index == ("K", "threadIdx.x % N")  # named constants stay by name ...
+    assert dict(res.pattern.constants) == {"K": 32, "N": 64}  # ... and come with the pattern
+    assert wavefronts(res) == [1]
+
+
+def test_defines_option_gives_a_parameter_a_value():
+    text = "__global__ void k(int ld) {\n __shared__ float s[32 * 32];\n s[threadIdx.x * ld] = 0;\n}"
+    res = imp(text)
+    assert problems(res) == [(3, 4, "warning")] and "'ld'" in warnings(res)[0].message
+    res = imp(text, defines={"ld": 32})
+    assert res.complete and wavefronts(res) == [32]
+
+
+def test_lane_warp_and_thread_indices():
+    res = imp("__shared__ float s[8][33];\nint lane = threadIdx.x % 32, warp = threadIdx.x / 32;\n"
+              "s[warp][lane] = 0;\nfloat v = s[lane % 8][warp * 4];\n", block=(256, 1, 1))
+    a, b = res.pattern.instructions
+    assert a.index == ("threadIdx.x / 32", "threadIdx.x % 32")
+    assert b.index == ("threadIdx.x % 32 % 8", "threadIdx.x / 32 * 4")
+    # 32 lanes over 8 rows of 33 floats, one column: 8 distinct words, 8 banks -> 1 wavefront
+    assert wavefronts(res) == [1, 1]
+    res3 = imp("__shared__ float t[4][8][32];\nt[threadIdx.z][threadIdx.y][threadIdx.x * blockDim.y] = 0;",
+               block=(4, 8, 4))
+    assert res3.pattern.instructions[0].index == ("threadIdx.z", "threadIdx.y", "threadIdx.x * blockDim.y")
+    assert wavefronts(res3) == [8]  # warp 0: x 0..3 (8 floats apart), y 0..7 (32 floats apart): 8-way
+
+
+def test_local_reassigned_under_a_condition():
+    res = imp("__shared__ float s[64];\nint i = threadIdx.x;\nif (threadIdx.x >= 16) i = i * 2;\ns[i] = 0;")
+    assert res.pattern.instructions[0].index == ("threadIdx.x >= 16 ? threadIdx.x * 2 : threadIdx.x",)
+    assert wavefronts(res) == [2]  # lanes 16..31 hit words 32..62 = banks 0,2,..,30, which lanes 0..15 use too
+
+
+# ---- reads, writes, vectors, atomics ----------------------------------------------------------
+def test_assignment_is_a_store_and_compound_is_load_then_store():
+    res = imp("__shared__ float s[32][32];\nint x = threadIdx.x;\ns[x][0] += s[0][x];\ns[0][x]++;\n")
+    kinds = [(i.kind, i.index, s.line) for i, s in zip(res.pattern.instructions, res.sources)]
+    assert kinds == [("load", ("0", "threadIdx.x"), 3), ("load", ("threadIdx.x", "0"), 3),
+                     ("store", ("threadIdx.x", "0"), 3), ("load", ("0", "threadIdx.x"), 4),
+                     ("store", ("0", "threadIdx.x"), 4)]
+    assert wavefronts(res) == [1, 32, 32, 1, 1]
+
+
+def test_reinterpret_cast_vector_accesses():
+    res = imp("__shared__ float sh[8][128];\nint lane = threadIdx.x % 32, warp = threadIdx.x / 32;\n"
+              "float4 a = reinterpret_cast<float4*>(&sh[warp][lane * 4])[0];\n"
+              "float4 b = *reinterpret_cast<float4*>(&sh[warp][lane * 4]);\n"
+              "*reinterpret_cast<float2*>(&sh[warp][lane * 2]) = make_float2(0.f, 0.f);\n"
+              "float4 c = reinterpret_cast<const float4*>(sh[warp])[lane];\n"
+              "float4 d = reinterpret_cast<float4*>(&sh[warp][lane / 2 * 8])[1];\n", block=(256, 1, 1))
+    ins = res.pattern.instructions
+    assert [(i.kind, i.width) for i in ins] == [("load", 16), ("load", 16), ("store", 8), ("load", 16), ("load", 16)]
+    assert ins[3].index == ("threadIdx.x / 32", "(threadIdx.x % 32) * 4") or ins[3].index[1].replace("(", "").replace(
+        ")", "") == "threadIdx.x % 32 * 4"
+    assert ins[4].index[1] == "threadIdx.x % 32 / 2 * 8 + 4"
+    # d: lanes 2m, 2m+1 read the same 16 B at float 8m + 4: 16 chunks on 4 bank groups -> 4 wavefronts
+    assert wavefronts(res) == [4, 4, 2, 4, 4]
+
+
+def test_vector_component_of_a_vector_array():
+    res = imp("__shared__ float4 s[32];\nfloat a = s[threadIdx.x].x;\nfloat b = s[threadIdx.x].y;")
+    (ins,) = res.pattern.instructions
+    assert (ins.width, ins.index) == (4, ("threadIdx.x",))
+    assert wavefronts(res) == [4]  # a 4-byte load from each lane's float4: lanes 16 B apart -> 4-way
+    # .y is 4 bytes inside one 16-byte element: the model addresses whole elements, so it says so
+    assert problems(res) == [(3, 11, "warning")] and "bytes 4..7" in warnings(res)[0].message
+
+
+def test_atomics():
+    res = imp("__shared__ int hist[1024];\nint lane = threadIdx.x % 32;\natomicAdd(&hist[lane], 1);\n"
+              "atomicAdd(hist + lane * 32, 1);\natomicMax(&hist[lane * 2], 7);")
+    assert [i.kind for i in res.pattern.instructions] == ["atomic"] * 3
+    assert [i.index for i in res.pattern.instructions] == [("threadIdx.x % 32",), ("threadIdx.x % 32 * 32",),
+                                                           ("threadIdx.x % 32 * 2",)]
+    assert wavefronts(res) == [1, 32, 2]
+
+
+# ---- loops and conditions ---------------------------------------------------------------------
+def test_for_loops_become_pattern_loops():
+    res = imp("#define ROWS 8\n__shared__ float s[32][32];\n"
+              "for (int i = 0; i < 4; i++)\n  for (int j = 0; j < 32; j += ROWS)\n"
+              "    s[threadIdx.y + j][threadIdx.x ^ i] = 0;\n", block=(32, 8, 1))
+    (ins,) = res.pattern.instructions
+    assert [(lp.var, lp.start, lp.stop, lp.step) for lp in ins.loops] == [("i", 0, 4, 1), ("j", 0, 32, 8)]
+    an = analyze(res.pattern, detail=False)
+    assert len(an) == 4 * 4 * 8 and set(an.result.wavefronts.tolist()) == {1}
+
+
+def test_loop_that_changes_an_outer_variable_is_unrolled():
+    res = imp("__shared__ float s[32 * 35];\nint off = 0;\nfor (int k = 0; k < 3; ++k) {\n"
+              "  s[off + threadIdx.x * 32] = 0;\n  off += 33;\n}")
+    ins = res.pattern.instructions
+    assert [i.index for i in ins] == [("threadIdx.x * 32",), ("33 + threadIdx.x * 32",),
+                                      ("66 + threadIdx.x * 32",)]
+    assert all(not i.loops for i in ins) and wavefronts(res) == [32, 32, 32]
+
+
+def test_strided_loop_with_a_thread_start():
+    res = imp("__shared__ float s[32][32];\nfor (int i = threadIdx.x; i < 1000; i += 32)\n"
+              "  s[i / 32][i % 32] = 0;\n")
+    (ins,) = res.pattern.instructions
+    assert ins.loops[0].stop == 32 and "< 1000" in ins.active
+    an = analyze(res.pattern, detail=False)
+    assert an.result.wavefronts.tolist() == [1] * 32
+    assert an.result.bytes_requested.tolist()[-1] == 8 * 4  # the last iteration: lanes 0..7 only
+
+
+def test_if_on_thread_index_sets_active_lanes():
+    res = imp("__shared__ float s[128];\nint lane = threadIdx.x % 32;\n"
+              "s[lane * 2] = 0;\nif (lane < 16) s[lane * 2] = 1;\nelse s[lane * 4] = 2;\n"
+              "if (threadIdx.x >= 32) return;\ns[lane * 32 % 128] = 3;\n", block=(64, 1, 1))
+    ins = res.pattern.instructions
+    assert [i.active for i in ins] == ["", "threadIdx.x % 32 < 16", "!(threadIdx.x % 32 < 16)", "!(threadIdx.x >= 32)"]
+    an = analyze(res.pattern, detail=False)
+    per_warp = [an.result.wavefronts[an.rows_of(k)].tolist() for k in range(4)]
+    # 32 lanes stride 2: 2 wavefronts; 16 lanes stride 2: 1; lanes 16..31 at stride 4: 2-way;
+    # lane * 32 % 128: 4 distinct words in bank 0: 4, and after the early return only warp 0 runs
+    assert per_warp == [[2, 2], [1, 1], [2, 2], [4, 0]]
+
+
+# ---- block size ---------------------------------------------------------------------------------
+def test_block_from_launch_comment_option_and_default():
+    body = "__shared__ float s[8][32];\ns[threadIdx.y][threadIdx.x] = 0;\n"
+    r = imp(body + "k<<<grid, dim3(32, 8)>>>(a);\n")
+    assert r.pattern.block == (32, 8, 1) and r.block_origin == "launch at line 3" and r.complete
+    r = imp("// block: 16, 4\n" + body + "k<<<grid, dim3(32, 8)>>>(a);\n")
+    assert r.pattern.block == (16, 4, 1) and r.block_origin == "comment at line 1"
+    r = imp(body + "k<<<grid, dim3(32, 8)>>>(a);\n", block=(64, 2, 1))
+    assert r.pattern.block == (64, 2, 1) and r.block_origin == "given"
+    r = imp(body + "dim3 b(32, 4);\nk<<<1, b>>>(a);\n")
+    assert r.pattern.block == (32, 4, 1)
+    r = imp(body)
+    assert r.pattern.block == (32, 1, 1) and any("assuming 32x1x1" in d.message for d in r.diagnostics)
+
+
+def test_bad_block_comment_is_reported():
+    r = imp("// block: 64, 64\n__shared__ float s[32];\ns[threadIdx.x] = 0;")
+    assert problems(r) == [(1, 1, "warning")] and "block" in warnings(r)[0].message
+    assert r.pattern.block == (32, 1, 1)
+
+
+# ---- what is not understood ---------------------------------------------------------------------
+def test_syntax_error_position_and_the_rest_imported():
+    r = imp("__shared__ float s[32];\ns[threadIdx.x] = 1 +;\nfloat v = s[threadIdx.x];\n")
+    assert problems(r) == [(2, 20, "error")] and "syntax error" in warnings(r)[0].message
+    assert [i.kind for i in r.pattern.instructions] == ["store", "load"]
+
+
+def test_missing_bracket_position():
+    r = imp("__shared__ float s[32];\nint x = threadIdx.x;\nfloat v = s[x;\ns[x] = 2;\n")
+    errs = [d for d in r.diagnostics if d.severity == "error"]
+    assert [(d.line, d.column) for d in errs] == [(3, 14)] and "expected ']'" in errs[0].message
+
+
+@pytest.mark.parametrize("code,where,fragment", [
+    ("while (true) { s[threadIdx.x] = 0; }", (3, 1), "a while loop"),
+    ("int v = s[0];\ns[v] = 1;", (4, 3), "from data"),
+    ("s[foo(threadIdx.x)] = 1;", (3, 3), "the result of foo()"),
+    ("s[blockIdx.x] = 1;", (3, 3), "blockIdx.x"),
+    ("for (int i = 0; i < 10; i--) s[i] = 0;", (3, 1), "never ends"),
+    ("for (int i = 0; i < n; i++) s[i] = 0;", (3, 21), "'n'"),
+    ("switch (threadIdx.x) { case 0: s[0] = 1; }", (3, 1), "switch"),
+])
+def test_unsupported_code_is_reported_where_it_is(code, where, fragment):
+    r = imp(f"__shared__ float s[64];\nint n;\n{code}\ns[threadIdx.x] = 9;\n")
+    warn = [d for d in r.diagnostics if d.severity != "note"]
+    assert (warn[0].line, warn[0].column) == where and fragment in warn[0].message, [str(d) for d in warn]
+    assert r.pattern.instructions[-1].index == ("threadIdx.x",)  # the line after it is still imported
+    assert r.sources[-1].line == 4 + code.count("\n")
+
+
+def test_elision_in_a_pasted_snippet_is_not_an_error():
+    r = imp("__shared__ float tile[32][33];\nint x = threadIdx.x, y = threadIdx.y;\n"
+            "tile[y][x] = in[...];\nfloat v = tile[x][y];\n", block=(32, 8, 1))
+    assert r.complete and [i.kind for i in r.pattern.instructions] == ["store", "load"]
+    assert wavefronts(r) == [1, 1]
+
+
+def test_source_spans_point_at_the_access():
+    r = imp("__shared__ float s[32];\nfloat a = 1.0f + s[threadIdx.x * 2];\n")
+    (span,) = r.sources
+    assert (span.line, span.column, span.end_line, span.end_column) == (2, 18, 2, 36)
+    assert span.text == "s[threadIdx.x * 2]"
+    assert r.instruction_at_line(2) == [0] and r.instruction_at_line(1) == []
+
+
+def test_nothing_is_run_even_for_hostile_text():
+    # system() and an endless loop are only read: the first is an unknown call, the second is reported
+    r = imp('__shared__ float s[32];\nsystem("rm -rf /");\nfor (;;) s[0] = 1;\ns[threadIdx.x] = 0;')
+    assert [i.index for i in r.pattern.instructions] == [("threadIdx.x",)]
+    assert any(d.line == 3 for d in r.diagnostics)
+
+
+def test_binary_and_huge_text_are_refused_with_a_message():
+    r = imp("__shared__ float s[32];\n\0")
+    assert r.diagnostics[0].severity == "error" and "NUL" in r.diagnostics[0].message
+    r = imp("x" * (1 << 21))
+    assert "larger than" in r.diagnostics[0].message and not r.pattern.instructions
