@@ -30,6 +30,8 @@ from .views import BanksView, InstructionList, MatrixView, SummaryView, TileView
 ORG, APP = "BankExplorer", "BankExplorer"
 MAX_RECENT = 8
 DEFAULT_EXAMPLE = "06_transpose_32x32.json"
+#: bump when the dock arrangement changes, so an old saved layout is not restored over it
+LAYOUT_VERSION = 3
 
 #: (menu name, callback(window) -> None) added by other features before or after the window opens
 _TOOL_HOOKS: list[Callable[["MainWindow"], None]] = []
@@ -72,20 +74,25 @@ class MainWindow(QMainWindow):
         self.views = [self.tile, self.banks, self.matrix, self.timeline]
         self.setCentralWidget(self.tile)
         self.docks: dict[str, QDockWidget] = {}
+        # editor (and instruction list) on the left, the two 32-bank views on the right, both
+        # full height; timeline and summary under the tile, which keeps the middle.
+        self.setCorner(Qt.Corner.TopLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.setCorner(Qt.Corner.TopRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self._dock("editor", self.editor, Qt.DockWidgetArea.LeftDockWidgetArea)
         self._dock("instructions", self.instructions, Qt.DockWidgetArea.LeftDockWidgetArea)
         self._dock("banks", self.banks, Qt.DockWidgetArea.RightDockWidgetArea)
         self._dock("matrix", self.matrix, Qt.DockWidgetArea.RightDockWidgetArea)
-        self._dock("summary", self.summary, Qt.DockWidgetArea.RightDockWidgetArea)
         self._dock("timeline", self.timeline, Qt.DockWidgetArea.BottomDockWidgetArea)
-        self.splitDockWidget(self.docks["banks"], self.docks["matrix"], Qt.Orientation.Horizontal)
-        self.tabifyDockWidget(self.docks["matrix"], self.docks["summary"])
-        self.docks["matrix"].raise_()
-        self.resizeDocks([self.docks["editor"]], [300], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["timeline"]], [230], Qt.Orientation.Vertical)
+        self._dock("summary", self.summary, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.splitDockWidget(self.docks["editor"], self.docks["instructions"], Qt.Orientation.Vertical)
+        self.splitDockWidget(self.docks["banks"], self.docks["matrix"], Qt.Orientation.Vertical)
+        self.splitDockWidget(self.docks["timeline"], self.docks["summary"], Qt.Orientation.Horizontal)
+        self._layout_pending = True
         self.menus = {}
         self._build_menus()
-        self.document.dirtyChanged.connect(self.setWindowModified)
+        self.document.dirtyChanged.connect(self._update_title)
         self.document.pathChanged.connect(self._update_title)
         self.document.patternChanged.connect(self._update_title)
         self.document.errorsChanged.connect(self._show_errors)
@@ -141,6 +148,9 @@ class MainWindow(QMainWindow):
         v = self.menus["view"] = mb.addMenu("&View")
         for d in self.docks.values():
             v.addAction(d.toggleViewAction())
+        v.addSeparator()
+        self._action(v, "Reset &Layout", self.apply_default_layout)
+        self._action(v, "&Fit Views", self.fit_views, QKeySequence("Ctrl+0"))
         self.menus["tools"] = mb.addMenu("&Tools")
         self.menus["help"] = mb.addMenu("&Help")
         self._action(self.menus["help"], "&About", self.about)
@@ -155,8 +165,9 @@ class MainWindow(QMainWindow):
     def _update_title(self) -> None:
         d = self.document
         name = d.path.name if d.path else d.pattern.name
-        self.setWindowTitle(f"{name}[*] — BankExplorer")
-        self.setWindowModified(d.dirty)
+        # the marker is written out (not Qt's "[*]" placeholder) so the title is the same text
+        # on every platform and in screenshots: "name — BankExplorer", "name * — BankExplorer"
+        self.setWindowTitle(f"{name}{' *' if d.dirty else ''} — BankExplorer")
 
     def maybe_save(self) -> bool:
         """True when it is fine to drop the current document (saved, discarded or clean)."""
@@ -261,18 +272,55 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"Not applied — {p + ': ' if p else ''}{m}", 8000)
 
     def _restore_geometry(self) -> None:
+        """Geometry and dock layout of the last session; a fresh start (or a layout saved by an
+        older version) gets :meth:`apply_default_layout` once the window has its size."""
         g = self.settings.value("geometry")
         if isinstance(g, (QByteArray, bytes)):
             self.restoreGeometry(g)
         else:
-            self.resize(1400, 900)
+            self.resize(1600, 1000)
         s = self.settings.value("windowState")
-        if isinstance(s, (QByteArray, bytes)):
-            self.restoreState(s)
+        if isinstance(s, (QByteArray, bytes)) and self.restoreState(s, LAYOUT_VERSION):
+            self._layout_pending = False
+
+    def default_dock_sizes(self, w: int, h: int) -> dict[str, int]:
+        """Dock sizes (pixels) that keep every view legible in a ``w`` x ``h`` window: the banks
+        and matrix column wide enough for 32 banks of readable cells, the editor as wide as its
+        labels and fields, the tile the rest."""
+        left = max(290, min(340, int(0.21 * w)))
+        right = max(380, min(560, int(0.31 * w)))
+        bottom = max(210, min(300, int(0.27 * h)))
+        return {"left": left, "right": right, "bottom": bottom,
+                "instructions": max(170, int(0.26 * h)), "banks": max(260, int(0.45 * (h - 60))),
+                "summary": max(300, min(380, int(0.4 * (w - left - right))))}
+
+    def apply_default_layout(self) -> None:
+        """Show every core dock where the default layout puts it, sized for the window's size."""
+        for name, d in self.docks.items():
+            if name in ("editor", "instructions", "banks", "matrix", "timeline", "summary"):
+                d.setFloating(False)
+                d.show()
+        z = self.default_dock_sizes(self.width(), self.height())
+        H = Qt.Orientation.Horizontal
+        V = Qt.Orientation.Vertical
+        self.resizeDocks([self.docks["editor"], self.docks["banks"]], [z["left"], z["right"]], H)
+        self.resizeDocks([self.docks["timeline"]], [z["bottom"]], V)
+        self.resizeDocks([self.docks["summary"]], [z["summary"]], H)
+        rest = self.height() - 60
+        self.resizeDocks([self.docks["instructions"], self.docks["editor"]],
+                         [z["instructions"], rest - z["instructions"]], V)
+        self.resizeDocks([self.docks["banks"], self.docks["matrix"]], [z["banks"], rest - z["banks"]], V)
+        self._layout_pending = False
+
+    def showEvent(self, ev) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(ev)
+        if self._layout_pending:
+            self.apply_default_layout()
+            QTimer.singleShot(0, self.apply_default_layout)  # again once the layout is settled
 
     def save_settings(self) -> None:
         self.settings.setValue("geometry", self.saveGeometry())
-        self.settings.setValue("windowState", self.saveState())
+        self.settings.setValue("windowState", self.saveState(LAYOUT_VERSION))
         self.settings.sync()
 
     def closeEvent(self, ev: QCloseEvent) -> None:  # noqa: N802
@@ -283,6 +331,11 @@ class MainWindow(QMainWindow):
         if self in MainWindow.instances:
             MainWindow.instances.remove(self)
         ev.accept()
+
+    def fit_views(self) -> None:
+        """Zoom every view back to its fitted range (View > Fit Views, Ctrl+0)."""
+        for v in self.views:
+            v.fit(force=True)
 
     def refresh_now(self) -> None:
         """Draw every view for the current state immediately (tests, benchmarks, screenshots)."""

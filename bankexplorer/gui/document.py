@@ -86,6 +86,8 @@ class Document(QObject):
     errorsChanged = Signal()
     dirtyChanged = Signal(bool)
     pathChanged = Signal()
+    #: a different pattern was opened (File > New/Open): views fit themselves again
+    loaded = Signal()
 
     def __init__(self, pattern: Pattern | None = None, parent: QObject | None = None):
         super().__init__(parent)
@@ -136,6 +138,7 @@ class Document(QObject):
         self.undo_stack.setClean()
         self.dirtyChanged.emit(False)
         self.pathChanged.emit()
+        self.loaded.emit()
         self.selectionChanged.emit()
 
     def mark_saved(self, path: str | Path) -> None:

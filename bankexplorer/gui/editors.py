@@ -9,14 +9,16 @@ from dataclasses import replace
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QScrollArea,
-    QSpinBox, QStackedWidget, QVBoxLayout, QWidget,
+    QApplication, QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QScrollArea,
+    QSpinBox, QVBoxLayout, QWidget,
 )
 
 from ..model.hardware import PRESETS, WIDTHS
 from ..model.layout import DTYPES, TRANSFORM_INFO, TRANSFORMS, Transform
+from ..model import libraries
 from ..model.pattern import KINDS, MAX_LOOP_ITERATIONS, Instruction, Loop, Pattern
 from .document import Document
+from .layout_editors import EDITORS as LAYOUT_EDITORS, LayoutEditor, editor_for
 
 BAD = "background:#ffd6d6; border:1px solid #d02020;"
 
@@ -37,6 +39,45 @@ def _parse_value(text: str):
         return t
 
 
+class PageStack(QWidget):
+    """QStackedWidget's API, but only as tall as the page shown: a QStackedWidget keeps room for
+    its biggest page (the CuTe editor), which left a screen of blank space under "layout"."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._lay = QVBoxLayout(self)
+        self._lay.setContentsMargins(0, 0, 0, 0)
+        self._pages: list[QWidget] = []
+        self._current = -1
+
+    def addWidget(self, w: QWidget) -> int:  # noqa: N802 - QStackedWidget's name
+        self._pages.append(w)
+        self._lay.addWidget(w)
+        w.setVisible(len(self._pages) == 1)
+        if self._current < 0:
+            self._current = 0
+        return len(self._pages) - 1
+
+    def setCurrentIndex(self, i: int) -> None:  # noqa: N802
+        if i == self._current or not 0 <= i < len(self._pages):
+            return
+        self._pages[self._current].setVisible(False)
+        self._current = i
+        self._pages[i].setVisible(True)
+
+    def currentIndex(self) -> int:  # noqa: N802
+        return self._current
+
+    def currentWidget(self) -> QWidget | None:  # noqa: N802
+        return self._pages[self._current] if self._current >= 0 else None
+
+    def widget(self, i: int) -> QWidget:
+        return self._pages[i]
+
+    def count(self) -> int:
+        return len(self._pages)
+
+
 class EditorPanel(QScrollArea):
     """Editors for hardware, block, the selected array and the selected instruction."""
 
@@ -46,6 +87,8 @@ class EditorPanel(QScrollArea):
         super().__init__(parent)
         self.doc = doc
         self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setMinimumWidth(260)
         self._session = 1
         self._field_ids: dict[str, int] = {}
         self._bad: dict[QWidget, str] = {}
@@ -63,14 +106,32 @@ class EditorPanel(QScrollArea):
         lay.addWidget(self.error_label)
         lay.addStretch(1)
         self.setWidget(body)
+        self._fit_narrow(body)
         doc.patternChanged.connect(self.sync)
         doc.selectionChanged.connect(self.sync)
         doc.errorsChanged.connect(self._show_errors)
         self.sync()
 
     # ---- construction ------------------------------------------------------------------------
+    @staticmethod
+    def _fit_narrow(body: QWidget) -> None:
+        """Let the panel be ~300 px wide: combo boxes do not grow with their longest item, spin
+        boxes not with their range, and a form row that still does not fit puts its field under
+        its label."""
+        for c in body.findChildren(QComboBox):
+            c.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            c.setMinimumContentsLength(6)
+            c.setMinimumWidth(70)
+        for sb in body.findChildren(QSpinBox):
+            sb.setMinimumWidth(52)
+        for form in body.findChildren(QFormLayout):
+            form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+
     def _add(self, form: QFormLayout, key: str, label: str, w: QWidget, tip: str = "") -> QWidget:
         self.fields[key] = w
+        if isinstance(w, QComboBox):  # long item texts must not widen the panel
+            w.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            w.setMinimumContentsLength(8)
         if tip:
             w.setToolTip(tip)
             w.setProperty("baseTip", tip)
@@ -120,13 +181,17 @@ class EditorPanel(QScrollArea):
         dt.addItems(list(DTYPES))
         self._add(f, "arr.dtype", "element type", dt)
         self._add(f, "arr.dims", "dimensions", QLineEdit(), "e.g. 32 x 32 (1 to 3 dimensions)")
-        self._add(f, "arr.padding", "padding (elements/row)", _spin(0, 4096))
+        self._add(f, "arr.padding", "padding", _spin(0, 4096),
+                  "elements added at the end of each row (the last dimension); also: drag the dashed "
+                  "edge in the tile view")
         self._add(f, "arr.base", "base (bytes)", _spin(0, 1 << 24, 16))
         kind = QComboBox()
         for k in TRANSFORMS:
             kind.addItem(TRANSFORM_INFO[k].label, k)
-        self._add(f, "arr.kind", "address transform", kind)
-        self.t_stack = QStackedWidget()
+        self._add(f, "arr.kind", "layout", kind,
+                  "how an index becomes an address: plain row-major, an XOR or CuTe swizzle, a remap, "
+                  "or a layout as CuTe / Triton / the TMA write it")
+        self.t_stack = PageStack()
         self.t_pages: dict[str, int] = {}
         pages = {
             "none": [],
@@ -135,7 +200,14 @@ class EditorPanel(QScrollArea):
                      ("unit", "on offsets of", QComboBox())],
             "remap": [("expr", "i →", QLineEdit())],
         }
+        self.layout_editors: dict[str, LayoutEditor] = {}
         for k in TRANSFORMS:
+            if k in LAYOUT_EDITORS:  # CuTe / Triton / TMA: their own editors, with a paste line
+                ed = editor_for(k)
+                ed.changed.connect(self._layout_changed)
+                self.layout_editors[k] = ed
+                self.t_pages[k] = self.t_stack.addWidget(ed)
+                continue
             page = QWidget()
             pf = QFormLayout(page)
             pf.setContentsMargins(0, 0, 0, 0)
@@ -147,6 +219,7 @@ class EditorPanel(QScrollArea):
             self.t_pages[k] = self.t_stack.addWidget(page)
         f.addRow(self.t_stack)
         return box
+
 
     def _instruction_box(self) -> QGroupBox:
         box = QGroupBox("Instruction")
@@ -169,7 +242,7 @@ class EditorPanel(QScrollArea):
         width.addItem("element size", None)
         for w in WIDTHS:
             width.addItem(f"{w} bytes", w)
-        self._add(f, "ins.width", "width per lane", width)
+        self._add(f, "ins.width", "width/lane", width, "bytes each lane reads or writes")
         mats = QComboBox()
         for m in (1, 2, 4):
             mats.addItem(f".x{m}", m)
@@ -179,7 +252,8 @@ class EditorPanel(QScrollArea):
         for d in range(3):
             self._add(f, f"ins.index{d}", f"index [{d}]", QLineEdit(),
                       "C expression of threadIdx.x/y/z, lane, warp, tid, loop variables, constants")
-        self._add(f, "ins.loop", "loop", QCheckBox("for (var = start; var < stop; var += step)"))
+        self._add(f, "ins.loop", "loop", QCheckBox("for var in range"),
+                  "for (var = start; var < stop; var += step): one warp instruction per value")
         row = QWidget()
         h = QHBoxLayout(row)
         h.setContentsMargins(0, 0, 0, 0)
@@ -198,7 +272,7 @@ class EditorPanel(QScrollArea):
                 w.valueChanged.connect(lambda _v, k=key: self._edited(k))
             w.editingFinished.connect(self._end_session)
             h.addWidget(w)
-        f.addRow("var start stop step", row)
+        f.addRow("var, range", row)
         self._add(f, "ins.active", "active if", QLineEdit(), "condition; empty = every thread")
         self._add(f, "ins.repeat", "repeat count", _spin(1, 2**31 - 1))
         self._add(f, "ins.label", "label", QLineEdit())
@@ -282,6 +356,11 @@ class EditorPanel(QScrollArea):
                 self._set("t.cute.unit", t.get("unit", "element"))
             elif t.kind == "remap":
                 self._set("t.remap.expr", t.get("expr", "i"))
+            elif t.kind in self.layout_editors:
+                ed = self.layout_editors[t.kind]
+                typing = ed.isAncestorOf(QApplication.focusWidget()) if QApplication.focusWidget() else False
+                if not (typing and ed.transform() == t):
+                    ed.set_transform(t)
             elif f"t.{t.kind}.params" in self.fields:
                 self._set(f"t.{t.kind}.params", ", ".join(f"{k}={v}" for k, v in t.params))
         self.ins_box.setEnabled(ins is not None)
@@ -406,7 +485,13 @@ class EditorPanel(QScrollArea):
                         raise ValueError("at least one dimension")
                     new = replace(a, dims=dims)
                 elif name == "kind":
-                    new = replace(a, transform=Transform(v) if v != a.transform.kind else a.transform)
+                    if v == a.transform.kind:
+                        t = a.transform
+                    elif v in self.layout_editors:  # a valid starting point: the current order
+                        t = libraries.default(v, a.dims)
+                    else:
+                        t = Transform(v)
+                    new = replace(a, transform=t)
                 elif name == "name":
                     new = replace(a, name=v.strip())
                 else:
@@ -448,6 +533,27 @@ class EditorPanel(QScrollArea):
         else:
             new = replace(ins, **{name: v})
         return p.with_instruction(ks, new), f"#{ks} {name} {v}"
+
+    def _layout_changed(self, t: Transform) -> None:
+        """A library layout editor produced a Transform (typed, picked or pasted; a paste of
+        another kind switches the array to that kind)."""
+        if self._syncing or not self.doc.pattern.arrays:
+            return
+        p = self.doc.pattern
+        k = self._array_index()
+        a = p.arrays[k]
+        ok = self.doc.apply(p.with_array(k, replace(a, transform=t)), f"{a.name}: layout {t.describe()}",
+                            self._merge_id(f"layout.{t.kind}"))
+        ed = self.layout_editors.get(t.kind) or self.sender()
+        if ok:
+            self.error_label.setText("")
+            if isinstance(ed, LayoutEditor):
+                ed._set_error(None)
+        elif isinstance(ed, LayoutEditor):
+            msg = "\n".join(f"{q}: {m}" if q else m for q, m in self.doc.errors)
+            fw = QApplication.focusWidget()
+            ed._set_error(msg, fw if fw is not None and ed.isAncestorOf(fw) else None)
+            self.error_label.setText(msg)
 
     def _duplicate(self) -> None:
         p = self.doc.pattern

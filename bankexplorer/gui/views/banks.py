@@ -17,7 +17,7 @@ from ...model.errors import BankExplorerError
 from ...model.pattern import Pattern
 from ..document import Hover, Selection
 from ..palette import BANK_COLORS, WAVE_COLORS
-from .base import DocView, RectHighlight, TextPool, cosmetic_pen, detail_for, grid_image, hatch, lane_tip, pixels_per_cell, qcolor, selected_row
+from .base import Caption, DocView, fit_aspect, RectHighlight, TextPool, cosmetic_pen, detail_for, grid_image, hatch, lane_tip, pixels_per_cell, qcolor, selected_row
 
 MAX_ROWS = 4096  # bank rows drawn (512 KiB of 128-byte rows): far beyond any SM
 
@@ -133,13 +133,14 @@ class BanksView(DocView):
         self.plot.addItem(self.bank_band, ignoreBounds=True)
         self.lane_labels = TextPool(self.vb, st.ink, st.font_pt, bold=True)
         self.index_labels = TextPool(self.vb, st.faint, max(6, st.font_pt - 2), anchor=(0.5, 1.0), z=55)
-        self.caption = pg.LabelItem(justify="left", color=qcolor(st.ink))
+        self.caption = Caption(qcolor(st.ink), st.font_pt)
         self.addItem(self.caption, row=1, col=0)
         self.map: BankMap | None = None
         self._shape_key = None
         self._word_lanes: dict[int, list[int]] = {}
         self._label_src: list = []
         self.vb.sigRangeChanged.connect(self._update_labels)
+        self.track_view(self.vb)
 
     def render(self, an: Analysis | None, sel: Selection) -> None:
         self.an, self.sel = an, sel
@@ -161,16 +162,16 @@ class BanksView(DocView):
         key = (m.rows, m.banks)
         if key != self._shape_key:
             self._shape_key = key
-            self.vb.setRange(QRectF(0, 0, m.banks, min(m.rows, 48)), padding=0.02)
-        step = 1 if m.banks <= 16 else 4
+            self.shape_changed()
+        step = 1 if m.banks <= 16 else 2 if self._cell_pixels() >= 11 else 4
         self.plot.getAxis("top").setTicks([[(b + 0.5, str(b)) for b in range(0, m.banks, step)], []])
         ystep = max(1, m.rows // 16)
         ystep = 1 << (ystep.bit_length() - 1) if ystep > 1 else 1
         self.plot.getAxis("left").setTicks([[(r + 0.5, f"{r * hw.row_bytes}") for r in range(0, m.rows, ystep)], []])
         self.caption.setText(
-            f"{hw.banks} banks × {hw.bank_width} B, one row = {hw.row_bytes} B &nbsp;·&nbsp; tint = column of the "
-            f"element stored in the word &nbsp;·&nbsp; outline colour = wavefront &nbsp;"
-            f"<span style='color:{st.hex(st.conflict)}'>▲ conflict</span> &nbsp;▨ padding",
+            f"{hw.banks} banks × {hw.bank_width} B; one row = {hw.row_bytes} B of shared memory<br>"
+            f"tint = column of the element stored in the word &nbsp;·&nbsp; number = lane, outline colour = "
+            f"wavefront<br><span style='color:{st.hex(st.conflict)}'>▲ bank conflict</span> &nbsp;▨ padding",
             size=f"{st.font_pt}pt")
         self._word_lanes = {}
         if det is None:
@@ -200,13 +201,23 @@ class BanksView(DocView):
         self._label_src = labels
         self._update_labels()
 
+    def fit_range(self) -> None:
+        m = self.map
+        if m is None:
+            return
+        # every bank across; as many 128-byte rows from the top as the height allows
+        fit_aspect(self.vb, 0, m.banks, 0, m.rows, width_only=True, margin=0.0)
+
     def _cell_pixels(self) -> float:
         (x0, x1), _ = self.vb.viewRange()
         return self.vb.width() / max(x1 - x0, 1e-9)
 
     def _update_labels(self, *args) -> None:
         px = self._cell_pixels()
-        self.lane_labels.set(self._label_src if len(self._label_src) <= 128 and px >= 14 else [])
+        if len(self._label_src) <= 128:
+            self.lane_labels.fit(self._label_src, px, self.style_.font_pt, room_h_px=px)
+        else:
+            self.lane_labels.set([])
         m = self.map
         if m is None or px < 40:
             self.index_labels.set([])

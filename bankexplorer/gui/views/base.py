@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, QTimer
-from PySide6.QtGui import QColor, QFont, QPen
-from PySide6.QtWidgets import QGraphicsRectItem, QToolTip
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPen
+from PySide6.QtWidgets import QGraphicsRectItem, QGraphicsTextItem, QSizePolicy, QToolTip
 
 from ...model.analysis import Analysis, InstructionDetail, instruction_detail
 from ..document import Document, Hover, Selection
@@ -65,6 +65,22 @@ def grid_image(rgba: np.ndarray, k: int, line: tuple[int, int, int] | None) -> n
     return img
 
 
+def span_symbol(span: int):
+    """A scatter symbol for a box ``span`` cells wide and one high (an access of several
+    elements is one outline, not ``span`` squares)."""
+    from PySide6.QtGui import QPainterPath
+
+    path = QPainterPath()
+    path.addRect(-span / 2 + 0.04 / 0.92, -0.5, span - 0.08 / 0.92, 1.0)
+    return path
+
+
+def ink_on(rgb, dark=(20, 20, 25), light=(255, 255, 255)):
+    """Text colour that reads on a cell of colour ``rgb`` (by perceived luminance)."""
+    r, g, b = (int(v) for v in rgb[:3])
+    return dark if 0.299 * r + 0.587 * g + 0.114 * b > 150 else light
+
+
 def pixels_per_cell(n_cells: int) -> int:
     if n_cells <= 20000:
         return 8
@@ -84,6 +100,48 @@ def hatch(rgba: np.ndarray, mask: np.ndarray, k: int, color) -> np.ndarray:
     sel = big & stripes
     rgba[sel, :3] = color
     return rgba
+
+
+class Caption(pg.GraphicsWidget):
+    """A rich-text caption that wraps to the width it is given (pyqtgraph's LabelItem makes the
+    whole view at least as wide as its text, which clipped the views in narrow docks)."""
+
+    def __init__(self, color, size_pt: int = 9):
+        super().__init__()
+        self.text_item = QGraphicsTextItem(self)
+        self.text_item.setDefaultTextColor(color)
+        f = QFont()
+        f.setPointSize(size_pt)
+        self.text_item.setFont(f)
+        self.text_item.document().setDocumentMargin(2)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setMinimumWidth(10)
+        self._html = ""
+        self._fit_height()
+
+    def setText(self, html: str, size: str | None = None, **_) -> None:  # noqa: N802 - LabelItem's name
+        if size:
+            html = f"<span style='font-size:{size}'>{html}</span>"
+        if html != self._html:
+            self._html = html
+            self.text_item.setHtml(html)
+            self._fit_height()
+
+    def text(self) -> str:
+        """The caption as plain text (tests read it)."""
+        return self.text_item.toPlainText()
+
+    def _fit_height(self) -> None:
+        h = self.text_item.document().size().height()
+        self.setMinimumHeight(h)
+        self.setMaximumHeight(h)
+        self.setPreferredHeight(h)
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt's name
+        w = self.size().width()
+        if w > 10 and abs(self.text_item.textWidth() - w) > 0.5:
+            self.text_item.setTextWidth(w)
+            self._fit_height()
 
 
 class RectHighlight(QGraphicsRectItem):
@@ -113,8 +171,37 @@ class TextPool:
         self.items: list[pg.TextItem] = []
         self.used = 0
 
-    def set(self, labels: list[tuple[float, float, str]], color=None) -> None:
-        for k, (x, y, text) in enumerate(labels):
+    def fit(self, labels: list[tuple], room_px: float, base_pt: int, min_pt: int = 6, color=None,
+            room_h_px: float | None = None) -> bool:
+        """Show ``labels`` in the largest font (at most ``base_pt``) in which the widest one fits
+        ``room_px`` pixels across (and ``room_h_px`` high); none at all when even ``min_pt``
+        would overlap its neighbours."""
+        if not labels:
+            self.set([])
+            return True
+        widest = max(labels, key=lambda t: len(t[2]))[2]
+        pt = base_pt
+        while pt >= min_pt:
+            f = QFont(self.font)
+            f.setPointSize(pt)
+            fm = QFontMetricsF(f)
+            if fm.horizontalAdvance(widest) + 3 <= room_px and (room_h_px is None or fm.ascent() <= room_h_px):
+                break
+            pt -= 1
+        if pt < min_pt:
+            self.set([])
+            return False
+        if pt != self.font.pointSize():
+            self.font.setPointSize(pt)
+            for t in self.items:
+                t.setFont(self.font)
+        self.set(labels, color)
+        return True
+
+    def set(self, labels: list[tuple], color=None) -> None:
+        """``labels``: (x, y, text) or (x, y, text, rgb) for a label with its own colour."""
+        for k, lab in enumerate(labels):
+            x, y, text = lab[:3]
             if k == len(self.items):
                 t = pg.TextItem(anchor=self.anchor)
                 t.setFont(self.font)
@@ -122,7 +209,9 @@ class TextPool:
                 self.vb.addItem(t, ignoreBounds=True)
                 self.items.append(t)
             t = self.items[k]
-            t.setText(text, color=qcolor(color or self.color))
+            t.setText(text, color=qcolor(lab[3] if len(lab) > 3 and lab[3] is not None else color or self.color))
+            fill = lab[4] if len(lab) > 4 else None  # (r, g, b, a) box behind the text, or none
+            t.fill = pg.mkBrush(*fill) if fill is not None else pg.mkBrush(None)
             t.setPos(x, y)
             t.setVisible(True)
         for t in self.items[len(labels): self.used]:
@@ -144,6 +233,10 @@ class DocView(pg.GraphicsLayoutWidget):
         self.setBackground(qcolor(style.background))
         self.ci.setContentsMargins(4, 4, 4, 4)
         self._pending = False
+        #: the user zoomed or panned by hand: keep that range across edits and resizes until the
+        #: next file is opened or View > Fit Views
+        self.user_zoomed = False
+        self._fit_pending = True
         self.scene().sigMouseMoved.connect(self._mouse_moved)
         self.scene().sigMouseClicked.connect(self._mouse_clicked)
         self.setMouseTracking(True)
@@ -151,6 +244,7 @@ class DocView(pg.GraphicsLayoutWidget):
             doc.analysisChanged.connect(self.schedule)
             doc.selectionChanged.connect(self.schedule)
             doc.hoverChanged.connect(self._hover_changed)
+            doc.loaded.connect(self._on_loaded)
 
     # ---- document plumbing -------------------------------------------------------------------
     def schedule(self) -> None:
@@ -164,7 +258,45 @@ class DocView(pg.GraphicsLayoutWidget):
         if self.doc is None:
             return
         self.render(self.doc.analysis, self.doc.selection)
+        if self._fit_pending:
+            self.fit()
         self.render_hover(self.doc.hover_state)
+
+    # ---- zoom ----------------------------------------------------------------------------------
+    def track_view(self, vb: pg.ViewBox) -> None:
+        """Fit ``vb`` when it is resized (unless the user zoomed) and note manual zooms."""
+        vb.sigRangeChangedManually.connect(self._zoomed_by_hand)
+        vb.sigResized.connect(self._resized)
+
+    def _zoomed_by_hand(self, *args) -> None:
+        self.user_zoomed = True
+
+    def _resized(self, *args) -> None:
+        if not self.user_zoomed:
+            self.fit()
+
+    def _on_loaded(self) -> None:
+        self.user_zoomed = False
+        self._fit_pending = True
+
+    def fit(self, force: bool = False) -> None:
+        """Zoom to the fitted range (what :meth:`fit_range` shows); ``force`` also drops a
+        zoom the user made by hand."""
+        if force:
+            self.user_zoomed = False
+        if self.user_zoomed or self.an is None:
+            return
+        self._fit_pending = False
+        self.fit_range()
+
+    def fit_range(self) -> None:
+        """Subclasses: set the range that shows the whole picture legibly."""
+
+    def shape_changed(self) -> None:
+        """Subclasses call this when what they draw changes size: refit unless zoomed by hand."""
+        self._fit_pending = True
+        if self.doc is None:  # driven by hand (figures, tests): no refresh() will follow
+            self.fit()
 
     def _hover_changed(self) -> None:
         if self.doc is not None:
@@ -212,6 +344,21 @@ class DocView(pg.GraphicsLayoutWidget):
     def hover_at(self, scene_pos: QPointF) -> dict | None:
         """What is under ``scene_pos``: keys lane/bank/element/word (for linking) and tip."""
         return None
+
+
+def fit_aspect(vb: pg.ViewBox, x0: float, x1: float, y0: float, y1: float, width_only: bool = False,
+               margin: float = 0.02) -> None:
+    """Show [x0, x1] x [y0, y1] in an aspect-locked ViewBox at the largest scale that fits,
+    centred across and anchored at the top (``y0``). ``width_only``: fit the width and show as
+    many rows from the top as the height allows (the banks view: all 32 banks, rows scroll)."""
+    w, h = max(vb.width(), 1.0), max(vb.height(), 1.0)
+    mx, my = (x1 - x0) * margin, (y1 - y0) * margin if not width_only else 0.0
+    x0, x1 = x0 - mx, x1 + mx
+    scale = w / (x1 - x0) if width_only else min(w / (x1 - x0), h / max(y1 - y0 + 2 * my, 1e-9))
+    vw, vh = w / scale, h / scale
+    cx = (x0 + x1) / 2
+    top = y0 - my if not width_only else y0 - 0.15
+    vb.setRange(xRange=(cx - vw / 2, cx + vw / 2), yRange=(top, top + vh), padding=0)
 
 
 def lane_tip(an: Analysis, row: int, lane: int, det: InstructionDetail | None) -> str:

@@ -12,7 +12,7 @@ from PySide6.QtCore import QPointF, QRectF
 from ...model.analysis import Analysis
 from ..document import Hover, Selection
 from ..palette import wave_rgba
-from .base import DocView, RectHighlight, TextPool, detail_for, grid_image, lane_tip, qcolor, selected_row
+from .base import Caption, DocView, RectHighlight, TextPool, detail_for, grid_image, lane_tip, qcolor, selected_row
 
 
 class MatrixView(DocView):
@@ -62,10 +62,17 @@ class MatrixView(DocView):
         for it in (self.lane_band, self.bank_band, self.sel_band):
             self.plot.addItem(it, ignoreBounds=True)
         self.wave_labels = TextPool(self.vb, (255, 255, 255), max(6, st.font_pt - 2))
-        self.caption = pg.LabelItem(justify="left", color=qcolor(st.ink))
+        self.caption = Caption(qcolor(st.ink), st.font_pt)
         self.addItem(self.caption, row=2, col=0)
         self.grid: np.ndarray | None = None
         self._shape_key = None
+        self.track_view(self.vb)
+
+    def fit_range(self) -> None:
+        if self.an is None:
+            return
+        hw = self.an.hardware
+        self.vb.setRange(QRectF(0, 0, hw.banks, hw.warp_size), padding=0.005)
 
     def render(self, an: Analysis | None, sel: Selection) -> None:
         self.an, self.sel = an, sel
@@ -90,7 +97,7 @@ class MatrixView(DocView):
         self.image.setRect(QRectF(0, 0, NB, W))
         if (W, NB) != self._shape_key:
             self._shape_key = (W, NB)
-            self.vb.setRange(QRectF(0, 0, NB, W), padding=0.01)
+            self.shape_changed()
         step = 1 if NB <= 16 else 2 if NB <= 32 else 4
         self.plot.getAxis("top").setTicks([[(b + 0.5, str(b)) for b in range(0, NB, step)], []])
         lstep = 1 if W <= 16 else 2 if W <= 32 else 4
@@ -128,9 +135,11 @@ class MatrixView(DocView):
                   for ln in np.flatnonzero(ok)] if det.wavefronts > 1 else []
         self.wave_labels.set(labels)
         self.caption.setText(
-            f"<b>{det.wavefronts}</b> wavefront{'s' if det.wavefronts != 1 else ''} (ideal {det.ideal}), "
-            f"{det.degree}-way &nbsp;·&nbsp; mark colour / number = wavefront serving the lane &nbsp;·&nbsp; "
-            f"bars: distinct words per bank &nbsp;<span style='color:{st.hex(st.conflict)}'>▲ conflict</span> "
+            f"<b style='color:{st.hex(st.conflict) if det.wavefronts > det.ideal else st.hex(st.ink)}'>"
+            f"{det.wavefronts}</b> wavefront{'s' if det.wavefronts != 1 else ''} (ideal {det.ideal}), "
+            f"<b>{det.degree}-way</b> &nbsp;·&nbsp; bars: distinct words per bank<br>"
+            f"mark colour / number = wavefront serving the lane &nbsp;"
+            f"<span style='color:{st.hex(st.conflict)}'>▲ conflict</span> &nbsp;"
             f"<span style='color:{st.hex(st.broadcast)}'>● broadcast</span>",
             size=f"{st.font_pt}pt")
 

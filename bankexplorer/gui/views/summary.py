@@ -18,59 +18,77 @@ from .base import detail_for, selected_row
 
 
 def summary_html(an: Analysis | None, sel: Selection, style: Style = SCREEN) -> str:
-    """The summary as HTML (shared by the window and exported figures)."""
+    """The summary as HTML: one compact table, the selected warp instruction next to the whole
+    pattern (one pass of the block) and the kernel (x repeat counts), then the arrays."""
     if an is None:
         return "<p>The pattern is not valid.</p>"
-    red = style.hex(style.conflict)
+    red, ink, faint = style.hex(style.conflict), style.hex(style.ink), style.hex(style.faint)
     p = an.pattern
     t = an.totals()
     row = selected_row(an, sel)
     det = detail_for(an, row)
     out = []
+    head = ""
     if row is not None:
         k = int(an.source[row])
-        ins = p.instructions[k]
-        out.append(f"<h3 style='margin:2px 0'>#{k} {ins.title()}</h3>")
-        if det is None:
-            out.append(f"<p style='color:{red}'>{an.errors[row]}</p>")
-        else:
-            eff = det.ideal / det.wavefronts if det.wavefronts else 1.0
-            c = red if det.wavefronts > det.ideal else style.hex(style.ink)
-            rq, mv = int(an.result.bytes_requested[row]), int(an.result.bytes_moved[row])
-            out.append(
-                "<table cellspacing=2>"
-                f"<tr><td>N-way conflict</td><td align=right><b style='color:{c}'>{det.degree}-way</b></td></tr>"
-                f"<tr><td>wavefronts</td><td align=right><b style='color:{c}'>{det.wavefronts}</b> (ideal {det.ideal})</td></tr>"
-                f"<tr><td>efficiency</td><td align=right>{eff:.0%}</td></tr>"
-                f"<tr><td>bytes requested / moved</td><td align=right>{rq:,} / {mv:,}</td></tr>"
-                f"<tr><td>latency (one warp)</td><td align=right>≈ {float(latency_cycles(det.wavefronts)):.0f} cycles</td></tr>"
-                f"<tr><td>lanes served</td><td align=right>{int((det.lane_addr >= 0).sum())}</td></tr>"
-                "</table>")
-    ec = red if t.excess else style.hex(style.ink)
-    out.append("<h3 style='margin:6px 0 2px 0'>Pattern (one pass of the block)</h3>")
-    out.append(
-        "<table cellspacing=2>"
-        f"<tr><td>warp instructions</td><td align=right>{t.instructions:,}</td></tr>"
-        f"<tr><td>wavefronts</td><td align=right><b style='color:{ec}'>{t.wavefronts:,}</b> (ideal {t.ideal:,})</td></tr>"
-        f"<tr><td>excess (conflicts)</td><td align=right style='color:{ec}'>{t.excess:,}</td></tr>"
-        f"<tr><td>efficiency</td><td align=right>{t.efficiency:.0%}</td></tr>"
-        f"<tr><td>worst N-way</td><td align=right>{t.worst_degree}-way</td></tr>"
-        "</table>")
-    out.append("<h3 style='margin:6px 0 2px 0'>Kernel (× repeat counts, all warps)</h3>")
-    out.append(
-        "<table cellspacing=2>"
-        f"<tr><td>instructions</td><td align=right>{t.kernel_instructions:,}</td></tr>"
-        f"<tr><td>wavefronts</td><td align=right>{t.kernel_wavefronts:,} (ideal {t.kernel_ideal:,})</td></tr>"
-        f"<tr><td>excess</td><td align=right>{t.kernel_excess:,}</td></tr>"
-        f"<tr><td>bytes requested / moved</td><td align=right>{t.bytes_requested:,} / {t.bytes_moved:,}</td></tr>"
-        "</table>")
-    out.append(f"<h3 style='margin:6px 0 2px 0'>Shared memory: {t.shared_bytes:,} bytes</h3><table cellspacing=2>")
+        head = f"#{k} {p.instructions[k].title()}"
+        if an.loop_values[k]:
+            head += " (" + ", ".join(f"{a}={b}" for a, b in an.loop_values[k][int(an.iteration[row])].items()) + ")"
+        head += f", warp {int(an.warp[row])}"
+    out.append(f"<div style='margin:0 0 3px 0'><b>{_esc(head)}</b></div>" if head else "")
+    if row is not None and det is None:
+        out.append(f"<p style='color:{red}'>{_esc(an.errors[row])}</p>")
+
+    def cell(v, bad=False, bold=False):
+        txt = f"<b>{v}</b>" if bold else str(v)
+        return f"<td align=right style='padding:0 6px;{'color:' + red if bad else ''}'>{txt}</td>"
+
+    rows: list[tuple[str, list[str]]] = []
+    if det is not None:
+        eff = det.ideal / det.wavefronts if det.wavefronts else 1.0
+        bad = det.wavefronts > det.ideal
+        rq, mv = int(an.result.bytes_requested[row]), int(an.result.bytes_moved[row])
+        sel_vals = [cell(f"{det.degree}-way", bad, True), cell(det.wavefronts, bad, True), cell(det.ideal),
+                    cell(det.wavefronts - det.ideal, bad), cell(f"{eff:.0%}", bad), cell(f"{rq:,}"), cell(f"{mv:,}"),
+                    cell(f"≈ {float(latency_cycles(det.wavefronts)):.0f} cyc")]
+    else:
+        sel_vals = [cell("–")] * 8
+    pb = t.excess > 0
+    kb = t.kernel_excess > 0
+    pat_vals = [cell(f"{t.worst_degree}-way", t.worst_degree > 1, True), cell(f"{t.wavefronts:,}", pb, True),
+                cell(f"{t.ideal:,}"), cell(f"{t.excess:,}", pb), cell(f"{t.efficiency:.0%}", pb), "<td></td>", "<td></td>",
+                f"<td align=right style='padding:0 6px;color:{faint}'>{t.instructions:,} instr.</td>"]
+    k_eff = t.kernel_ideal / t.kernel_wavefronts if t.kernel_wavefronts else 1.0
+    ker_vals = ["<td></td>", cell(f"{t.kernel_wavefronts:,}", kb, True), cell(f"{t.kernel_ideal:,}"),
+                cell(f"{t.kernel_excess:,}", kb), cell(f"{k_eff:.0%}", kb), cell(f"{t.bytes_requested:,}"),
+                cell(f"{t.bytes_moved:,}"),
+                f"<td align=right style='padding:0 6px;color:{faint}'>{t.kernel_instructions:,} instr.</td>"]
+    names = ["N-way conflict", "wavefronts", "ideal", "excess", "efficiency", "bytes requested", "bytes moved",
+             "latency · count"]
+    for j, n in enumerate(names):
+        rows.append((n, [sel_vals[j], pat_vals[j], ker_vals[j]]))
+    out.append("<table cellspacing=0 cellpadding=1 style='margin:0'>"
+               f"<tr style='color:{faint}'><td></td><td align=right style='padding:0 6px'>selected</td>"
+               f"<td align=right style='padding:0 6px'>pattern</td>"
+               f"<td align=right style='padding:0 6px' title='× repeat counts, all warps'>kernel</td></tr>")
+    for n, vals in rows:
+        out.append(f"<tr><td style='color:{ink}'>{n}</td>{''.join(vals)}</tr>")
+    out.append("</table>")
+    out.append(f"<div style='margin:5px 0 1px 0'><b>Shared memory: {t.shared_bytes:,} B</b></div>"
+               "<table cellspacing=0 cellpadding=1>")
     for a in p.arrays:
-        out.append(f"<tr><td><code>{a.declaration()}</code></td><td align=right>{a.nbytes:,} B</td></tr>")
+        out.append(f"<tr><td><code>{_esc(a.declaration())}</code></td><td align=right style='padding:0 6px'>"
+                   f"{a.nbytes:,} B</td></tr>")
     out.append("</table>")
     if t.invalid:
         out.append(f"<p style='color:{red}'>{t.invalid} warp instruction(s) are invalid.</p>")
+    out.append(f"<div style='color:{faint};margin-top:4px'>pattern = one pass of the block; "
+               f"kernel = × repeat counts, all warps</div>")
     return "".join(out)
+
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 class SummaryView(QTextBrowser):
@@ -111,7 +129,15 @@ class InstructionList(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
         self.table = QTableWidget(0, 5)
-        self.table.setHorizontalHeaderLabels(["#", "instruction", "wavefronts", "ideal", "worst"])
+        self.table.setHorizontalHeaderLabels(["#", "instruction", "Σ wavefr.", "Σ ideal", "worst"])
+        for c, tip in enumerate(["instruction number", "the instruction as the kernel writes it",
+                                 "wavefronts summed over every warp and loop iteration of the block "
+                                 "(a conflict-free instruction of 8 warps x 4 iterations shows 32)",
+                                 "the conflict-free minimum, summed the same way",
+                                 "worst conflict degree of any one warp instruction (1-way = no conflict)"]):
+            self.table.horizontalHeaderItem(c).setToolTip(tip)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.table.setWordWrap(False)
         self.table.verticalHeader().hide()
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -167,6 +193,12 @@ class InstructionList(QWidget):
                     it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if bad and an is not None:
                     it.setToolTip(an.instruction_errors.get(k, ""))
+                elif an is not None and c in (2, 3):
+                    n = len(rows)
+                    per = int(an.result.wavefronts[rows].max(initial=0)) if c == 2 else int(an.result.ideal[rows].max(initial=0))
+                    it.setToolTip(f"sum over {n:,} warp instruction{'s' if n != 1 else ''} "
+                                  f"({p.warps} warp{'s' if p.warps != 1 else ''} × {ins.iterations()} "
+                                  f"iteration{'s' if ins.iterations() != 1 else ''}); at most {per} per warp instruction")
         self.table.blockSignals(False)
         self.sync_selection()
 

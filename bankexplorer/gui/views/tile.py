@@ -19,10 +19,10 @@ from ...model.analysis import Analysis
 from ...model.layout import SharedArray
 from ...model.pattern import Pattern
 from ..document import Hover, Selection
-from ..palette import bank_rgba
+from ..palette import bank_color, bank_rgba
 from .base import (
-    DocView, RectHighlight, TextPool, cosmetic_pen, detail_for, grid_image, hatch, lane_tip, pixels_per_cell, qcolor,
-    selected_row,
+    Caption, DocView, RectHighlight, TextPool, cosmetic_pen, detail_for, fit_aspect, grid_image, hatch, ink_on, lane_tip, span_symbol,
+    pixels_per_cell, qcolor, selected_row,
 )
 
 _MERGE_IDS = itertools.count(1_000_000)
@@ -68,8 +68,8 @@ def tile_grid(arr: SharedArray, hw, style) -> TileGrid:
     g = _GRID_CACHE.get(key)
     if g is not None:
         return g
-    if arr.ndim == 1:
-        cols = min(arr.dims[0], 32)
+    if arr.ndim == 1:  # one row per bank row (128 bytes on NVIDIA): 32 floats, 16 doubles
+        cols = max(1, min(arr.dims[0], hw.row_bytes // arr.elem_size))
         rows = -(-arr.dims[0] // cols)
     else:
         cols, rows = arr.pitch, int(np.prod(arr.dims[:-1]))
@@ -184,20 +184,39 @@ class TileView(DocView):
         self.edge = pg.PlotDataItem(pen=pg.mkPen(qcolor(st.ink), width=3, style=Qt.PenStyle.DashLine))
         self.edge.setZValue(30)
         self.plot.addItem(self.edge)
-        self.edge_hint = pg.TextItem("⇔ padding", color=qcolor(st.ink), anchor=(0, 1))
+        self.edge_hint = pg.TextItem("padding ⇔", color=qcolor(st.ink), anchor=(1, 0))
         self.plot.addItem(self.edge_hint, ignoreBounds=True)
         self.hover_rect = RectHighlight(st.highlight, 3.0)
         self.plot.addItem(self.hover_rect, ignoreBounds=True)
         self.lane_labels = TextPool(self.vb, st.ink, st.font_pt, bold=True)
         self.index_labels = TextPool(self.vb, st.faint, max(6, st.font_pt - 2), anchor=(0.5, 1.0), z=55)
-        self.caption = pg.LabelItem(justify="left", color=qcolor(st.ink))
-        self.addItem(self.caption, row=1, col=0)
+        # the bank palette, as a strip of numbered swatches under the tile
+        self.legend = self.addPlot(row=1, col=0)
+        self.legend.setMaximumHeight(46)
+        self.legend.setMinimumHeight(46)
+        self.legend.setMaximumWidth(620)
+        self.legend.setMenuEnabled(False)
+        self.legend.setMouseEnabled(x=False, y=False)
+        self.legend.hideButtons()
+        self.legend.getAxis("left").setWidth(78)
+        self.legend.getAxis("left").setTicks([[(0.5, "bank colour")], []])
+        for ax in ("bottom", "left"):
+            self.legend.getAxis(ax).setPen(qcolor(st.faint))
+            self.legend.getAxis(ax).setTextPen(qcolor(st.ink))
+        self.legend.getViewBox().invertY(True)
+        self.legend_img = pg.ImageItem()
+        self.legend.addItem(self.legend_img)
+        self._legend_n = -1
+        self.caption = Caption(qcolor(st.ink), st.font_pt)
+        self.addItem(self.caption, row=2, col=0)
         self.grid: TileGrid | None = None
         self._shape_key = None
         self._lane_cells: dict[int, list[tuple[int, int]]] = {}
         self._drag = None
         self.vb.sigRangeChanged.connect(self._update_labels)
+        self.track_view(self.vb)
         self._label_src: list[tuple[float, float, str]] = []
+        self._label_span = 1
 
     # ---- drawing -----------------------------------------------------------------------------
     def _array_for(self, an: Analysis | None, sel: Selection) -> SharedArray | None:
@@ -228,19 +247,44 @@ class TileView(DocView):
         self.grid = g
         self.image.setImage(g.image, autoLevels=False)
         self.image.setRect(QRectF(0, 0, g.cols, g.rows))
-        shape_key = (arr.name, g.rows, arr.dims[-1])
+        shape_key = (arr.name, g.rows, g.cols)
         if shape_key != self._shape_key:
             self._shape_key = shape_key
-            self.vb.setRange(QRectF(0, 0, g.cols + (1 if arr.ndim > 1 else 0), g.rows), padding=0.02)
+            self.shape_changed()
+        self._render_legend(an.hardware.banks)
         self._set_ticks(g)
         if arr.ndim > 1:
             self.edge.setData([g.cols, g.cols], [0, g.rows])
-            self.edge_hint.setPos(g.cols + 0.1, -0.1)
+            self.edge_hint.setPos(g.cols + 0.4, g.rows + 0.05)
             self.edge_hint.show()
         else:
             self.edge.setData([], [])
             self.edge_hint.hide()
         self._draw_accesses(an, sel, g)
+
+    def fit_range(self) -> None:
+        g = self.grid
+        if g is None:
+            return
+        two_d = g.array.ndim > 1
+        cols = g.cols + (1.2 if two_d else 0)  # room for the padding handle
+        w, h = max(self.vb.width(), 1.0), max(self.vb.height(), 1.0)
+        rows = g.rows + (1.6 if two_d else 0)  # and for its caption under the array
+        whole = min(w / cols, h / rows)
+        # a long array: fit its width and scroll down rather than shrink cells to a blur
+        fit_aspect(self.vb, 0, cols, 0, rows, width_only=whole < 9 and w / cols > whole)
+
+    def _render_legend(self, nb: int) -> None:
+        if nb == self._legend_n:
+            return
+        self._legend_n = nb
+        rgba = bank_rgba(np.arange(nb)[None, :])
+        self.legend_img.setImage(grid_image(rgba, 8, self.style_.background), autoLevels=False)
+        self.legend_img.setRect(QRectF(0, 0, nb, 1))
+        step = 1 if nb <= 16 else 4 if nb <= 64 else 8
+        self.legend.getAxis("bottom").setTicks([[(b + 0.5, str(b)) for b in range(0, nb, step)], []])
+        self.legend.setXRange(0, nb, padding=0)
+        self.legend.setYRange(0, 1, padding=0)
 
     def _set_ticks(self, g: TileGrid) -> None:
         def ticks(n: int):
@@ -261,9 +305,12 @@ class TileView(DocView):
         caption = (f"<b>{arr.declaration()}</b> &nbsp; {arr.elem_size} B elements"
                    + (f", padding {arr.padding}" if arr.padding else "")
                    + (f", {arr.transform.describe()}" if arr.transform.kind != "none" else "")
-                   + f" &nbsp;·&nbsp; colour = bank ({hw.banks} banks × {hw.bank_width} B) &nbsp;·&nbsp; "
-                   f"<span style='color:{st.hex(st.conflict)}'>■ conflict</span> &nbsp;"
-                   f"<span style='color:{st.hex(st.broadcast)}'>● broadcast</span> &nbsp;▨ padding")
+                   + (f" &nbsp;·&nbsp; <b>{ins.title()}</b>" if ins is not None and ins.array == arr.name else "")
+                   + f"<br>cell colour = bank of its first word ({hw.banks} banks × {hw.bank_width} B) &nbsp;·&nbsp; "
+                   f"□ accessed, number = lane &nbsp;"
+                   f"<span style='color:{st.hex(st.conflict)}'>▲□ bank conflict</span> &nbsp;"
+                   f"<span style='color:{st.hex(st.broadcast)}'>● broadcast</span> &nbsp;▨ padding"
+                   + (" (drag the dashed edge)" if arr.ndim > 1 else ""))
         self.caption.setText(caption, size=f"{st.font_pt}pt")
         if det is None or ins is None or ins.array != arr.name:
             for it in (self.outline, self.conflict, self.badge_conflict, self.badge_shared):
@@ -283,11 +330,17 @@ class TileView(DocView):
         lane_rep = np.repeat(lanes, span)
         conf = det.lane_conflict[lane_rep]
         shared = det.lane_shared[lanes]
-        pos = np.column_stack([cells_c + 0.5, cells_r + 0.5]).astype(float)
-        self.outline.setData(pos=pos[~conf])
-        self.conflict.setData(pos=pos[conf])
-        first = np.column_stack([c + 0.5, r + 0.5]).astype(float)
         cl = det.lane_conflict[lanes]
+        if span > 1 and arr.ndim > 1:  # one box per lane around all the elements it reads
+            pos = np.column_stack([c + span / 2, r + 0.5]).astype(float)
+            sym = span_symbol(span)
+            self.outline.setData(pos=pos[~cl], symbol=sym)
+            self.conflict.setData(pos=pos[cl], symbol=sym)
+        else:
+            pos = np.column_stack([cells_c + 0.5, cells_r + 0.5]).astype(float)
+            self.outline.setData(pos=pos[~conf], symbol="s")
+            self.conflict.setData(pos=pos[conf], symbol="s")
+        first = np.column_stack([c + 0.5, r + 0.5]).astype(float)
         self.badge_conflict.setData(pos=first[cl] + [0.3, -0.28])
         self.badge_shared.setData(pos=first[shared] + [-0.3, -0.3])
         for ln, rr, cc in zip(lane_rep.tolist(), cells_r.tolist(), cells_c.tolist()):
@@ -298,8 +351,13 @@ class TileView(DocView):
         labels = []
         for (rr, cc), ls in by_cell.items():
             text = str(ls[0]) if len(ls) == 1 else f"{ls[0]},{ls[1]}" if len(ls) == 2 else f"{ls[0]}+{len(ls) - 1}"
-            labels.append((cc + span / 2 if arr.ndim > 1 else cc + 0.5, rr + 0.5, text))
+            if span > 1 and arr.ndim > 1:  # over several colours: dark text on a light box
+                labels.append((cc + span / 2, rr + 0.5, text, st.ink, (255, 255, 255, 215)))
+            else:
+                b = int(g.bank[rr, cc])
+                labels.append((cc + 0.5, rr + 0.5, text, ink_on(bank_color(b)) if b >= 0 else st.ink))
         self._label_src = labels
+        self._label_span = span if arr.ndim > 1 else 1
         self._update_labels()
 
     def _cell_pixels(self) -> float:
@@ -309,8 +367,11 @@ class TileView(DocView):
 
     def _update_labels(self, *args) -> None:
         px = self._cell_pixels()
-        show = len(self._label_src) <= 96 and px >= 13
-        self.lane_labels.set(self._label_src if show else [])
+        # lane numbers only where they fit their cells (a smaller font first), never overlapping
+        if len(self._label_src) <= 128:
+            self.lane_labels.fit(self._label_src, px * self._label_span, self.style_.font_pt, room_h_px=px)
+        else:
+            self.lane_labels.set([])
         g = self.grid
         if g is None or px < 34:
             self.index_labels.set([])

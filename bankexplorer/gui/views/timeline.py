@@ -13,7 +13,7 @@ from ...model.analysis import Analysis
 from ...model.hardware import issue_cycles_one_warp, latency_cycles
 from ..document import Hover, Selection
 from ..palette import wave_rgba
-from .base import DocView, RectHighlight, TextPool, detail_for, grid_image, lane_tip, qcolor, selected_row
+from .base import Caption, DocView, RectHighlight, TextPool, detail_for, lane_tip, qcolor, selected_row
 
 
 class TimelineView(DocView):
@@ -24,7 +24,7 @@ class TimelineView(DocView):
 
         super().__init__(doc, style or SCREEN, parent)
         st = self.style_
-        self.head = pg.LabelItem(justify="left", color=qcolor(st.ink))
+        self.head = Caption(qcolor(st.ink), st.font_pt)
         self.addItem(self.head, row=0, col=0)
         self.plot = self.addPlot(row=1, col=0)
         self.vb = self.plot.getViewBox()
@@ -35,13 +35,15 @@ class TimelineView(DocView):
         self.plot.setMouseEnabled(x=True, y=False)
         self.image = pg.ImageItem()
         self.plot.addItem(self.image)
-        self.ideal_line = pg.InfiniteLine(angle=90, pen=pg.mkPen(qcolor(st.ink), width=2, style=Qt.PenStyle.DashLine),
-                                          label="ideal {value:.0f}", labelOpts={"position": 0.04, "color": qcolor(st.ink)})
+        self.ideal_line = pg.InfiniteLine(angle=90, pen=pg.mkPen(qcolor(st.ink), width=2, style=Qt.PenStyle.DashLine))
         self.plot.addItem(self.ideal_line, ignoreBounds=True)
+        # the line's caption sits in a band above lane 0, so it never covers a wavefront's bars
+        self.ideal_text = pg.TextItem(color=qcolor(st.ink), anchor=(1, 0.5))
+        self.plot.addItem(self.ideal_text, ignoreBounds=True)
         self.lane_band = RectHighlight(st.highlight, 2.0, fill_alpha=60)
         self.plot.addItem(self.lane_band, ignoreBounds=True)
         self.seq = self.addPlot(row=2, col=0)
-        self.seq.setMaximumHeight(120)
+        self.seq.setMaximumHeight(84)
         self.seq.setMenuEnabled(False)
         self.seq.setMouseEnabled(x=True, y=False)
         self.seq.getViewBox().invertY(True)
@@ -64,6 +66,19 @@ class TimelineView(DocView):
         self._seq_x0 = np.zeros(0)
         self._seq_w = np.zeros(0)
         self._key = None
+        self.track_view(self.vb)
+
+    def fit_range(self) -> None:
+        det = detail_for(self.an, selected_row(self.an, self.sel))
+        if det is None:
+            return
+        W = self.an.hardware.warp_size
+        self.vb.setRange(xRange=(0, max(det.wavefronts, det.ideal, 1) + 0.5), yRange=(-self._band(W), W), padding=0.02)
+
+    @staticmethod
+    def _band(warp_size: int) -> float:
+        """Height (in lanes) of the caption band above lane 0."""
+        return max(2.0, warp_size / 8)
 
     def render(self, an: Analysis | None, sel: Selection) -> None:
         self.an, self.sel = an, sel
@@ -78,6 +93,7 @@ class TimelineView(DocView):
         if det is None:
             self.image.clear()
             self.ideal_line.hide()
+            self.ideal_text.hide()
             msg = an.errors[row] if row is not None and an.errors[row] else "no valid instruction selected"
             self.head.setText(msg, size=f"{st.font_pt}pt")
         else:
@@ -87,14 +103,25 @@ class TimelineView(DocView):
             grid[lanes, det.lane_wave[lanes]] = det.lane_wave[lanes]
             rgba = wave_rgba(grid)
             rgba[grid < 0] = (*st.empty, 255)
-            self.image.setImage(grid_image(rgba, 8, st.background), autoLevels=False)
+            # 16 pixels per wavefront with a 1-pixel gap between wavefronts, one per lane: wide,
+            # short cells would turn grid_image's square grid lines into stripes
+            img = np.repeat(rgba, 16, axis=1)
+            img[:, ::16, :3] = st.background
+            self.image.setImage(img, autoLevels=False)
             self.image.setRect(QRectF(0, 0, n, W))
             self.ideal_line.setValue(det.ideal)
             self.ideal_line.show()
-            key = (n, W)
+            right = det.ideal < n / 2  # room on the right of the line: say it there
+            self.ideal_text.setAnchor((0, 0.5) if right else (1, 0.5))
+            self.ideal_text.setText(f" ideal {det.ideal}" if right else f"ideal {det.ideal} ")
+            self.ideal_text.setPos(det.ideal, -self._band(W) / 2)
+            self.ideal_text.show()
+            self.plot.getAxis("bottom").setTickSpacing(*((1, 1) if n <= 12 else (5, 1) if n <= 60 else (None, None)))
+            self.plot.getAxis("left").setTicks([[(ln + 0.5, str(ln)) for ln in range(0, W, 8)], []])
+            key = (n, W, det.ideal)
             if key != self._key:
                 self._key = key
-                self.vb.setRange(QRectF(0, 0, max(n, det.ideal) + 0.5, W), padding=0.02)
+                self.shape_changed()
             ins = an.pattern.instructions[int(an.source[row])]
             eff = det.ideal / det.wavefronts if det.wavefronts else 1.0
             color = st.hex(st.conflict) if det.wavefronts > det.ideal else st.hex(st.ink)
