@@ -1,0 +1,124 @@
+"""``bankexplorer import-cuda FILE.cu [--block 32,8] [--out pattern.json]``.
+
+Registered in :data:`bankexplorer.cli.COMMANDS` when the CLI loads its plugins. Without ``--out``
+it prints what was imported and its analysis; problems in the text go to stderr with their line
+and column. Syntax errors (and a text with no shared-memory access) exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..cli import COMMANDS, EXIT_BAD_INPUT, UsageError, _fmt_table
+from .report import instruction_stats, worst
+from .translate import ImportOptions, import_cuda
+
+
+def parse_block(text: str) -> tuple[int, int, int]:
+    """``32,8`` / ``32x8x1`` / ``256`` -> (x, y, z)."""
+    parts = [p for p in text.lower().replace("x", ",").replace(" ", "").split(",") if p]
+    try:
+        dims = [int(p) for p in parts]
+    except ValueError:
+        raise UsageError(f"--block {text!r}: write 1 to 3 positive sizes, e.g. --block 32,8") from None
+    if not 1 <= len(dims) <= 3 or min(dims) < 1:
+        raise UsageError(f"--block {text!r}: write 1 to 3 positive sizes, e.g. --block 32,8")
+    return tuple(dims + [1] * (3 - len(dims)))  # type: ignore[return-value]
+
+
+def parse_define(text: str) -> tuple[str, int]:
+    name, _, value = text.partition("=")
+    if not name.isidentifier() or not value:
+        raise UsageError(f"-D {text!r}: write NAME=INTEGER, e.g. -D TILE=32")
+    try:
+        return name, int(value, 0)
+    except ValueError:
+        raise UsageError(f"-D {text!r}: {value!r} is not an integer") from None
+
+
+def _add(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("file", help="CUDA source (.cu, or - for standard input); it is only read, never compiled or run")
+    sp.add_argument("--block", metavar="X[,Y[,Z]]",
+                    help="threads per block (default: a <<<grid, block>>> launch or a '// block: X, Y' comment "
+                         "in the text, else 32)")
+    sp.add_argument("--extern-size", type=int, metavar="BYTES",
+                    help="bytes of dynamic shared memory for 'extern __shared__' arrays (default: the launch's "
+                         "third argument or a '// extern-size: BYTES' comment, else 48 KiB)")
+    sp.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE",
+                    help="give a name (kernel parameter, template parameter) an integer value, like nvcc -D")
+    sp.add_argument("--name", help="pattern name (default: the file name)")
+    sp.add_argument("--out", "-o", help="write the pattern file (.json) here instead of printing the analysis")
+    sp.add_argument("--detail", action="store_true", help="also print every warp instruction (as 'analyze' does)")
+
+
+def _read(path: str) -> tuple[str, str]:
+    if path == "-":
+        return sys.stdin.read(), "stdin"
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        return data.decode("utf-8"), path
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise UsageError(f"{path}: line {line}: not UTF-8 text (is it a CUDA source file?)") from None
+
+
+def _run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..io import patternfile
+    from ..model.analysis import analyze
+
+    opts = ImportOptions(block=parse_block(args.block) if args.block else None,
+                         defines=dict(parse_define(d) for d in args.defines))
+    if args.extern_size is not None:
+        if not 1 <= args.extern_size <= 1 << 30:
+            raise UsageError("--extern-size must be from 1 to 2**30 bytes")
+        opts.extern_bytes = args.extern_size
+    text, where = _read(args.file)
+    opts.name = args.name or (Path(args.file).stem if args.file != "-" else "Imported CUDA")
+    res = import_cuda(text, opts)
+    for d in res.diagnostics:
+        print(f"{where}:{d}", file=sys.stderr)
+    errors = [d for d in res.diagnostics if d.severity == "error"]
+    if errors:
+        print(f"bankexplorer: {where}: {len(errors)} error(s); first at line {errors[0].line}, column "
+              f"{errors[0].column}: {errors[0].message}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if not res.pattern.instructions:
+        print(f"bankexplorer: {where}: no shared-memory access found (declare a __shared__ array and index it)",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.out:
+        patternfile.save(res.pattern, args.out)
+        print(f"wrote {args.out}: {len(res.pattern.arrays)} array(s), {len(res.pattern.instructions)} "
+              f"instruction(s), block {'x'.join(map(str, res.pattern.block))} ({res.block_origin})")
+        return 0
+    an = analyze(res.pattern, detail=False)
+    stats = instruction_stats(res, an)
+    print(f"block {'x'.join(map(str, res.pattern.block))} ({res.block_origin}); arrays: "
+          + ", ".join(f"{a.dtype} {a.name}" + "".join(f"[{d}]" for d in a.dims) + (f" +{a.padding} padding"
+                                                                                  if a.padding else "")
+                      for a in res.pattern.arrays))
+    print(f"{'line':>5} {'instruction':<52} {'wavefronts':>10} {'ideal':>5} {'N-way':>5}")
+    for s in stats:
+        title = s.title.removeprefix(f"L{s.line} ")
+        title = title if len(title) <= 52 else title[:51] + "…"
+        if s.error:
+            print(f"{s.line:>5} {title:<52} error: {s.error}")
+        else:
+            print(f"{s.line:>5} {title:<52} {s.wavefronts:>10} {s.ideal:>5} {s.degree:>4}x")
+    w = worst(stats)
+    print(f"worst conflict: line {w.line} ({w.degree}-way, {w.excess:,} excess wavefronts per block)" if w else
+          "no bank conflict")
+    t = an.totals()
+    print(f"total per block: {t.wavefronts:,} wavefronts for {t.instructions:,} warp instructions (ideal {t.ideal:,}, "
+          f"efficiency {t.efficiency:.0%}); shared memory {t.shared_bytes:,} bytes")
+    if args.detail:
+        print()
+        print(_fmt_table(an))
+    return 0
+
+
+COMMANDS["import-cuda"] = (_add, _run, "read a CUDA snippet's shared-memory code and build a pattern from it")
