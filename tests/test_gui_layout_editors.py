@@ -2,9 +2,12 @@
 nothing emitted for a string that does not parse (with the column in the message), paste."""
 
 import pytest
+from PySide6.QtGui import QAction
 
-from bankexplorer.gui.layout_editors import EDITORS, editor_for
-from bankexplorer.model import SharedArray
+from bankexplorer.gui.document import Document
+from bankexplorer.gui.layout_editors import EDITORS, AccessMenu, TvCopyDialog, editor_for
+from bankexplorer.model import Pattern, SharedArray
+from bankexplorer.model.pattern import Instruction
 from bankexplorer.model.libraries import KINDS, cute, default, tma, triton
 
 
@@ -85,3 +88,68 @@ def test_paste_switches_kind_or_reports_the_column(qtbot, emitted):
     e.paste.setText("CU_TENSOR_MAP_SWIZZLE_64B")
     e.paste.returnPressed.emit()
     assert emitted[-1] == tma.make("64B") and e.mode.currentData() == "64B"
+
+
+# ---- the access side: one click adds the library's copy as an undoable edit -------------------------
+def _doc(layout: str, dims=(16, 64), dtype="half") -> Document:
+    a = SharedArray("A", dtype, dims, transform=cute.make(layout))
+    return Document(Pattern(arrays=(a,), instructions=(access_placeholder(a),)))
+
+
+def access_placeholder(a):
+    return Instruction(kind="load", array="A", index=("0",) * a.ndim)
+
+
+def _trigger(menu: AccessMenu, name: str) -> None:
+    (act,) = [a for a in menu.findChildren(QAction) if a.objectName() == name]
+    act.trigger()
+
+
+def test_access_menu_adds_ldmatrix_fragments_undoably(qtbot):
+    doc = _doc("Sw<3,3,3> o _0 o (_16,_64):(_64,_1)")
+    menu = AccessMenu(doc)
+    _trigger(menu, "ldmatrix.x4.trans")
+    p = doc.pattern
+    ins = p.instructions[-1]
+    assert (ins.kind, ins.matrices, ins.trans) == ("ldmatrix", 4, True)
+    assert ins.index == ("lane % 16", "k + (lane / 16) * 8") and [lp.values() for lp in ins.loops] == [range(0, 64, 16)]
+    assert doc.selection.instruction == 1
+    rows = doc.analysis.rows_of(1)
+    assert doc.analysis.result.wavefronts[rows].tolist() == [4, 4, 4, 4]  # swizzled: conflict-free
+    doc.undo_stack.undo()
+    assert len(doc.pattern.instructions) == 1
+    # the unswizzled tile: every 8 rows of one 16-byte column chunk share 4 banks, 8-way
+    plain = _doc("(_16,_64):(_64,_1)")
+    AccessMenu(plain).add_fragment("stmatrix", 4, False)
+    assert plain.pattern.instructions[-1].kind == "stmatrix"
+    assert plain.analysis.result.wavefronts[plain.analysis.rows_of(1)].tolist() == [32, 32, 32, 32]
+
+
+def test_access_menu_float4_and_refusals(qtbot):
+    doc = _doc("(_16,_64):(_64,_1)")
+    menu = AccessMenu(doc)
+    _trigger(menu, "load.v16")
+    ins = doc.pattern.instructions[-1]
+    assert ins.width == 16 and ins.index == ("(v + tid) / 8", "((v + tid) % 8) * 8")
+    assert doc.analysis.result.wavefronts[doc.analysis.rows_of(1)].tolist() == [4, 4, 4, 4]
+    col = _doc("(_16,_64):(_1,_16)")
+    menu = AccessMenu(col)
+    _trigger(menu, "ldmatrix.x4")
+    assert len(col.pattern.instructions) == 1 and col.undo_stack.count() == 0
+    assert "A[0][0..7] is not 16 consecutive, aligned bytes" in menu.last_message
+
+
+def test_tv_copy_dialog(qtbot):
+    a = SharedArray("A", "half", (16, 64), transform=cute.make("(_16,_64):(_64,_1)"))
+    dlg = TvCopyDialog(a)
+    qtbot.addWidget(dlg)
+    dlg.text.setText("((_16,_8),_8):((_1,_128),_16")
+    dlg._accept()
+    assert dlg.result_instruction is None and "found the end of the text at column 29" in dlg.error.text() and dlg.text.cursorPosition() == 28
+    dlg.text.setText("((_16,_8),_8):((_1,_128),_16)")
+    dlg._accept()
+    assert dlg.result() == TvCopyDialog.Accepted and dlg.threads == 128
+    doc = Document(Pattern(arrays=(a,), instructions=(access_placeholder(a),)))
+    assert AccessMenu(doc).add_tv_copy(dlg.result_instruction, dlg.threads)
+    assert doc.pattern.block == (128, 1, 1)
+    assert doc.analysis.result.wavefronts[doc.analysis.rows_of(1)].tolist() == [32, 32, 32, 32]

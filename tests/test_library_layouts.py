@@ -6,7 +6,8 @@ import pytest
 from bankexplorer.io import patternfile as pf
 from bankexplorer.model import BankExplorerError, ExprError, Pattern, SharedArray, Transform, analyze
 from bankexplorer.model.libraries import cute, from_text, tma, triton
-from bankexplorer.model.libraries.access import fragment_index, matrix_fragment, mode_expr, tv_copy
+from bankexplorer.model.libraries.access import (check_runs, fragment_index, fragment_shape, fragment_sweep,
+                                                matrix_fragment, mode_expr, tv_copy, vector_sweep)
 from bankexplorer.model.libraries.cute import LayoutParseError
 from bankexplorer.model.swizzle import Swizzle
 from bankexplorer.resources import EXAMPLES
@@ -385,6 +386,41 @@ def test_tv_copy_refuses_what_cute_would_not_vectorize():
         tv_copy("((_8,_16),_8):((_128,_1),_16)", (16, 64), "A", 8, arr=col_major)
     with pytest.raises(BankExplorerError, match="must divide the 8 values"):
         tv_copy("((_8,_16),_8):((_128,_1),_16)", (16, 64), "A", 3)
+
+
+def test_fragment_shapes_fit_the_tile():
+    assert [fragment_shape(m, 2, 16, 64) for m in (1, 2, 4)] == ["8x8", "16x8", "16x16"]
+    assert fragment_shape(4, 2, 8, 64) == "8x32" and fragment_shape(2, 2, 8, 64) == "8x16"
+    assert fragment_shape(4, 4, 16, 32) == "16x8" and fragment_shape(4, 1, 16, 64) == "16x32"
+    with pytest.raises(BankExplorerError, match="holds no .x4 fragment"):
+        fragment_shape(4, 2, 8, 8)
+
+
+@pytest.mark.parametrize("matrices,trans", [(1, False), (2, False), (4, False), (4, True)])
+def test_fragment_sweep_reads_every_matrix_row_once(matrices, trans):
+    arr = SharedArray("A", "half", (2, 16, 64), transform=triton.swizzled(8, 1, 8, (2, 1, 0)))
+    ins = fragment_sweep(arr, matrices, trans=trans)
+    assert ins.index[0] == "0" and ins.trans == trans
+    an = analyze(Pattern(arrays=(arr,), instructions=(ins,)))
+    assert not an.instruction_errors
+    li = an.lane_index[:, :8 * matrices]
+    starts = sorted((int(r), int(c)) for r, c in zip(li[:, :, 1].ravel(), li[:, :, 2].ravel()))
+    assert starts == [(r, c) for r in range(16) for c in range(0, 64, 8)]
+    assert an.result.wavefronts.tolist() == [matrices] * (128 // (8 * matrices))  # swizzled: the minimum
+
+
+def test_vector_sweep_and_contiguity():
+    arr = SharedArray("A", "float", (8, 32), transform=from_text("Sw<3,2,3> o _0 o (_8,_32):(_32,_1)"))
+    ins = vector_sweep(arr, 32)
+    assert ins.index == ("(v + tid) / 8", "((v + tid) % 8) * 4") and ins.loops[0].values() == range(0, 64, 32)
+    an = analyze(Pattern(arrays=(arr,), instructions=(ins,)))
+    assert an.result.wavefronts.tolist() == [4, 4]
+    # Sw<3,2,3> on float elements keeps 4-float runs (bits 0-1 untouched); Sw<2,1,3> swaps float pairs
+    with pytest.raises(BankExplorerError, match=r"A\[0\]\[16..19\] is not 16 consecutive, aligned bytes in this layout \(byte offsets \[72, 76, 64, 68\]\)"):
+        check_runs(SharedArray("A", "float", (8, 32), transform=from_text("Sw<2,1,3> o _0 o (_8,_32):(_32,_1)")),
+                   4, "vector")
+    with pytest.raises(BankExplorerError, match=r"A\[0\]\[0..7\] is not 16 consecutive"):
+        fragment_sweep(SharedArray("A", "half", (8, 64), transform=from_text("(_8,_64):(_1,_8)")), 4)
 
 
 # ---- the shipped examples ------------------------------------------------------------------------

@@ -10,16 +10,25 @@ Every editor also has a *paste* line that accepts whatever a library prints (CuT
 ``print(layout)``, TTGIR ``#ttg.swizzled_shared<{...}>`` / ``#ttg.nvmma_shared<{...}>``, a
 ``CU_TENSOR_MAP_SWIZZLE_*`` mode). Pasting one of another kind emits that kind's Transform, so
 the host panel should switch its page to ``t.kind``.
+
+:class:`AccessMenu` is the access side: the standard ``ldmatrix``/``stmatrix`` fragments, 16-byte
+vector copies and a CuTe TV copy over the array being edited, each added as one undoable edit.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLabel, QLineEdit, QWidget
+from dataclasses import replace
+from typing import Callable
 
-from ..model.libraries import cute, from_text, tma, triton
-from ..model.libraries.cute import LayoutParseError
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit,
+                               QMenu, QWidget)
+
+from ..model.errors import BankExplorerError
 from ..model.layout import Transform
+from ..model.libraries import access, cute, from_text, tma, triton
+from ..model.libraries.cute import LayoutParseError
+from ..model.pattern import Instruction
 
 BAD = "background:#ffd6d6; border:1px solid #d02020;"
 POW2 = (1, 2, 4, 8, 16, 32, 64, 128)
@@ -241,3 +250,147 @@ EDITORS: dict[str, type[LayoutEditor]] = {
 def editor_for(kind: str, parent=None) -> LayoutEditor:
     """A new editor for one of the library layout kinds (KeyError for other kinds)."""
     return EDITORS[kind](parent)
+
+
+# ---- the access side ------------------------------------------------------------------------------
+class TvCopyDialog(QDialog):
+    """Asks for a CuTe TV layout (as ``print(tiled_copy)`` shows ``LayoutTV``) and the vector
+    width; :meth:`instruction` builds the copy over ``arr`` or says what is wrong, where."""
+
+    def __init__(self, arr, parent=None):
+        super().__init__(parent)
+        self.arr = arr
+        self.setWindowTitle(f"CuTe TV copy of {arr.name}")
+        f = QFormLayout(self)
+        self.text = QLineEdit("((_8,_16),_8):((_128,_1),_16)" if tuple(arr.dims) == (16, 64) else "")
+        self.text.setPlaceholderText("((_8,_16),_8):((_128,_1),_16)   (thread, value) -> tile index")
+        self.text.setToolTip("LayoutTV of the tiled copy: (threads, values) -> index into the tile, which is "
+                             "indexed column-major (m = i % M, n = i / M) as CuTe does")
+        self.text.setMinimumWidth(360)
+        f.addRow("LayoutTV", self.text)
+        self.vector = QComboBox()
+        for v in (1, 2, 4, 8, 16):
+            if v * arr.elem_size in (1, 2, 4, 8, 16):
+                self.vector.addItem(f"{v} values ({v * arr.elem_size} B)", v)
+        self.vector.setCurrentIndex(self.vector.count() - 1)
+        f.addRow("vector", self.vector)
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color:#c01010;")
+        f.addRow(self.error)
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        f.addRow(buttons)
+        self.result_instruction: Instruction | None = None
+        self.threads = 0
+
+    def instruction(self) -> Instruction:
+        tile = tuple(self.arr.dims) if self.arr.ndim <= 2 else None
+        if tile is None:
+            raise BankExplorerError(f"a TV copy indexes a 1-D or 2-D tile; {self.arr.name} has {self.arr.ndim} dims")
+        return access.tv_copy(self.text.text(), tile, self.arr.name, self.vector.currentData(),
+                              elem_size=self.arr.elem_size, arr=self.arr,
+                              label=f"CuTe TV copy {self.text.text().strip()} of {self.arr.name}")
+
+    def _accept(self) -> None:
+        self.text.setStyleSheet("")
+        try:
+            self.result_instruction = self.instruction()
+            self.threads = cute.product(cute.parse(self.text.text()).layout.modes[0][0])
+        except LayoutParseError as e:
+            self.error.setText(e.message)
+            self.text.setStyleSheet(BAD)
+            self.text.setCursorPosition(e.pos)
+            return
+        except BankExplorerError as e:
+            self.error.setText(str(e))
+            return
+        self.accept()
+
+
+class AccessMenu(QMenu):
+    """Add an access to the array being edited, as the libraries issue it: ``ldmatrix`` /
+    ``stmatrix`` ``.x1/.x2/.x4(.trans)`` fragments over the whole tile, 16-byte vector loads and
+    stores (float4), or a CuTe TV copy. Each is one undoable edit that selects the new
+    instruction; a layout the access cannot read (say, a column-major tile for ``ldmatrix``)
+    is refused with the reason in :attr:`message`."""
+
+    message = Signal(str)
+
+    def __init__(self, doc, array_index: Callable[[], int] | None = None, parent=None):
+        super().__init__("Add library access", parent)
+        self.doc = doc
+        self._array_index = array_index
+        self.last_message = ""
+        for kind in ("ldmatrix", "stmatrix"):
+            sub = self.addMenu(kind)
+            for trans in (False, True):
+                for m in (1, 2, 4):
+                    name = f"{kind}.x{m}{'.trans' if trans else ''}"
+                    a = sub.addAction(name)
+                    a.setObjectName(name)
+                    a.triggered.connect(lambda _c=False, k=kind, m=m, t=trans: self.add_fragment(k, m, t))
+        self.addSeparator()
+        for kind in ("load", "store"):
+            a = self.addAction(f"16-byte {kind}s (float4) of the whole array")
+            a.setObjectName(f"{kind}.v16")
+            a.triggered.connect(lambda _c=False, k=kind: self.add_vectors(k))
+        a = self.addAction("CuTe TV copy…")
+        a.setObjectName("tv-copy")
+        a.triggered.connect(self.ask_tv_copy)
+
+    def array(self):
+        p = self.doc.pattern
+        if not p.arrays:
+            return None
+        k = self._array_index() if self._array_index else -1
+        if not 0 <= k < len(p.arrays):
+            ins = p.instructions[self.doc.selection.instruction] if p.instructions else None
+            names = [a.name for a in p.arrays]
+            k = names.index(ins.array) if ins is not None and ins.array in names else 0
+        return p.arrays[k]
+
+    def _say(self, text: str) -> None:
+        self.last_message = text
+        self.message.emit(text)
+
+    def add(self, build: Callable[[object], Instruction], threads: int | None = None) -> bool:
+        arr = self.array()
+        if arr is None:
+            self._say("define a shared array first")
+            return False
+        try:
+            ins = build(arr)
+        except BankExplorerError as e:
+            self._say(f"cannot add the access: {e}")
+            return False
+        p = self.doc.pattern
+        if threads and threads > p.threads:
+            p = replace(p, block=(threads, 1, 1))
+        p = replace(p, instructions=p.instructions + (ins,))
+        if not self.doc.apply(p, f"add {ins.label or ins.kind}"):
+            self._say("cannot add the access: " + "; ".join(m for _w, m in self.doc.errors))
+            return False
+        self.doc.select(instruction=len(p.instructions) - 1)
+        self._say(f"added {ins.label}")
+        return True
+
+    def add_fragment(self, kind: str, matrices: int, trans: bool) -> bool:
+        return self.add(lambda a: access.fragment_sweep(a, matrices, kind=kind, trans=trans))
+
+    def add_vectors(self, kind: str, width: int = 16) -> bool:
+        return self.add(lambda a: access.vector_sweep(a, self.doc.pattern.threads, width, kind))
+
+    def ask_tv_copy(self) -> None:
+        arr = self.array()
+        if arr is None:
+            self._say("define a shared array first")
+            return
+        dlg = TvCopyDialog(arr, self.parentWidget())
+        if dlg.exec() == QDialog.Accepted and dlg.result_instruction is not None:
+            self.add_tv_copy(dlg.result_instruction, dlg.threads)
+
+    def add_tv_copy(self, ins: Instruction, threads: int) -> bool:
+        """Add a TV copy; the block grows to the copy's thread count if it has fewer threads."""
+        return self.add(lambda _a: ins, threads)

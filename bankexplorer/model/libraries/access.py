@@ -153,3 +153,92 @@ def check_vectorizable(arr: SharedArray, lay, tile: tuple[int, ...], vector: int
         t, g = (int(x[0]) for x in np.nonzero(bad))
         raise BankExplorerError(f"thread {t}, values {g * vector}..{g * vector + vector - 1}: not {vector * e} consecutive, "
                                 f"aligned bytes in {arr.name} (offsets {off[t, g].tolist()}); use a smaller vector")
+
+
+# ---- one-click accesses over a whole array ---------------------------------------------------------
+MATRIX_GRID = {1: ((1, 1),), 2: ((2, 1), (1, 2)), 4: ((2, 2), (4, 1), (1, 4))}  # (8-row, 16-byte) blocks
+
+
+def fragment_shape(matrices: int, elem_size: int, rows: int, cols: int) -> str:
+    """The fragment an ``.x{matrices}`` instruction reads in a ``rows x cols`` tile: the usual one
+    (8x8, 16x8, 16x16 for 2-byte elements) when the tile holds it, else the next that fits."""
+    if matrices not in MATRIX_GRID:
+        raise BankExplorerError("matrices must be 1, 2 or 4 (.x1, .x2, .x4)")
+    if elem_size not in (1, 2, 4, 8, 16):
+        raise BankExplorerError(f"{elem_size}-byte elements cannot form 16-byte matrix rows")
+    w = 16 // elem_size
+    for r8, c8 in MATRIX_GRID[matrices]:
+        if rows % (8 * r8) == 0 and cols % (w * c8) == 0:
+            return f"{8 * r8}x{w * c8}"
+    raise BankExplorerError(f"a {rows} x {cols} tile of {elem_size}-byte elements holds no .x{matrices} fragment "
+                            f"(8-row by 16-byte matrices, {matrices} of them)")
+
+
+def fragment_sweep(arr: SharedArray, matrices: int = 4, *, kind: str = "ldmatrix", trans: bool = False,
+                   fragment: str | None = None) -> Instruction:
+    """An ``ldmatrix``/``stmatrix`` that reads (writes) the whole of ``arr``'s last two dimensions
+    fragment by fragment, as a GEMM main loop does: the one-click "this layout + this copy"."""
+    if arr.ndim < 2:
+        raise BankExplorerError(f"{kind} reads 2-D tiles; {arr.name} is 1-D (give it dims [rows, cols])")
+    rows, cols = arr.dims[-2], arr.dims[-1]
+    fragment = fragment or fragment_shape(matrices, arr.elem_size, rows, cols)
+    fr, fc = (int(x) for x in fragment.split("x"))
+    if rows % fr or cols % fc:
+        raise BankExplorerError(f"fragment {fragment} does not tile {arr.name}'s {rows} x {cols} elements")
+    check_runs(arr, 16 // arr.elem_size, f"{kind} matrix row")
+    loops = tuple(lp for lp in (Loop("m", 0, rows, fr), Loop("k", 0, cols, fc)) if len(lp.values()) > 1)
+    names = {lp.var for lp in loops}
+    ins = matrix_fragment(arr.name, matrices, fragment, kind=kind, trans=trans, elem_size=arr.elem_size,
+                          row0="m" if "m" in names else "0", col0="k" if "k" in names else "0",
+                          leading=("0",) * (arr.ndim - 2), loops=loops,
+                          label=f"{kind}.x{matrices}{'.trans' if trans else ''}: {fragment} fragments of {arr.name}")
+    return ins
+
+
+def vector_sweep(arr: SharedArray, threads: int, width: int = 16, kind: str = "load") -> Instruction:
+    """The block's ``threads`` threads read (write) all of ``arr`` ``width`` bytes at a time,
+    consecutive threads taking consecutive vectors in row-major order (a float4 copy of a tile),
+    one loop iteration per ``threads`` vectors."""
+    if width not in WIDTHS or width < arr.elem_size:
+        raise BankExplorerError(f"{width} bytes is not an access width for {arr.elem_size}-byte elements")
+    per = width // arr.elem_size
+    cols = arr.dims[-1]
+    if cols % per:
+        raise BankExplorerError(f"{arr.name}'s rows of {cols} elements do not split into {per}-element vectors")
+    check_runs(arr, per, f"{width}-byte vector")
+    total = arr.numel // per
+    q = "(v + tid)" if total > threads else "tid"
+    index = [f"({q} % {cols // per}) * {per}" if cols // per > 1 else "0"]
+    step = cols // per
+    for k in range(arr.ndim - 2, -1, -1):
+        d = arr.dims[k]
+        e = q if step == 1 else f"{q} / {step}"
+        index.insert(0, e if k == 0 else f"({e}) % {d}")
+        step *= d
+    loops = (Loop("v", 0, total, threads),) if total > threads else ()
+    active = "" if total % threads == 0 else f"{q} < {total}"
+    return Instruction(kind=kind, width=width, array=arr.name, index=tuple(index), loops=loops, active=active,
+                       label=f"{width}-byte {kind}s of {arr.name}")
+
+
+def check_runs(arr: SharedArray, per: int, what: str) -> None:
+    """Raise unless every run of ``per`` elements along the last dimension (starting at a
+    multiple of ``per``) is ``per * elem_size`` consecutive, aligned bytes in shared memory: what
+    one 16-byte matrix row or vector access reads. A column-major or element-scattering layout
+    fails here instead of being costed as if the hardware read the logical row."""
+    if per <= 1:
+        return
+    lead = tuple(np.zeros(1, np.int64) for _ in arr.dims[:-2])
+    r, c = np.meshgrid(np.arange(arr.dims[-2] if arr.ndim > 1 else 1), np.arange(arr.dims[-1]), indexing="ij")
+    coords = lead + ((r.ravel(),) if arr.ndim > 1 else ()) + (c.ravel(),)
+    off = arr.byte_offsets(coords).reshape(-1, per)
+    e = arr.elem_size
+    bad = ((off - off[:, :1]) != np.arange(per) * e).any(axis=1) | (off[:, 0] % (per * e) != 0)
+    if bad.any():
+        k = int(np.flatnonzero(bad)[0])
+        row, col = divmod(k * per, arr.dims[-1])
+        where = "[0]" * (arr.ndim - 2) + (f"[{row}]" if arr.ndim > 1 else "") + f"[{col}..{col + per - 1}]"
+        raise BankExplorerError(f"{arr.name}{where} is not {per * e} consecutive, aligned bytes in this layout "
+                                f"(byte offsets {off[k].tolist()}), so a {what} cannot read it: the layout is "
+                                f"not contiguous along the last dimension (for a column-major tile, read its transpose; "
+                                f"ldmatrix .trans transposes the registers, not the addresses)")
