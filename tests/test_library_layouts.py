@@ -9,6 +9,7 @@ from bankexplorer.model.libraries import cute, from_text, tma, triton
 from bankexplorer.model.libraries.access import (check_runs, fragment_index, fragment_shape, fragment_sweep,
                                                 matrix_fragment, mode_expr, tv_copy, vector_sweep)
 from bankexplorer.model.libraries.cute import LayoutParseError
+from bankexplorer.model.pattern import Instruction
 from bankexplorer.model.swizzle import Swizzle
 from bankexplorer.resources import EXAMPLES
 
@@ -327,6 +328,50 @@ def test_file_round_trip_and_errors_with_paths():
     d["arrays"][0]["transform"]["order"] = [1, 1]
     with pytest.raises(BankExplorerError, match=r"arrays\[0\]\.transform\.order: must list each"):
         pf.from_dict(d)
+
+
+@pytest.mark.parametrize("transform,dims", [
+    (cute.make("Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)"), (8, 64)),
+    (cute.make("((_8,_2),_64):((_64,_512),_1)"), (8, 2, 64)),
+    (triton.swizzled(8, 2, 4, (1, 0)), (16, 64)),
+    (triton.nvmma(64, True, 16), (64, 16)),
+    (tma.make("64B"), (16, 32)),
+])
+def test_every_library_form_round_trips_and_meets_the_schema(transform, dims):
+    jsonschema = pytest.importorskip("jsonschema")
+    import json
+
+    from bankexplorer.resources import SCHEMA
+
+    arr = SharedArray("A", "half", dims, transform=transform)
+    assert arr.validate() == []
+    try:
+        ins = fragment_sweep(arr, 4, trans=True)
+    except BankExplorerError:  # a tile ldmatrix cannot read (2 x 64, or contiguous along dim 0): scalar loads
+        ins = Instruction(kind="load", array="A", index=("lane % 8",) + ("0",) * (arr.ndim - 1))
+    p = Pattern(arrays=(arr,), instructions=(ins,))
+    assert not analyze(p).instruction_errors
+    assert pf.loads(pf.dumps(p)) == p
+    v = jsonschema.Draft202012Validator(json.loads(SCHEMA.read_text()))
+    d = pf.to_dict(p)
+    assert list(v.iter_errors(d)) == []
+    bad = json.loads(json.dumps(d))
+    bad["arrays"][0]["transform"]["surprise"] = 1
+    assert list(v.iter_errors(bad))
+
+
+def test_schema_rejects_bad_library_parameters():
+    jsonschema = pytest.importorskip("jsonschema")
+    import json
+
+    from bankexplorer.resources import SCHEMA
+
+    v = jsonschema.Draft202012Validator(json.loads(SCHEMA.read_text()))
+    d = pf.to_dict(pf.load(EXAMPLES / "23_tma_128b_ldmatrix.json"))
+    for t in ({"kind": "tma", "mode": "16B"}, {"kind": "triton-nvmma", "swizzlingByteWidth": 48},
+              {"kind": "triton-swizzled", "vec": 3}, {"kind": "cute-layout"}):
+        d["arrays"][0]["transform"] = t
+        assert list(v.iter_errors(d)), t
 
 
 # ---- access side --------------------------------------------------------------------------------
