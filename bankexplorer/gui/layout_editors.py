@@ -53,10 +53,12 @@ class LayoutEditor(QWidget):
         self.paste.returnPressed.connect(self._pasted)
         self.form.addRow("paste", self.paste)
         self.summary = QLabel()
+        self.summary.setTextFormat(Qt.PlainText)  # "Sw<3,4,3>" is not a tag
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextSelectableByMouse)  # so it can be copied back
         self.form.addRow(self.summary)
         self.error = QLabel()
+        self.error.setTextFormat(Qt.PlainText)
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color:#c01010;")
         self.form.addRow(self.error)
@@ -228,7 +230,7 @@ class TmaEditor(LayoutEditor):
         self.mode = QComboBox()
         for m in tma.MODES:
             sw = tma.swizzle_of(m)
-            self.mode.addItem(f"SWIZZLE_{m.upper()}" + (f"  (= {sw} on bytes)" if sw else ""), m)
+            self.mode.addItem(f"SWIZZLE_{m.upper()}" + (f"  = {sw}" if sw else ""), m)
         self.mode.currentIndexChanged.connect(lambda _i: self._edited(self.mode))
         self.form.addRow("mode", self.mode)
 
@@ -275,6 +277,7 @@ class TvCopyDialog(QDialog):
         self.vector.setCurrentIndex(self.vector.count() - 1)
         f.addRow("vector", self.vector)
         self.error = QLabel()
+        self.error.setTextFormat(Qt.PlainText)
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color:#c01010;")
         f.addRow(self.error)

@@ -26,6 +26,7 @@ def install(window: "MainWindow") -> None:
     if anchor is not None and anchor.parentWidget() is not None and anchor.parentWidget().layout() is not None:
         b = QToolButton()
         b.setText("Add access")
+        b.setStyleSheet("QToolButton::menu-indicator { image: none; }")  # the row is narrow
         b.setToolTip("Add an ldmatrix/stmatrix fragment, a float4 copy or a CuTe TV copy of this array")
         b.setPopupMode(QToolButton.InstantPopup)
         b.setMenu(menu)

@@ -476,4 +476,4 @@ def make(text: str) -> Transform:
     return Transform.make(KIND, layout=text.strip())
 
 
-register_transform(KIND, _offsets, TransformInfo("CuTe layout (shape:stride, Sw<B,M,S>)", _validate, _describe))
+register_transform(KIND, _offsets, TransformInfo("CuTe layout", _validate, _describe))

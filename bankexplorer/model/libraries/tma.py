@@ -80,4 +80,4 @@ def make(mode: str) -> Transform:
     return Transform.make(KIND, mode=mode)
 
 
-register_transform(KIND, _offsets, TransformInfo("TMA swizzle (CU_TENSOR_MAP_SWIZZLE_*)", _validate, _describe))
+register_transform(KIND, _offsets, TransformInfo("TMA swizzle", _validate, _describe))
