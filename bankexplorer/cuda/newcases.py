@@ -36,7 +36,12 @@ def new_cases(seed: int = 6) -> list[Case]:
     # 1. atomics: 64-bit, compare-and-swap, exchange, reductions
     for ptx, width in (("atom.shared.add.u64", 8), ("atom.shared.cas.b64", 8), ("red.shared.add.u64", 8),
                        ("atom.shared.cas.b32", 4), ("red.shared.add.u32", 4), ("atom.shared.exch.b32", 4),
-                       ("atom.shared.add.u32", 4)):
+                       ("atom.shared.add.u32", 4), ("atom.shared.and.b32", 4), ("atom.shared.or.b32", 4),
+                       ("atom.shared.xor.b32", 4), ("atom.shared.max.u32", 4), ("atom.shared.min.s32", 4),
+                       ("atom.shared.inc.u32", 4), ("atom.shared.dec.u32", 4), ("atom.shared.add.f32", 4),
+                       ("atom.shared.exch.b64", 8), ("atom.shared.and.b64", 8), ("atom.shared.or.b64", 8),
+                       ("atom.shared.xor.b64", 8), ("atom.shared.min.u64", 8), ("atom.shared.max.s64", 8),
+                       ("atom.shared.add.f64", 8), ("red.shared.and.b64", 8)):
         for s in (0, 1, 2, 4, 16, 32):
             out.append(_case(ptx, _stride(width, s), "stride", stride=s))
         out.append(_case(ptx, _random(rng, width, 4096), "random", span=4096))
@@ -49,12 +54,21 @@ def new_cases(seed: int = 6) -> list[Case]:
             out.append(_case(ptx, _stride(width, s), "stride", stride=s))
         out.append(_case(ptx, _random(rng, width, 2048), "random", span=2048))
         out.append(_case(ptx, tuple((i // 2) * width for i in range(W)), "pairs_same"))
+        out.append(_case(ptx, _masked(_stride(width, 1), lambda i: i % 2 == 1), "mask_odd", stride=1))
+        out.append(_case(ptx, _masked(_stride(width, 2), lambda i: i % 3 == 0), "mask_every3", stride=2))
     # 3. generic addressing of shared memory (SASS LD/ST rather than LDS/STS)
-    for ptx, width in (("ld.u32", 4), ("ld.v2.u32", 8), ("ld.v4.u32", 16), ("st.u32", 4), ("st.v4.u32", 16)):
+    for ptx, width in (("ld.u8", 1), ("ld.u16", 2), ("ld.u32", 4), ("ld.v2.u32", 8), ("ld.v4.u32", 16),
+                       ("ld.b64", 8), ("ld.v2.u64", 16), ("st.u8", 1), ("st.u16", 2), ("st.u32", 4),
+                       ("st.v2.u32", 8), ("st.v4.u32", 16)):
         for s in (0, 1, 2, 32):
             out.append(_case(ptx, _stride(width, s), "stride", stride=s))
         out.append(_case(ptx, _random(rng, width, 2048), "random", span=2048))
         out.append(_case(ptx, _masked(_stride(width, 1), lambda i: i % 2 == 1), "mask_odd", stride=1))
+        # the pairs/quads that let an LDS.64/.128 serve twice the lanes per wavefront
+        out.append(_case(ptx, tuple((i // 2) * width for i in range(W)), "pairs_same"))
+        out.append(_case(ptx, tuple((i // 2) * width * 2 for i in range(W)), "pairs_same", stride=2))
+        out.append(_case(ptx, tuple((i // 4) * width * 8 for i in range(W)), "quads_same", stride=8))
+        out.append(_case(ptx, _masked(_stride(width, 2), lambda i: i % 4 < 2), "mask_pairs", stride=2))
     # 4. 8/16-byte loads and stores under odd active masks
     masks = {
         "odd_lanes": lambda i: i % 2 == 1,
@@ -86,7 +100,7 @@ def new_cases(seed: int = 6) -> list[Case]:
         ("ldmatrix.sync.aligned.m8n8.x4.shared.b16", lambda w: tuple(i * 128 + w * 4096 for i in range(W)), "rows128"),
         ("ldmatrix.sync.aligned.m8n8.x4.shared.b16", lambda w: tuple(i * 16 + w * 512 for i in range(W)), "rows16"),
     ]
-    for warps in (2, 4, 8):
+    for warps in (2, 4, 8, 32):
         for ptx, gen, family in multi:
             out.append(Case(op_named(ptx), tuple(gen(w) for w in range(warps)),
                             f"{ptx} {family} x{warps} warps", {"family": f"warps_{family}", "info": {"warps": warps}}))

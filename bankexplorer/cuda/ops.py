@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..model.errors import BankExplorerError
+from ..model.hardware import atomic_is_native
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,11 @@ class Op:
     @property
     def is_matrix(self) -> bool:
         return self.kind in ("ldmatrix", "stmatrix")
+
+    @property
+    def emulated(self) -> bool:
+        """An atomic the compiler turns into a load + compare-and-swap loop (not one instruction)."""
+        return self.kind == "atomic" and not atomic_is_native(atomic_op_name(self.ptx), self.width)
 
     def model_fields(self) -> dict:
         """The fields a hardware-data row uses for this op (``kind`` + ``width`` or matrices)."""
@@ -64,6 +70,8 @@ def _regs(ptx: str) -> tuple[int, str, str]:
             n = int(p[1:])
     typ = parts[-1]
     bits = int(typ[1:])
+    if typ[0] == "f":  # floating-point operands need f32/f64 registers
+        return (n, "d", "double") if bits == 64 else (n, "f", "float")
     if bits == 64:
         return n, "l", "unsigned long long"
     return n, "r", "unsigned"
@@ -146,25 +154,42 @@ def _stsm(op: Op, rep: int) -> str:
 _STATEMENT = {"ld": _ld, "st": _st, "atom": _atom, "cas": _cas, "red": _red, "ldsm": _ldsm, "stsm": _stsm}
 
 
+def atomic_op_name(ptx: str) -> str:
+    """The model's atomic operation of a PTX atomic (``atom.shared.add.f32`` -> ``fadd``)."""
+    parts = ptx.split(".")
+    op = parts[2]
+    return "fadd" if op == "add" and parts[-1].startswith("f") else op
+
+
+def _atomic(ptx: str, width: int) -> Op:
+    op = atomic_op_name(ptx)
+    if not atomic_is_native(op, width):
+        sass = "ATOMS.CAST.SPIN" + (".64" if width == 8 else "")
+    elif ptx.startswith("red"):
+        sass = "ATOMS"
+    else:
+        sass = "ATOMS." + {"exch": "EXCH", "cas": "CAS"}.get(op, op.upper()) + (".64" if width == 8 else "")
+    return Op(ptx, "atomic", width, "atom", sass)
+
+
 def _build() -> dict[str, Op]:
     ops: list[Op] = []
     for w, suf, sass in ((1, "u8", ".U8"), (2, "u16", ".U16"), (4, "u32", ""), (8, "v2.u32", ".64"),
                          (16, "v4.u32", ".128"), (8, "b64", ".64"), (16, "v2.u64", ".128")):
         ops.append(Op(f"ld.shared.{suf}", "load", w, "ld", "LDS" + sass))
         ops.append(Op(f"st.shared.{suf}", "store", w, "st", "STS" + sass))
-    for suf, w in (("u32", 4), ("v2.u32", 8), ("v4.u32", 16)):
+    for suf, w in (("u8", 1), ("u16", 2), ("u32", 4), ("v2.u32", 8), ("v4.u32", 16), ("b64", 8), ("v2.u64", 16)):
         ops.append(Op(f"ld.{suf}", "load", w, "ld", "LD", space="generic"))
         ops.append(Op(f"st.{suf}", "store", w, "st", "ST", space="generic"))
-    ops += [
-        Op("atom.shared.add.u32", "atomic", 4, "atom", "ATOMS.ADD"),
-        Op("atom.shared.add.u64", "atomic", 8, "atom", "ATOMS.ADD.64"),
-        Op("atom.shared.cas.b32", "atomic", 4, "atom", "ATOMS.CAS"),
-        Op("atom.shared.cas.b64", "atomic", 8, "atom", "ATOMS.CAS.64"),
-        Op("atom.shared.exch.b32", "atomic", 4, "atom", "ATOMS.EXCH"),
-        Op("atom.shared.min.s32", "atomic", 4, "atom", "ATOMS.MIN"),
-        Op("red.shared.add.u32", "atomic", 4, "atom", "ATOMS"),
-        Op("red.shared.add.u64", "atomic", 8, "atom", "ATOMS"),
-    ]
+    # atomics: what sm_90 has an ATOMS for is one instruction; the rest (float add, most 64-bit
+    # operations) compile to a load plus an ATOMS.CAST.SPIN loop (measured; see model.hardware)
+    for name, w in (("add.u32", 4), ("cas.b32", 4), ("exch.b32", 4), ("min.s32", 4), ("and.b32", 4),
+                    ("or.b32", 4), ("xor.b32", 4), ("max.u32", 4), ("inc.u32", 4), ("dec.u32", 4),
+                    ("add.f32", 4), ("add.u64", 8), ("cas.b64", 8), ("exch.b64", 8), ("and.b64", 8),
+                    ("or.b64", 8), ("xor.b64", 8), ("min.u64", 8), ("max.s64", 8), ("add.f64", 8)):
+        ops.append(_atomic(f"atom.shared.{name}", w))
+    for name, w in (("add.u32", 4), ("add.u64", 8), ("and.b64", 8)):
+        ops.append(_atomic(f"red.shared.{name}", w))
     for m in (1, 2, 4):
         for trans in (False, True):
             t = ".trans" if trans else ""
@@ -185,11 +210,25 @@ _DEFAULT = {("load", 1): "ld.shared.u8", ("load", 2): "ld.shared.u16", ("load", 
             ("atomic", 4): "atom.shared.add.u32", ("atomic", 8): "atom.shared.add.u64"}
 
 
-def op_for(kind: str, width: int = 4, matrices: int = 1, trans: bool = False) -> Op:
+_ATOMIC_PTX = {("add", 4): "add.u32", ("fadd", 4): "add.f32", ("min", 4): "min.s32", ("max", 4): "max.u32",
+               ("inc", 4): "inc.u32", ("dec", 4): "dec.u32", ("and", 4): "and.b32", ("or", 4): "or.b32",
+               ("xor", 4): "xor.b32", ("exch", 4): "exch.b32", ("cas", 4): "cas.b32",
+               ("add", 8): "add.u64", ("fadd", 8): "add.f64", ("min", 8): "min.u64", ("max", 8): "max.s64",
+               ("and", 8): "and.b64", ("or", 8): "or.b64", ("xor", 8): "xor.b64", ("exch", 8): "exch.b64",
+               ("cas", 8): "cas.b64"}
+_GENERIC = {1: "u8", 2: "u16", 4: "u32", 8: "v2.u32", 16: "v4.u32"}
+
+
+def op_for(kind: str, width: int = 4, matrices: int = 1, trans: bool = False, space: str = "shared",
+           op: str = "add") -> Op:
     """The PTX instruction that executes a pattern instruction of this kind and width."""
     if kind in ("ldmatrix", "stmatrix"):
         t = ".trans" if trans else ""
         return OPS[f"{kind}.sync.aligned.m8n8.x{matrices}{t}.shared.b16"]
+    if kind in ("load", "store") and space == "generic" and width in _GENERIC:
+        return OPS[f"{'ld' if kind == 'load' else 'st'}.{_GENERIC[width]}"]
+    if kind == "atomic" and (op, width) in _ATOMIC_PTX:
+        return OPS[f"atom.shared.{_ATOMIC_PTX[(op, width)]}"]
     name = _DEFAULT.get((kind, width))
     if name is None:
         raise BankExplorerError(f"no CUDA instruction for a {width}-byte {kind}")

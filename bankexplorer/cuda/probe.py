@@ -43,7 +43,7 @@ class Case:
 
     def rows(self) -> list[dict]:
         """One hardware-data-shaped row per warp (what the model reads)."""
-        return [{**self.op.model_fields(), "addresses": list(w)} for w in self.addresses]
+        return [{"ptx": self.op.ptx, **self.op.model_fields(), "addresses": list(w)} for w in self.addresses]
 
 
 def model_wavefronts(cases: list[Case]) -> list[int]:
@@ -89,7 +89,7 @@ def cases_from_pattern(pattern: Pattern, name: str = "") -> tuple[list[Case], li
             continue
         width = int(an.batch.width[rows[0]]) if rows.size else 4
         try:
-            op = op_for(ins.kind, width, ins.matrices, ins.trans)
+            op = op_for(ins.kind, width, ins.matrices, ins.trans, ins.space, ins.atomic_op(pattern.array_map()))
         except BankExplorerError as e:
             skipped.append(f"instruction {k} ({ins.title()}): {e}")
             continue

@@ -15,19 +15,20 @@ from typing import Any
 
 from ..model import expr as E
 from ..model.errors import ExprError, FileFormatError
-from ..model.hardware import KINDS, MATRIX_KINDS, PRESETS, WIDTHS, Hardware
+from ..model.hardware import ATOMIC_OPS, KINDS, MATRIX_KINDS, PRESETS, SPACES, WIDTHS, Hardware
 from ..model.layout import DTYPES, SharedArray, Transform
 from ..model.pattern import Figure, Instruction, Loop, Pattern
 
 FORMAT = "bankexplorer-pattern"
 VERSION = 1
 MAX_FILE_BYTES = 32 << 20
-FIGURE_STYLES = ("slide", "dark", "screen")
+FIGURE_STYLES = ("default", "slide", "dark")
 
 _TOP_KEYS = {"format", "version", "name", "description", "hardware", "block", "constants", "arrays", "instructions", "figure"}
 _HW_KEYS = {"preset", "banks", "bank_width", "warp_size"}
 _ARRAY_KEYS = {"name", "type", "dims", "padding", "base", "transform"}
-_INSTR_KEYS = {"kind", "width", "matrices", "trans", "array", "index", "loops", "active", "repeat", "addresses", "label"}
+_INSTR_KEYS = {"kind", "width", "matrices", "trans", "array", "index", "loops", "active", "repeat", "addresses", "label",
+               "space", "op"}
 _LOOP_KEYS = {"var", "start", "stop", "step"}
 
 
@@ -191,6 +192,16 @@ def _instruction(d: Any, path: str, P: _Problems) -> Instruction | None:
         width = _int(d, "width", path, P, None, choices=WIDTHS)
     repeat = _int(d, "repeat", path, P, 1, lo=1, hi=10**12) or 1
     label = _str(d, "label", path, P, "")
+    space = _str(d, "space", path, P, "shared")
+    if space not in SPACES:
+        P.add(f"{path}.space", f"must be one of {', '.join(SPACES)}, got {space!r}")
+    elif space != "shared" and kind not in ("load", "store"):
+        P.add(f"{path}.space", f"only loads and stores can use a generic address, not {kind}")
+    op = _str(d, "op", path, P, "add")
+    if op not in ATOMIC_OPS:
+        P.add(f"{path}.op", f"must be one of {', '.join(ATOMIC_OPS)}, got {op!r}")
+    elif "op" in d and kind != "atomic":
+        P.add(f"{path}.op", f"only atomics have an operation, not {kind}")
     addresses = None
     array = None
     index: tuple[str, ...] = ()
@@ -244,7 +255,8 @@ def _instruction(d: Any, path: str, P: _Problems) -> Instruction | None:
             loops.append(Loop(var, start or 0, stop if stop is not None else 1, step if step is not None else 1))
     if len(P.items) > n0:
         return None
-    return Instruction(kind, width, matrices, trans, array, index, tuple(loops), active, repeat, addresses, label)
+    return Instruction(kind, width, matrices, trans, array, index, tuple(loops), active, repeat, addresses, label,
+                       space, op)
 
 
 def from_dict(d: Any, source: str = "") -> Pattern:
@@ -317,10 +329,10 @@ def from_dict(d: Any, source: str = "") -> Pattern:
         P.add("figure", f"must be an object, got {_tname(fig)}")
     else:
         _unknown(fig, {"style", "title"}, "figure", P)
-        style = _str(fig, "style", "figure", P, "slide")
+        style = _str(fig, "style", "figure", P, "default")
         if style not in FIGURE_STYLES:
-            P.add("figure.style", f"must be one of {', '.join(FIGURE_STYLES)}")
-            style = "slide"
+            P.add("figure.style", f"must be one of {', '.join(FIGURE_STYLES)}, got {style!r}")
+            style = "default"
         figure = Figure(style, _str(fig, "title", "figure", P, ""))
     if P.items:
         raise FileFormatError(P.items, source)
@@ -376,6 +388,10 @@ def to_dict(p: Pattern) -> dict:
             x["repeat"] = i.repeat
         if i.label:
             x["label"] = i.label
+        if i.space != "shared":
+            x["space"] = i.space
+        if i.kind == "atomic" and i.op != "add":
+            x["op"] = i.op
         d["instructions"].append(x)
     if p.figure != Figure():
         d["figure"] = {"style": p.figure.style, "title": p.figure.title}

@@ -15,7 +15,7 @@ import numpy as np
 from . import expr as E
 from .engine import BatchResult, WarpBatch, analyze_batch, count_wavefronts, narrow
 from .errors import BankExplorerError
-from .hardware import KIND_CODE, Hardware, issue_cycles_one_warp, latency_cycles
+from .hardware import Hardware, issue_cycles_one_warp, latency_cycles
 from .pattern import Instruction, Pattern
 
 
@@ -91,6 +91,14 @@ class Analysis:
             d["matrices"], d["trans"] = ins.matrices, ins.trans
         else:
             d["width"] = int(self.batch.width[r])
+        arrays = self.pattern.array_map()
+        if ins.kind == "atomic":
+            d["op"] = ins.atomic_op(arrays)
+        if ins.space != "shared":
+            d["space"] = ins.space
+        note = ins.note(arrays)
+        if note:
+            d["note"] = note
         if self.errors[r]:
             d.update(wavefronts=None, error=self.errors[r])
             return d
@@ -299,7 +307,7 @@ def analyze(pattern: Pattern, detail: bool = True) -> Analysis:
             instr_errors[k] = err
         rows = L * nw
         loop_values.append(loops if loops != [{}] else [])
-        kinds.append(np.full(rows, KIND_CODE.get(ins.kind, 0)))
+        kinds.append(np.full(rows, ins.engine_kind(arrays)))
         widths.append(np.full(rows, width))
         mats.append(np.full(rows, ins.matrices if ins.is_matrix else 0))
         addrs.append(ad)

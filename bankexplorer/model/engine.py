@@ -43,12 +43,12 @@ class WarpBatch:
         addr = np.zeros((n, warp_size), np.int64)  # narrowed to int32 below when it fits
         active = np.zeros((n, warp_size), bool)
         for i, r in enumerate(rows):
-            kind[i] = KIND_CODE[r["kind"]]
             if r["kind"] in hwr.MATRIX_KINDS:
                 matrices[i] = r["matrices"]
                 width[i] = 16
             else:
                 width[i] = r["width"]
+            kind[i] = hwr.code_for_ptx(r["kind"], int(width[i]), r.get("ptx", ""))
             a = r["addresses"]
             act = np.array([x is not None for x in a], bool)
             active[i, : len(a)] = act
@@ -250,7 +250,7 @@ def _analyze_rows(kind, width, addr, served, hw: Hardware, detail: bool) -> dict
     first = valid.copy()
     first[1:] &= skey[1:] != skey[:-1]
     first[::W] = valid[::W]
-    atomic = kind == KIND_CODE["atomic"]
+    atomic = np.isin(kind, hwr.ATOMIC_CODES)
     if atomic.any():  # atomics: equal addresses still count once per lane
         at = np.repeat(atomic, W)
         first[at] = valid[at]
@@ -285,6 +285,10 @@ def _analyze_rows(kind, width, addr, served, hw: Hardware, detail: bool) -> dict
         ideal[present] = np.add.reduceat(phase_ideal, ridx)
         degree[present] = np.maximum.reduceat(phase_cost, ridx)
         phases[present] = np.diff(np.append(ridx, prow.size))
+    twice = hwr.passes(kind) > 1
+    if twice.any():  # compare-and-swap: every phase goes through the banks twice
+        wavefronts = np.where(twice, 2 * wavefronts, wavefronts)
+        ideal = np.where(twice, 2 * ideal, ideal)
     out = {
         "wavefronts": wavefronts,
         "ideal": ideal,

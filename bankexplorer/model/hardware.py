@@ -4,17 +4,24 @@ Every rule here was checked against the H100 measurements bundled in
 ``resources/hardware/h100_shared_wavefronts.jsonl`` (Nsight Compute wavefront counters); where
 a document says otherwise, the measurement wins. In short, for the NVIDIA sm_70-sm_90 preset:
 
-* A request is cut into **phases** (groups of lanes served together). 1/2/4-byte loads and
-  stores, and atomics, are one phase for the whole warp. 8-byte accesses are one phase per
-  half-warp and 16-byte accesses one per quarter-warp; a *load* of 8 or 16 bytes gets twice
-  as many lanes per phase when, for every active lane ``i``, lane ``i^1`` is inactive or reads
-  the same address, or the same holds for ``i^2`` (stores never merge). ``ldmatrix`` and
-  ``stmatrix`` are one phase per 8x8 matrix (lanes 8m..8m+7 give its eight 16-byte rows).
+* A request is cut into **phases** (groups of lanes served together). 1/2/4-byte loads,
+  stores and atomics are one phase for the whole warp. 8-byte accesses (atomics included) are
+  one phase per half-warp and 16-byte accesses one per quarter-warp; a *load* of 8 or 16 bytes
+  through a shared-window address (``LDS``) gets twice as many lanes per phase when, for every
+  active lane ``i``, lane ``i^1`` is inactive or reads the same address, or the same holds for
+  ``i^2``. Stores never merge, nor do loads through a generic address (``LD``, measured in
+  ``resources/hardware/h100_verification.jsonl``). ``ldmatrix`` and ``stmatrix`` are one phase
+  per 8x8 matrix (lanes 8m..8m+7 give its eight 16-byte rows).
 * Within a phase each bank delivers one **word** per wavefront: the phase costs as many
   wavefronts as the most distinct words any one bank must deliver. Lanes on the same word
   share it (broadcast), for stores too. Atomics are the exception: every active lane is an
   access of its own, so lanes on one address still serialize.
 * Phases with no active lane cost nothing.
+* Compare-and-swap (``ATOMS.CAS``) makes **two passes** over the banks, so it costs twice the
+  wavefronts of the same addresses as an atomic add. Atomics the hardware has no instruction for
+  (``float`` add, 64-bit add/min/max/and/or/xor) are compiled to a loop of a load and a
+  ``ATOMS.CAST.SPIN`` compare-and-swap; one uncontended iteration costs like a CAS, and lanes that
+  contend for one address make the loop retry (see :data:`NATIVE_ATOMIC_OPS`).
 
 Because accesses are naturally aligned, a lane's ``width``-byte access covers whole banks of one
 128-byte row, so "distinct words per bank" equals "distinct *units* per *slot*", where a unit is an
@@ -32,6 +39,52 @@ KINDS = ("load", "store", "atomic", "ldmatrix", "stmatrix")
 MATRIX_KINDS = ("ldmatrix", "stmatrix")
 WIDTHS = (1, 2, 4, 8, 16)
 KIND_CODE = {k: i for i, k in enumerate(KINDS)}
+#: engine-only kinds: a load through a generic address (no phase merging) and an atomic whose
+#: bank passes are doubled (compare-and-swap, and the CAS loops the compiler emits)
+KIND_CODE["load_generic"] = len(KINDS)
+KIND_CODE["atomic_cas"] = len(KINDS) + 1
+ATOMIC_CODES = (KIND_CODE["atomic"], KIND_CODE["atomic_cas"])
+
+SPACES = ("shared", "generic")
+ATOMIC_OPS = ("add", "fadd", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas")
+#: what ``ATOMS`` does natively on sm_70-sm_90, per width (measured on an H100: every other
+#: op/width compiles to a load plus an ``ATOMS.CAST.SPIN`` compare-and-swap loop)
+NATIVE_ATOMIC_OPS = {
+    4: frozenset({"add", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas"}),
+    8: frozenset({"exch", "cas"}),
+}
+
+
+def atomic_is_native(op: str, width: int) -> bool:
+    return op in NATIVE_ATOMIC_OPS.get(width, frozenset())
+
+
+def kind_code(kind: str, width: int, space: str = "shared", op: str = "add") -> int:
+    """The engine's code for an instruction: the user's kind refined by what changes the rules."""
+    if kind == "load" and space == "generic":
+        return KIND_CODE["load_generic"]
+    if kind == "atomic" and (op == "cas" or not atomic_is_native(op, width)):
+        return KIND_CODE["atomic_cas"]
+    return KIND_CODE.get(kind, 0)
+
+
+def code_for_ptx(kind: str, width: int, ptx: str = "") -> int:
+    """The engine code of a measured row (``ptx`` as in the hardware data: ``ld.v2.u32`` is a
+    generic-address load, ``atom.shared.cas.b32`` a compare-and-swap, ``atom.shared.add.f32``
+    a float add)."""
+    parts = ptx.split(".")
+    space = "shared" if "shared" in parts or not ptx else "generic"
+    op = "add"
+    if kind == "atomic" and len(parts) >= 4:
+        op = parts[2]
+        if op == "add" and parts[-1].startswith("f"):
+            op = "fadd"
+    return kind_code(kind, width, space, op)
+
+
+def passes(kind: np.ndarray) -> np.ndarray:
+    """How many times an instruction's phases go through the banks (CAS: compare, then swap)."""
+    return np.where(np.asarray(kind) == KIND_CODE["atomic_cas"], 2, 1)
 
 #: SM cycles, from resources/hardware/h100_timing.txt (32-bit loads, one warp / 32 warps)
 LATENCY_BASE_CYCLES = 30.0
@@ -94,9 +147,9 @@ def lanes_per_phase(
     width = np.asarray(width)
     u = unit_bytes(width, hw)
     per = np.clip(hw.row_bytes // u, 1, W).astype(np.int64)
-    atomic = kind == KIND_CODE["atomic"]
-    # atomics: the whole warp is one phase (each lane still counts on its own)
-    per = np.where(atomic, W, per)
+    if hw.rules == "simple":
+        # teaching preset: atomics are one phase for the whole warp, whatever their width
+        per = np.where(np.isin(kind, ATOMIC_CODES), W, per)
     if hw.rules == "nvidia":
         cand = np.flatnonzero((width > hw.bank_width) & (kind == KIND_CODE["load"]))
         merge = np.zeros(kind.shape[0], bool)

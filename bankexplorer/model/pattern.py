@@ -9,10 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Iterator
 
-from .hardware import KINDS, MATRIX_KINDS, NVIDIA_SM70_SM90, WIDTHS, Hardware
+from .hardware import ATOMIC_OPS, KINDS, MATRIX_KINDS, NVIDIA_SM70_SM90, SPACES, WIDTHS, Hardware, atomic_is_native, kind_code
 from .layout import SharedArray
 
 MAX_THREADS = 1024
+FLOAT_TYPES = frozenset({"float", "double", "half", "__half", "bf16", "__nv_bfloat16", "half2", "__half2",
+                         "float2", "float4", "double2"})
 MAX_LOOP_ITERATIONS = 4096
 MAX_REPEAT = 10**12
 RESERVED_NAMES = {
@@ -53,6 +55,8 @@ class Instruction:
     repeat: int = 1
     addresses: tuple[int | None, ...] | None = None
     label: str = ""
+    space: str = "shared"  # loads/stores: "generic" = through a generic pointer (SASS LD/ST)
+    op: str = "add"  # atomics: add (a float add on float arrays), min, max, ..., exch, cas
 
     @property
     def explicit(self) -> bool:
@@ -70,6 +74,28 @@ class Instruction:
         if self.array in arrays:
             return arrays[self.array].elem_size
         return 4
+
+    def atomic_op(self, arrays: dict[str, SharedArray]) -> str:
+        """The operation the hardware sees: ``atomicAdd`` on a float array is a float add."""
+        if self.op == "add" and self.array in arrays and arrays[self.array].dtype in FLOAT_TYPES:
+            return "fadd"
+        return self.op
+
+    def engine_kind(self, arrays: dict[str, SharedArray]) -> int:
+        """The engine's code for this instruction (see :func:`hardware.kind_code`)."""
+        return kind_code(self.kind, self.lane_width(arrays), self.space, self.atomic_op(arrays))
+
+    def note(self, arrays: dict[str, SharedArray]) -> str:
+        """What a user should know about how this instruction compiles, or ""."""
+        if self.kind != "atomic":
+            return ""
+        op, w = self.atomic_op(arrays), self.lane_width(arrays)
+        if op == "cas":
+            return "compare-and-swap goes through the banks twice"
+        if not atomic_is_native(op, w):
+            return (f"no {w * 8}-bit {op} instruction: compiled to a load plus a compare-and-swap loop "
+                    "(ATOMS.CAST.SPIN); shown is one iteration, lanes that share an address make it retry")
+        return ""
 
     def iterations(self) -> int:
         n = 1
@@ -98,7 +124,9 @@ class Instruction:
         if self.is_matrix:
             head = f"{self.kind}.x{self.matrices}{'.trans' if self.trans else ''}"
         else:
-            head = f"{self.kind}" + (f" {self.width}B" if self.width else "")
+            head = f"{self.kind}" + (f".{self.op}" if self.kind == "atomic" and self.op != "add" else "")
+            head += " (generic)" if self.space == "generic" else ""
+            head += f" {self.width}B" if self.width else ""
         if self.explicit:
             return f"{head} (explicit addresses)"
         idx = "".join(f"[{e}]" for e in self.index)
@@ -118,6 +146,14 @@ class Instruction:
             p.append(("width", "atomics are 4 or 8 bytes"))
         if self.kind == "atomic" and self.explicit and self.width not in (4, 8):
             p.append(("width", "atomics are 4 or 8 bytes"))
+        if self.space not in SPACES:
+            p.append(("space", f"must be one of {', '.join(SPACES)}"))
+        elif self.space != "shared" and self.kind not in ("load", "store"):
+            p.append(("space", f"only loads and stores can go through a generic address, not {self.kind}"))
+        if self.op not in ATOMIC_OPS:
+            p.append(("op", f"must be one of {', '.join(ATOMIC_OPS)}"))
+        elif self.op != "add" and self.kind != "atomic":
+            p.append(("op", f"only atomics have an operation, not {self.kind}"))
         if not 1 <= self.repeat <= MAX_REPEAT:
             p.append(("repeat", f"must be from 1 to {MAX_REPEAT:,}"))
         if self.explicit:
@@ -147,10 +183,10 @@ class Instruction:
 
 @dataclass(frozen=True)
 class Figure:
-    """How exported figures of this pattern look (saved with it)."""
+    """How exported figures of this pattern look (saved with it, so a re-export matches)."""
 
-    style: str = "slide"  # slide | dark | screen
-    title: str = ""
+    style: str = "default"  # default (the window's colours) | slide | dark
+    title: str = ""  # empty: the pattern's name
 
 
 @dataclass(frozen=True)

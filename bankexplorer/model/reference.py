@@ -9,18 +9,19 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .hardware import MATRIX_KINDS, NVIDIA_SM70_SM90, Hardware
+from .hardware import MATRIX_KINDS, NVIDIA_SM70_SM90, Hardware, atomic_is_native
 
 
-def phases_of(kind: str, width: int, addresses: Sequence[int | None], hw: Hardware, matrices: int = 0) -> list[list[int]]:
+def phases_of(kind: str, width: int, addresses: Sequence[int | None], hw: Hardware, matrices: int = 0,
+              space: str = "shared") -> list[list[int]]:
     """The lanes served together, phase by phase."""
     W = hw.warp_size
     if kind in MATRIX_KINDS:
         return [list(range(8 * m, 8 * m + 8)) for m in range(matrices)]
-    if kind == "atomic":
+    if kind == "atomic" and hw.rules == "simple":
         return [list(range(W))]
-    per = min(W, max(1, hw.row_bytes // max(width, hw.bank_width)))
-    if hw.rules == "nvidia" and kind == "load" and width > hw.bank_width:
+    per = min(W, max(1, hw.row_bytes // max(width, hw.bank_width)))  # 8-byte atomics: half-warps
+    if hw.rules == "nvidia" and kind == "load" and space == "shared" and width > hw.bank_width:
 
         def pairs_agree(x: int) -> bool:
             for i in range(W):
@@ -35,12 +36,13 @@ def phases_of(kind: str, width: int, addresses: Sequence[int | None], hw: Hardwa
 
 
 def reference_wavefronts(
-    kind: str, width: int, addresses: Sequence[int | None], hw: Hardware = NVIDIA_SM70_SM90, matrices: int = 0
+    kind: str, width: int, addresses: Sequence[int | None], hw: Hardware = NVIDIA_SM70_SM90, matrices: int = 0,
+    space: str = "shared", op: str = "add",
 ) -> int:
     if kind in MATRIX_KINDS:
         width = 16
     total = 0
-    for lanes in phases_of(kind, width, addresses, hw, matrices):
+    for lanes in phases_of(kind, width, addresses, hw, matrices, space):
         words_in_bank: dict[int, list[int]] = {}
         for lane in lanes:
             a = addresses[lane]
@@ -53,4 +55,6 @@ def reference_wavefronts(
                     seen.append(word)
         if words_in_bank:
             total += max(len(v) for v in words_in_bank.values())
+    if kind == "atomic" and (op == "cas" or not atomic_is_native(op, width)):
+        total *= 2  # compare-and-swap: a compare pass and a swap pass
     return total
