@@ -468,6 +468,31 @@ def test_vector_sweep_and_contiguity():
         fragment_sweep(SharedArray("A", "half", (8, 64), transform=from_text("(_8,_64):(_1,_8)")), 4)
 
 
+def test_numbers_quoted_in_docs_library_layouts():
+    def byte(arr, *c):
+        return int(arr.byte_offsets(tuple(np.array([x]) for x in c))[0])
+
+    sw = SharedArray("A", "half", (8, 64), transform=from_text("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)"))
+    assert byte(sw, 5, 19) == 758 and (758 // 4) % 32 == 29
+    assert byte(SharedArray("A", "half", (8, 64), transform=from_text("(_8,_64):(_64,_1)")), 5, 19) == 678
+    assert byte(SharedArray("A", "half", (8, 64), transform=from_text(
+        "Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)")), 5, 19) == 758
+    assert byte(SharedArray("A", "half", (512,), transform=sw.transform), 157) == 758
+    nested = cute.parse("((_8,_8),(_8,_2)):((_64,_1),(_8,_512))")
+    assert int(nested(9, 8)) == 577 and int(nested(63, 15)) == 1023
+    assert byte(SharedArray("A", "half", (16, 64), transform=triton.swizzled(8, 1, 8, (1, 0))), 5, 19) == 2 * 379
+    assert byte(SharedArray("A", "half", (16, 64), transform=triton.swizzled(8, 2, 4, (1, 0))), 5, 19) == 2 * 323
+    nv = SharedArray("A", "half", (16, 128), transform=triton.nvmma(128, False, 16))
+    assert byte(nv, 5, 19) == 758 and byte(nv, 5, 83) == 2806
+    for mode, cols, rows in (("32B", 16, [0, 32, 64, 96, 144, 176, 208, 240]),
+                             ("64B", 32, [0, 64, 144, 208, 288, 352, 432, 496]),
+                             ("128B", 64, [0, 144, 288, 432, 576, 720, 864, 1008])):
+        box = SharedArray("A", "half", (8, cols), transform=tma.make(mode))
+        assert [byte(box, r, 0) for r in range(8)] == rows
+    shifted = SharedArray("A", "half", (8, 64), base=128, transform=tma.make("128B"))
+    assert [byte(shifted, r, 0) // 16 % 8 for r in range(8)] == [(r + 1) % 8 for r in range(8)]
+
+
 # ---- the shipped examples ------------------------------------------------------------------------
 @pytest.mark.parametrize("name,wavefronts,iterations", [
     ("20_cute_sw333_ldmatrix_x4.json", [4, 32], 2),
