@@ -69,9 +69,13 @@ def test_nvmma_and_tma_editors(qtbot, emitted):
     n.width.setCurrentIndex(n.width.findData(64))
     n.transposed.setChecked(True)
     assert emitted == [triton.nvmma(64, False, 16), triton.nvmma(64, True, 16)]
+    assert n.bits.currentData() == 16
+    n.bits.setCurrentIndex(n.bits.findData(None))
+    assert emitted[-1] == triton.nvmma(64, True)  # elementBitWidth left to the array's type
+    emitted.clear()
     t = make(qtbot, tma.KIND, emitted)
     t.set_transform(tma.make("128B"))
-    assert "Sw<3,4,3>" in t.mode.currentText() and len(emitted) == 2
+    assert "Sw<3,4,3>" in t.mode.currentText() and emitted == []
     t.mode.setCurrentIndex(t.mode.findData("32B"))
     assert emitted[-1] == tma.make("32B")
 

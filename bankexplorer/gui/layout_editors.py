@@ -212,15 +212,21 @@ class TritonNvmmaEditor(LayoutEditor):
         self.transposed = QCheckBox("dimension 0 is contiguous")
         self.transposed.toggled.connect(lambda _b: self._edited(self.transposed))
         self.form.addRow("transposed", self.transposed)
-        self._bits = None
+        self.bits = QComboBox()
+        self.bits.addItem("the array's type", None)
+        for b in (8, 16, 32, 64):
+            self.bits.addItem(f"{b} bits", b)
+        self.bits.setToolTip("elementBitWidth as TTGIR prints it; it must match the array's element type")
+        self.bits.currentIndexChanged.connect(lambda _i: self._edited(self.bits))
+        self.form.addRow("elementBitWidth", self.bits)
 
     def show_transform(self, t: Transform) -> None:
         self.width.setCurrentIndex(max(0, self.width.findData(t.get("swizzlingByteWidth", 128))))
         self.transposed.setChecked(bool(t.get("transposed", False)))
-        self._bits = t.get("elementBitWidth")
+        self.bits.setCurrentIndex(max(0, self.bits.findData(t.get("elementBitWidth"))))
 
     def read(self) -> Transform:
-        return triton.nvmma(self.width.currentData(), self.transposed.isChecked(), self._bits)
+        return triton.nvmma(self.width.currentData(), self.transposed.isChecked(), self.bits.currentData())
 
 
 class TmaEditor(LayoutEditor):
