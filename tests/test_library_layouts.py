@@ -271,6 +271,13 @@ def test_nvmma_equals_tma_boxes():
     # transposed: dimension 0 is the contiguous one
     t = SharedArray("t", "half", (64, 16), transform=triton.nvmma(128, transposed=True))
     assert np.array_equal(t.byte_offsets((c, r)), box.byte_offsets((r, c)))
+    # swizzlingByteWidth = 0: no swizzle, row-major boxes of at most 256 columns
+    plain = SharedArray("p", "half", (16, 64), transform=triton.nvmma(0))
+    assert plain.validate() == [] and np.array_equal(plain.byte_offsets((r, c)), (r * 64 + c) * 2)
+    wide = SharedArray("w", "half", (8, 512), transform=triton.nvmma(0))
+    assert wide.byte_offsets((np.array([1, 1]), np.array([3, 259]))).tolist() == [2 * 259, 2 * (8 * 256 + 259)]
+    assert from_text("#ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 16}>") == \
+        triton.nvmma(0, False, 16)
     # element width must match the array's type
     bad = SharedArray("s", "float", (16, 64), transform=triton.nvmma(128, element_bits=16))
     assert bad.validate() == [("transform.elementBitWidth", "is 16 but the array's float elements are 32 bits")]
@@ -293,7 +300,7 @@ def test_paste_recognises_each_library():
     ("#ttg.swizzled_shared<{vec = 8, perPhase 1}>", 41, "expected '=' after perPhase"),
     ("#ttg.swizzled_shared<{vec = 8, foo = 1}>", 32, "swizzled_shared has no parameter 'foo'"),
     ("#ttg.swizzled_shared<{vec = 8, order = [1 0]}>", 43, "expected ',' or ']' in order"),
-    ("#ttg.nvmma_shared<{swizzlingByteWidth = 96}>", 41, "swizzlingByteWidth must be 32, 64 or 128"),
+    ("#ttg.nvmma_shared<{swizzlingByteWidth = 96}>", 41, "swizzlingByteWidth must be 0, 32, 64 or 128, got 96"),
     ("#ttg.blocked<{sizePerThread = [1, 8]}>", 1, "expected #ttg.swizzled_shared"),
     ("CU_TENSOR_MAP_SWIZZLE_96B", 15, "expected a TMA swizzle mode"),
 ])

@@ -205,7 +205,7 @@ class TritonNvmmaEditor(LayoutEditor):
     def build(self) -> None:
         self.width = QComboBox()
         for w in triton.NVMMA_WIDTHS:
-            self.width.addItem(f"{w} bytes", w)
+            self.width.addItem(f"{w} bytes" if w else "0 (no swizzle)", w)
         self.width.setToolTip("swizzlingByteWidth: the row width of one swizzled box")
         self.width.currentIndexChanged.connect(lambda _i: self._edited(self.width))
         self.form.addRow("swizzlingByteWidth", self.width)

@@ -144,7 +144,7 @@ def _triton(text: str, name: str, brace: int) -> Transform:
         raise LayoutParseError("nvmma_shared needs swizzlingByteWidth", text, brace)
     w = get("swizzlingByteWidth")
     if w not in triton.NVMMA_WIDTHS:
-        raise LayoutParseError(f"swizzlingByteWidth must be 32, 64 or 128 here, got {w}", text, d["swizzlingByteWidth"][1])
+        raise LayoutParseError(f"swizzlingByteWidth must be 0, 32, 64 or 128, got {w}", text, d["swizzlingByteWidth"][1])
     return triton.nvmma(w, bool(get("transposed", False)), get("elementBitWidth"))
 
 

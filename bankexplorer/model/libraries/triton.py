@@ -13,7 +13,8 @@ which, whenever ``vec * maxPhase <= numCols``, is Triton's documented
 ``#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>``:
 the layout wgmma/tcgen05 and the TMA share. The tile is cut into column blocks of
 ``swizzlingByteWidth`` bytes (one TMA box each), every block stores all rows contiguously, and
-each block is swizzled like the TMA's ``SWIZZLE_<width>`` (``Swizzle<1|2|3,4,3>`` on bytes).
+each block is swizzled like the TMA's ``SWIZZLE_<width>`` (``Swizzle<1|2|3,4,3>`` on bytes);
+``swizzlingByteWidth = 0`` is no swizzle (row-major boxes of up to 256 columns).
 ``transposed = true`` makes dimension 0 the contiguous one (2-D only).
 """
 
@@ -26,7 +27,8 @@ from .tma import MODES as TMA_MODES
 
 SWIZZLED = "triton-swizzled"
 NVMMA = "triton-nvmma"
-NVMMA_WIDTHS = (32, 64, 128)
+NVMMA_WIDTHS = (0, 32, 64, 128)  # 0: no swizzle
+NO_SWIZZLE_BOX = 256  # the TMA's largest box dimension, in elements
 
 
 def _pow2(v) -> bool:
@@ -101,7 +103,7 @@ def _describe_swizzled(t: Transform) -> str:
 def _nvmma(arr: SharedArray, idx: tuple[np.ndarray, ...]) -> np.ndarray:
     t = arr.transform
     width = int(t.get("swizzlingByteWidth", 128))
-    sw = TMA_MODES[f"{width}B"][1]
+    sw = TMA_MODES[f"{width}B"][1] if width else None
     idx = [np.asarray(i, np.int64) for i in idx]
     if t.get("transposed", False):
         rows_n, cols_n = arr.dims[1], arr.dims[0]
@@ -114,9 +116,10 @@ def _nvmma(arr: SharedArray, idx: tuple[np.ndarray, ...]) -> np.ndarray:
             r = r * d + i
         c = idx[-1]
     e = arr.elem_size
-    box_cols = min(cols_n, width // e)  # one TMA box: swizzlingByteWidth bytes of a row
+    box_cols = min(cols_n, width // e if width else NO_SWIZZLE_BOX)  # one TMA box: swizzlingByteWidth bytes of a row
     block, cb = c // box_cols, c % box_cols
-    off = block * (rows_n * box_cols * e) + sw(r * (box_cols * e) + cb * e)
+    inner = r * (box_cols * e) + cb * e
+    off = block * (rows_n * box_cols * e) + (sw(inner) if sw is not None else inner)
     return np.asarray(off, np.int64)
 
 
@@ -138,6 +141,11 @@ def _validate_nvmma(arr: SharedArray) -> list[tuple[str, str]]:
         return [("transposed", "transposed nvmma_shared is supported for 2-D tiles")]
     cols = arr.dims[0] if t.get("transposed", False) else arr.dims[-1]
     rows = arr.dims[1] if t.get("transposed", False) else int(np.prod(arr.dims[:-1]))
+    if width == 0:
+        if cols > NO_SWIZZLE_BOX and cols % NO_SWIZZLE_BOX:
+            return [("", f"without a swizzle the contiguous dimension is cut into TMA boxes of {NO_SWIZZLE_BOX} "
+                         f"elements; {cols} is not a multiple of {NO_SWIZZLE_BOX}")]
+        return []
     box = width // arr.elem_size
     if cols * arr.elem_size < width or cols % box:
         return [("swizzlingByteWidth", f"the contiguous dimension ({cols} x {arr.elem_size} B) must be a multiple of "
