@@ -157,3 +157,27 @@ def test_tv_copy_dialog(qtbot):
     assert AccessMenu(doc).add_tv_copy(dlg.result_instruction, dlg.threads)
     assert doc.pattern.block == (128, 1, 1)
     assert doc.analysis.result.wavefronts[doc.analysis.rows_of(1)].tolist() == [32, 32, 32, 32]
+
+
+def test_window_offers_the_access_menu_and_button(qtbot, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from bankexplorer.gui.app import MainWindow
+    from bankexplorer.io import patternfile as pf
+    from bankexplorer.resources import EXAMPLES
+
+    w = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(w)
+    w.document.set_pattern(pf.load(EXAMPLES / "23_tma_128b_ldmatrix.json"))
+    (menu,) = [a.menu() for a in w.menus["tools"].actions() if a.text() == "Add &library access"]
+    assert menu is w.access_menu and w.access_button.menu() is menu
+    n = len(w.document.pattern.instructions)
+    _trigger(menu, "stmatrix.x2.trans")
+    ins = w.document.pattern.instructions[-1]
+    assert (ins.kind, ins.matrices, ins.trans, ins.array) == ("stmatrix", 2, True, "A")
+    assert w.document.selection.instruction == n
+    assert set(w.document.analysis.result.wavefronts[w.document.analysis.rows_of(n)].tolist()) == {2}
+    assert "added stmatrix.x2.trans: 16x8 fragments of A" in w.statusBar().currentMessage()
+    w.document.undo_stack.undo()
+    assert len(w.document.pattern.instructions) == n
+    w.document.undo_stack.setClean()
