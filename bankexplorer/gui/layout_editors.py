@@ -137,8 +137,10 @@ class CuteLayoutEditor(LayoutEditor):
     def build(self) -> None:
         self.text = QLineEdit()
         self.text.setPlaceholderText("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)")
-        self.text.setToolTip("shape:stride as CuTe prints it, optionally Sw<B,M,S> o offset o shape:stride "
-                             "(offsets in elements)")
+        self.text.setToolTip("shape:stride as CuTe's print() writes it, optionally composed with a swizzle:\n"
+                             "Sw<B,M,S> o _0 o (_8,_64):(_64,_1)  swizzles element offsets;\n"
+                             "Sw<B,M,S> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)  swizzles byte addresses "
+                             "(GMMA/TMA atoms)")
         self.text.textEdited.connect(lambda _t: self._edited(self.text))
         self.text.editingFinished.connect(self._jump_to_error)
         self.form.addRow("layout", self.text)
