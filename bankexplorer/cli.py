@@ -68,9 +68,8 @@ def _fmt_table(an) -> str:
                  f"(one wavefront per cycle)")
     if t.invalid:
         lines.append(f"{t.invalid} warp instruction(s) have invalid accesses (see 'error' above)")
-    arrays = an.pattern.array_map()
-    for k, ins in enumerate(an.pattern.instructions):
-        note = ins.note(arrays)
+    for k in range(len(an.pattern.instructions)):
+        note = an.note(k)
         if note:
             lines.append(f"note on instruction {k}: {note}")
     return "\n".join(lines)

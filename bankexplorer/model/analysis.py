@@ -35,6 +35,14 @@ class Analysis:
     loop_values: list[list[dict[str, int]]]  # per instruction, per iteration
     errors: list[str | None]  # per row: expansion or engine error
     instruction_errors: dict[int, str] = field(default_factory=dict)  # per pattern instruction
+    instruction_notes: dict[int, str] = field(default_factory=dict)  # per pattern instruction
+
+    def note(self, k: int) -> str:
+        """What a user should know about instruction ``k`` beyond its numbers (how it compiles,
+        a vector access that does not read the elements it names), or ""."""
+        ins = self.pattern.instructions[k]
+        parts = [x for x in (ins.note(self.pattern.array_map()), self.instruction_notes.get(k, "")) if x]
+        return "; ".join(parts)
 
     @property
     def hardware(self) -> Hardware:
@@ -96,7 +104,7 @@ class Analysis:
             d["op"] = ins.atomic_op(arrays)
         if ins.space != "shared":
             d["space"] = ins.space
-        note = ins.note(arrays)
+        note = self.note(k)
         if note:
             d["note"] = note
         if self.errors[r]:
@@ -259,7 +267,30 @@ def _expand(pattern: Pattern, k: int, ins: Instruction, tv: dict[str, np.ndarray
     lane_index = np.full((L, n, 3), -1, np.int64)
     for d, i in enumerate(safe):
         lane_index[:, :, d] = np.where(served, i, -1)
-    return loops, np.where(mask, addr, 0), mask, lane_index
+    return loops, np.where(mask, addr, 0), mask, lane_index, _scattered_vector(arr, ins, safe, addr, served, span)
+
+
+def _scattered_vector(arr, ins: Instruction, idx, addr: np.ndarray, served: np.ndarray, span: int) -> str:
+    """A vector access (float4 over floats, ldmatrix rows) reads ``width`` bytes from its first
+    element's address: that is what the hardware costs. If the layout puts the following elements
+    elsewhere, the kernel reads other data than it names; say so (once, with the first lane)."""
+    if span <= 1 or not served.any():
+        return ""
+    last = len(idx) - 1
+    for j in range(1, span):
+        nxt = list(idx)
+        nxt[last] = idx[last] + j
+        other = arr.byte_addresses(tuple(nxt))
+        wrong = served & (other != addr + j * arr.elem_size)
+        if wrong.any():
+            it, t = np.unravel_index(int(np.argmax(wrong)), wrong.shape)
+            el = "".join(f"[{int(x[it, t])}]" for x in idx)
+            el2 = "".join(f"[{int(x[it, t])}]" for x in nxt)
+            return (f"the {span * arr.elem_size}-byte access at {arr.name}{el} reads bytes "
+                    f"{int(addr[it, t])}..{int(addr[it, t]) + span * arr.elem_size - 1}, but this layout puts "
+                    f"{arr.name}{el2} at byte {int(other[it, t])}: the layout is not contiguous along the last "
+                    f"dimension for this vector width, so the kernel would read other elements than it names")
+    return ""
 
 
 def analyze(pattern: Pattern, detail: bool = True) -> Analysis:
@@ -276,6 +307,7 @@ def analyze(pattern: Pattern, detail: bool = True) -> Analysis:
     kinds, widths, mats, addrs, acts, srcs, iters, wps, reps, tids, lidx, errs = ([] for _ in range(12))
     loop_values: list[list[dict[str, int]]] = []
     instr_errors: dict[int, str] = {}
+    instr_notes: dict[int, str] = {}
     for k, ins in enumerate(pattern.instructions):
         width = ins.lane_width(arrays)
         if ins.explicit:
@@ -293,7 +325,9 @@ def analyze(pattern: Pattern, detail: bool = True) -> Analysis:
             L, nw = len(loops), warps
             err = None
             try:
-                loops, ad, act, li = _expand(pattern, k, ins, tv)
+                loops, ad, act, li, vnote = _expand(pattern, k, ins, tv)
+                if vnote:
+                    instr_notes[k] = vnote
                 ad = ad.reshape(L * warps, W)
                 act = act.reshape(L * warps, W)
                 li = li.reshape(L * warps, W, 3)
@@ -350,6 +384,7 @@ def analyze(pattern: Pattern, detail: bool = True) -> Analysis:
         loop_values=loop_values,
         errors=errors,
         instruction_errors=instr_errors,
+        instruction_notes=instr_notes,
     )
 
 
