@@ -6,6 +6,8 @@ the rest is imported.
 """
 
 from .result import Diagnostic, ImportResult, SourceSpan
-from .translate import ImportOptions, import_cuda
+from .report import InstructionStat, instruction_stats, worst
+from .translate import ImportOptions, import_cuda, parse_block
 
-__all__ = ["Diagnostic", "ImportOptions", "ImportResult", "SourceSpan", "import_cuda"]
+__all__ = ["Diagnostic", "ImportOptions", "ImportResult", "InstructionStat", "SourceSpan", "import_cuda",
+           "instruction_stats", "parse_block", "worst"]

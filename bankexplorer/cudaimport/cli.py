@@ -12,19 +12,14 @@ import sys
 
 from ..cli import COMMANDS, EXIT_BAD_INPUT, UsageError, _fmt_table
 from .report import instruction_stats, worst
-from .translate import ImportOptions, import_cuda
+from .translate import ImportOptions, import_cuda, parse_block as _parse_block
 
 
 def parse_block(text: str) -> tuple[int, int, int]:
-    """``32,8`` / ``32x8x1`` / ``256`` -> (x, y, z)."""
-    parts = [p for p in text.lower().replace("x", ",").replace(" ", "").split(",") if p]
     try:
-        dims = [int(p) for p in parts]
-    except ValueError:
-        raise UsageError(f"--block {text!r}: write 1 to 3 positive sizes, e.g. --block 32,8") from None
-    if not 1 <= len(dims) <= 3 or min(dims) < 1:
-        raise UsageError(f"--block {text!r}: write 1 to 3 positive sizes, e.g. --block 32,8")
-    return tuple(dims + [1] * (3 - len(dims)))  # type: ignore[return-value]
+        return _parse_block(text)
+    except ValueError as e:
+        raise UsageError(f"--{e}") from None
 
 
 def parse_define(text: str) -> tuple[str, int]:

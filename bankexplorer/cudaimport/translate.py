@@ -78,6 +78,21 @@ class ImportOptions:
     hardware: Hardware = NVIDIA_SM70_SM90
 
 
+def parse_block(text: str) -> tuple[int, int, int]:
+    """``32,8`` / ``32x8x1`` / ``256`` -> (x, y, z); ValueError with a message people can act on."""
+    parts = [p for p in text.lower().replace("x", ",").replace(" ", "").split(",") if p]
+    try:
+        dims = [int(p) for p in parts]
+    except ValueError:
+        dims = []
+    if not 1 <= len(dims) <= 3 or min(dims) < 1:
+        raise ValueError(f"block {text!r}: write 1 to 3 positive sizes, e.g. 32,8")
+    if int(np.prod(dims)) > MAX_THREADS:
+        raise ValueError(f"block {text!r}: {int(np.prod(dims)):,} threads is more than a block can have "
+                         f"({MAX_THREADS})")
+    return tuple(dims + [1] * (3 - len(dims)))  # type: ignore[return-value]
+
+
 @dataclass
 class _Array:
     name: str
