@@ -324,3 +324,28 @@ def test_binary_and_huge_text_are_refused_with_a_message():
     assert r.diagnostics[0].severity == "error" and "NUL" in r.diagnostics[0].message
     r = imp("x" * (1 << 21))
     assert "larger than" in r.diagnostics[0].message and not r.pattern.instructions
+
+
+# ---- pointers, templates, long loops -----------------------------------------------------------
+def test_pointer_offsets_that_cross_rows_use_the_flat_offset():
+    res = imp("__shared__ float s[32][33];\nfloat* row = s[threadIdx.x];\nfloat a = row[5];\n"
+              "float* p = &s[0][0] + threadIdx.x * 33;\np[1] = 2;\n")
+    a, b = res.pattern.instructions
+    assert a.index == ("threadIdx.x", "5")
+    assert b.index == ("(threadIdx.x * 33 + 1) / 33", "(threadIdx.x * 33 + 1) % 33")  # s[0][34..] is s[1][1..]
+    assert res.complete and wavefronts(res) == [1, 1]
+
+
+def test_template_parameters_from_defines_and_long_unused_loops_become_repeats():
+    text = ("template <int BM, int BK>\n__global__ void gemm() {\n  __shared__ float As[BK][BM];\n"
+            "  int ty = threadIdx.x / 16;\n  for (int kk = 0; kk < 1000; ++kk)\n"
+            "    for (int k = 0; k < BK; ++k) {\n      float a = As[k][ty * 4];\n    }\n}\n")
+    res = imp(text)
+    assert not res.pattern.instructions and "template parameter 'BK'" in warnings(res)[0].message
+    res = imp(text, defines={"BM": 64, "BK": 8})
+    (ins,) = res.pattern.instructions
+    assert res.pattern.arrays[0].dims == (8, 64)
+    # 8,000 iterations are too many to list; kk is used by no index, so it becomes a repeat count
+    assert [lp.var for lp in ins.loops] == ["k"] and ins.repeat == 1000
+    an = analyze(res.pattern, detail=False)
+    assert an.totals().kernel_instructions == 8 * 1000 and set(an.result.wavefronts.tolist()) == {1}

@@ -131,6 +131,7 @@ class Translator:
         self.launch_bounds: tuple[int, int] | None = None  # (threads, line)
         self.extern_default_used: ts.Node | None = None
         self.macros: set[str] = set()
+        self.flat_forms: dict[int, tuple[str, ...]] = {}  # instruction -> index if the offset crosses rows
         for name, value in opts.defines.items():
             self._bind_const(name, int(value))
 
@@ -304,8 +305,11 @@ class Translator:
                                     f"({es}-byte elements) is not modelled")
         idx = list(p.index)
         nd = len(arr.dims)
+        self._flat = None
         if len(idx) == nd:
             if p.extra is not None:
+                if nd > 1 and p.extra.const != 0:
+                    self._flat = self._flat_index(arr, idx, p.extra)
                 idx[-1] = self.add(idx[-1], p.extra)
         else:
             extra = p.extra if p.extra is not None else Int.of(0)
@@ -318,6 +322,23 @@ class Translator:
                 idx.append(part)
         width = p.size if p.size != es else None
         return arr, idx, width
+
+    def _flat_index(self, arr: _Array, idx: list[Int], extra: Int) -> tuple[str, ...]:
+        """``&s[i][j] + off`` where ``off`` may run past the end of the row (C allows it: the array
+        is one block of memory): the element's index from the flat offset, dimension by dimension.
+        Used only when the simple form (``s[i][j + off]``) is out of bounds."""
+        strides = _strides(arr)
+        flat = extra
+        for d in reversed(range(len(idx))):
+            term = idx[d] if strides[d] == 1 else self.mul(idx[d], strides[d])
+            flat = self.add(term, flat)
+        out = []
+        for d in range(len(idx)):
+            part = flat if strides[d] == 1 else self.binop("/", flat, Int.of(strides[d]))
+            if d:
+                part = self.binop("%", part, Int.of(strides[d - 1] // strides[d]))
+            out.append(part.text)
+        return tuple(out)
 
     def emit(self, kind: str, ref: Ref, node: ts.Node, width_override: int | None = None) -> None:
         try:
@@ -339,6 +360,8 @@ class Translator:
         if len(self.instrs) >= MAX_INSTRUCTIONS:
             raise _TooLong(node, f"the snippet makes more than {MAX_INSTRUCTIONS:,} shared-memory instructions "
                                  f"(unrolled loops?): import stopped here")
+        if self._flat is not None:
+            self.flat_forms[len(self.instrs)] = self._flat
         self.instrs.append(Instruction(kind=kind, width=width, array=arr.name, index=tuple(i.text for i in idx),
                                        loops=tuple(self.loops), active=active, label=label))
         self.spans.append(SourceSpan(line, col, eline, ecol, self.text(node)))
@@ -1543,6 +1566,16 @@ def _build(src: Source, opts: ImportOptions, tr: Translator, block: tuple[int, i
     pat = Pattern(name=opts.name, description=f"Imported from {len(src.text.splitlines())} lines of CUDA.",
                   hardware=opts.hardware, arrays=tuple(arrays), block=block, constants=constants,
                   instructions=tuple(instrs))
+    if tr.flat_forms and not pat.validate():  # pointer offsets that cross rows: index by the flat offset
+        from ..model.analysis import analyze
+
+        bad = analyze(pat, detail=False).instruction_errors
+        fixed = list(pat.instructions)
+        for k, form in tr.flat_forms.items():
+            if k in bad and "out of bounds" in bad[k]:
+                fixed[k] = replace(fixed[k], index=form)
+        instrs = fixed
+        pat = replace(pat, instructions=tuple(fixed))
     # what the model itself rejects is reported at the line it came from, and left out
     problems = pat.validate()
     bad_arrays = {int(p.split("]")[0][len("arrays["):]) for p, _ in problems if p.startswith("arrays[")}
