@@ -349,3 +349,10 @@ def test_template_parameters_from_defines_and_long_unused_loops_become_repeats()
     assert [lp.var for lp in ins.loops] == ["k"] and ins.repeat == 1000
     an = analyze(res.pattern, detail=False)
     assert an.totals().kernel_instructions == 8 * 1000 and set(an.result.wavefronts.tolist()) == {1}
+
+
+def test_an_expression_that_doubles_itself_is_not_followed_and_does_not_blow_up():
+    text = "__shared__ float s[32];\nint a = threadIdx.x;\n" + "a = a + a;\n" * 200 + "s[a % 32] = 0;\ns[threadIdx.x] = 1;"
+    r = imp(text)  # 2**200 characters if it were followed
+    assert problems(r) == [(203, 3, "warning")] and "longer than 2,000 characters" in warnings(r)[0].message
+    assert [i.index for i in r.pattern.instructions] == [("threadIdx.x",)]

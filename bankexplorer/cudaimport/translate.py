@@ -35,6 +35,7 @@ DEFAULT_EXTERN_BYTES = 48 * 1024  # the default dynamic shared-memory limit per 
 MAX_UNROLL = 1024  # iterations the importer writes out one by one
 MAX_STEPS = 200_000  # statements it walks in all (unrolled loops multiply them)
 MAX_INSTRUCTIONS = 4096  # instructions it writes
+MAX_EXPR_CHARS = 2000  # an index expression longer than this is not followed (a = a + a doubles it)
 
 ATOMICS = {"atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax", "atomicInc", "atomicDec",
            "atomicCAS", "atomicAnd", "atomicOr", "atomicXor"}
@@ -63,6 +64,14 @@ class _TooLong(Exception):
         super().__init__(message)
         self.node = node
         self.message = message
+
+
+class _ExprTooLong(Exception):
+    """An integer expression grew past :data:`MAX_EXPR_CHARS`; its value becomes Unknown."""
+
+
+_TOO_LONG = Unknown(f"an integer expression longer than {MAX_EXPR_CHARS:,} characters (a variable that doubles "
+                    f"itself in a loop?), which is not followed")
 
 
 class _NeedsUnroll(Exception):
@@ -193,8 +202,8 @@ class Translator:
         if cond.const is not None:
             return new if cond.const else old
         if isinstance(new, Int) and isinstance(old, Int):
-            return Int(f"{cond.wrapped(PREC_TERNARY + 1)} ? {new.wrapped(PREC_TERNARY)} : "
-                       f"{old.wrapped(PREC_TERNARY)}", PREC_TERNARY, None)
+            text = f"{cond.wrapped(PREC_TERNARY + 1)} ? {new.wrapped(PREC_TERNARY)} : {old.wrapped(PREC_TERNARY)}"
+            return Int(text, PREC_TERNARY, None) if len(text) <= MAX_EXPR_CHARS else _TOO_LONG
         if isinstance(new, Unknown):
             return new
         if isinstance(old, Unknown):
@@ -256,6 +265,8 @@ class Translator:
         if v is not None and _literal(a) and _literal(b):
             return Int.of(v)  # 33 + 33 -> 66 (named constants stay by name: TILE + 1)
         text = f"{_operand(a, p, p)} {op} {_operand(b, p, p + 1)}"
+        if len(text) > MAX_EXPR_CHARS:
+            raise _ExprTooLong()
         return Int(text, p, v)
 
     def add(self, a: Int, b: Int) -> Int:
@@ -474,6 +485,12 @@ class Translator:
         return self.ev(p) if p is not None else DATA
 
     def ev_binary_expression(self, node: ts.Node) -> Value:
+        try:
+            return self._binary(node)
+        except _ExprTooLong:
+            return _TOO_LONG
+
+    def _binary(self, node: ts.Node) -> Value:
         op = self.text(fld(node, "operator"))
         a = self.rv(fld(node, "left"))
         b = self.rv(fld(node, "right"))
@@ -568,8 +585,8 @@ class Translator:
             a, b = self.rv(cons), self.rv(alt)
         if isinstance(c, Int) and isinstance(a, Int) and isinstance(b, Int):
             v = None if c.const is None else (a.const if c.const else b.const)
-            return Int(f"{c.wrapped(PREC_TERNARY + 1)} ? {a.wrapped(PREC_TERNARY)} : {b.wrapped(PREC_TERNARY)}",
-                       PREC_TERNARY, v)
+            text = f"{c.wrapped(PREC_TERNARY + 1)} ? {a.wrapped(PREC_TERNARY)} : {b.wrapped(PREC_TERNARY)}"
+            return Int(text, PREC_TERNARY, v) if len(text) <= MAX_EXPR_CHARS else _TOO_LONG
         for v in (c, a, b):
             if isinstance(v, Unknown):
                 return v
@@ -699,12 +716,16 @@ class Translator:
             if op != "=":
                 bop = op[:-1]
                 old = b.value
-                new = self.binop(bop, old, r) if isinstance(old, Int) and isinstance(r, Int) and bop in BINARY_PREC \
-                    else (old if isinstance(old, Unknown) else r if isinstance(r, Unknown) else
-                          self._ptr_add(old, r) if isinstance(old, Ptr) and isinstance(r, Int) and bop == "+" else DATA)
+                try:
+                    new = self._compound(bop, old, r)
+                except _ExprTooLong:
+                    new = _TOO_LONG
             if isinstance(b.value, Ptr) and isinstance(new, Ptr):
                 new = replace(new, size=b.value.size)
-            self.rebind(name, new, node)
+            try:
+                self.rebind(name, new, node)
+            except _ExprTooLong:
+                self.rebind(name, _TOO_LONG, node)
             return new
         lv = self.ev(left)
         if isinstance(lv, Ref):
@@ -712,6 +733,18 @@ class Translator:
                 self.emit("load", lv, left)
             self.emit("store", lv, left)
             return DATA
+        return DATA
+
+    def _compound(self, bop: str, old: Value, r: Value) -> Value:
+        """``old bop= r`` for a local."""
+        if isinstance(old, Int) and isinstance(r, Int) and bop in BINARY_PREC:
+            return self.binop(bop, old, r)
+        if isinstance(old, Unknown):
+            return old
+        if isinstance(r, Unknown):
+            return r
+        if isinstance(old, Ptr) and isinstance(r, Int) and bop == "+":
+            return self._ptr_add(old, r)
         return DATA
 
     def ev_update_expression(self, node: ts.Node) -> Value:
@@ -726,7 +759,10 @@ class Translator:
             one = Int.of(1)
             v = self.decay(v)
             if isinstance(v, Int):
-                new: Value = self.binop("+" if op == "++" else "-", v, one)
+                try:
+                    new: Value = self.binop("+" if op == "++" else "-", v, one)
+                except _ExprTooLong:
+                    new = _TOO_LONG
             elif isinstance(v, Ptr):
                 new = self._ptr_add(v, one if op == "++" else Int.of(-1))
             else:
@@ -815,6 +851,8 @@ class Translator:
                 self.report(n, f"{n.type.replace('_', ' ')} not understood: skipped")
         except Unsupported as e:
             self.report(e.node if e.node is not None else n, e.message, e.severity)
+        except _ExprTooLong:
+            self.report(n, _TOO_LONG.why[0].upper() + _TOO_LONG.why[1:] + ": statement skipped")
 
     def st_compound_statement(self, n: ts.Node) -> None:
         self.statements(named_children(n))
