@@ -126,7 +126,7 @@ def test_define_constexpr_const():
     arr = res.pattern.arrays[0]
     assert arr.dims == (64, 64) and arr.padding == 4
     ins = res.pattern.instructions[0]
-    assert ins.index == ("K", "threadIdx.x % N")  # named constants stay by name ...
+    assert ins.index == ("K", "tid % N")  # named constants stay by name ...
     assert dict(res.pattern.constants) == {"K": 32, "N": 64}  # ... and come with the pattern
     assert wavefronts(res) == [1]
 
@@ -143,14 +143,21 @@ def test_lane_warp_and_thread_indices():
     res = imp("__shared__ float s[8][33];\nint lane = threadIdx.x % 32, warp = threadIdx.x / 32;\n"
               "s[warp][lane] = 0;\nfloat v = s[lane % 8][warp * 4];\n", block=(256, 1, 1))
     a, b = res.pattern.instructions
-    assert a.index == ("threadIdx.x / 32", "threadIdx.x % 32")
-    assert b.index == ("threadIdx.x % 32 % 8", "threadIdx.x / 32 * 4")
+    # a 1-D block: lane and warp are the model's own names, kept as written
+    assert a.index == ("warp", "lane") and b.index == ("lane % 8", "warp * 4")
     # 32 lanes over 8 rows of 33 floats, one column: 8 distinct words, 8 banks -> 1 wavefront
     assert wavefronts(res) == [1, 1]
     res3 = imp("__shared__ float t[4][8][32];\nt[threadIdx.z][threadIdx.y][threadIdx.x * blockDim.y] = 0;",
                block=(4, 8, 4))
     assert res3.pattern.instructions[0].index == ("threadIdx.z", "threadIdx.y", "threadIdx.x * blockDim.y")
     assert wavefronts(res3) == [8]  # warp 0: x 0..3 (8 floats apart), y 0..7 (32 floats apart): 8-way
+
+
+def test_lane_in_a_2d_block_stays_spelled_out():
+    # threadIdx.x % 32 is not the lane of the warp when blockDim.x is 16: it must not become 'lane'
+    res = imp("__shared__ float s[8][32];\nint lane = threadIdx.x % 32;\ns[threadIdx.y][lane] = 0;", block=(16, 8, 1))
+    assert res.pattern.instructions[0].index == ("threadIdx.y", "threadIdx.x % 32")
+    assert wavefronts(res) == [2]  # warp 0 is rows 0 and 1, columns 0..15 of each: banks 0..15 twice
 
 
 def test_local_reassigned_under_a_condition():
@@ -178,9 +185,8 @@ def test_reinterpret_cast_vector_accesses():
               "float4 d = reinterpret_cast<float4*>(&sh[warp][lane / 2 * 8])[1];\n", block=(256, 1, 1))
     ins = res.pattern.instructions
     assert [(i.kind, i.width) for i in ins] == [("load", 16), ("load", 16), ("store", 8), ("load", 16), ("load", 16)]
-    assert ins[3].index == ("threadIdx.x / 32", "(threadIdx.x % 32) * 4") or ins[3].index[1].replace("(", "").replace(
-        ")", "") == "threadIdx.x % 32 * 4"
-    assert ins[4].index[1] == "threadIdx.x % 32 / 2 * 8 + 4"
+    assert ins[0].index == ins[3].index == ("warp", "lane * 4")
+    assert ins[4].index == ("warp", "lane / 2 * 8 + 4")
     # d: lanes 2m, 2m+1 read the same 16 B at float 8m + 4: 16 chunks on 4 bank groups -> 4 wavefronts
     assert wavefronts(res) == [4, 4, 2, 4, 4]
 
@@ -198,8 +204,7 @@ def test_atomics():
     res = imp("__shared__ int hist[1024];\nint lane = threadIdx.x % 32;\natomicAdd(&hist[lane], 1);\n"
               "atomicAdd(hist + lane * 32, 1);\natomicMax(&hist[lane * 2], 7);")
     assert [i.kind for i in res.pattern.instructions] == ["atomic"] * 3
-    assert [i.index for i in res.pattern.instructions] == [("threadIdx.x % 32",), ("threadIdx.x % 32 * 32",),
-                                                           ("threadIdx.x % 32 * 2",)]
+    assert [i.index for i in res.pattern.instructions] == [("lane",), ("lane * 32",), ("lane * 2",)]
     assert wavefronts(res) == [1, 32, 2]
 
 
@@ -238,7 +243,7 @@ def test_if_on_thread_index_sets_active_lanes():
               "s[lane * 2] = 0;\nif (lane < 16) s[lane * 2] = 1;\nelse s[lane * 4] = 2;\n"
               "if (threadIdx.x >= 32) return;\ns[lane * 32 % 128] = 3;\n", block=(64, 1, 1))
     ins = res.pattern.instructions
-    assert [i.active for i in ins] == ["", "threadIdx.x % 32 < 16", "!(threadIdx.x % 32 < 16)", "!(threadIdx.x >= 32)"]
+    assert [i.active for i in ins] == ["", "lane < 16", "!(lane < 16)", "!(threadIdx.x >= 32)"]
     an = analyze(res.pattern, detail=False)
     per_warp = [an.result.wavefronts[an.rows_of(k)].tolist() for k in range(4)]
     # 32 lanes stride 2: 2 wavefronts; 16 lanes stride 2: 1; lanes 16..31 at stride 4: 2-way;

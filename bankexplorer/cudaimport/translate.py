@@ -1117,7 +1117,7 @@ class Translator:
                 self._bind_const(name, v.const) if self.depth == 0 else self.bind(name, Int.of(v.const), True)
                 return
             if isinstance(v, Int) or isinstance(v, Ptr):
-                self.bind(name, v, is_const=const)
+                self.bind(name, self._builtin_alias(name, v) if isinstance(v, Int) else v, is_const=const)
                 return
             if isinstance(v, Unknown):
                 self.bind(name, v)
@@ -1126,6 +1126,19 @@ class Translator:
                                     f"importer does not follow"))
             return
         self.bind(name, DATA)
+
+    def _builtin_alias(self, name: str, v: Int) -> Int:
+        """``int lane = threadIdx.x % 32`` in a one-dimensional block is the model's own ``lane``
+        (likewise ``warp``, ``tid``): keep the short name, so indices read as people wrote them."""
+        if self.block[1] * self.block[2] != 1 or self.opts.hardware.warp_size != 32:
+            return v
+        same = {
+            "lane": {"threadIdx.x % 32", "threadIdx.x & 31", "threadIdx.x % warpSize"},
+            "laneid": {"threadIdx.x % 32", "threadIdx.x & 31", "threadIdx.x % warpSize"},
+            "warp": {"threadIdx.x / 32", "threadIdx.x >> 5", "threadIdx.x / warpSize"},
+            "tid": {"threadIdx.x"},
+        }
+        return Int(name, PREC_ATOM, None) if v.text in same.get(name, ()) else v
 
     # control flow -------------------------------------------------------------------------------
     def st_if_statement(self, n: ts.Node) -> None:
