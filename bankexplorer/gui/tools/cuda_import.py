@@ -74,9 +74,9 @@ def _swatch(color: QColor, text: str) -> str:
 
 
 _LEGEND = "&nbsp;&nbsp;".join([
-    _swatch(WORST_BG, "worst conflict (red mark in the gutter)"), _swatch(SELECTED_SPAN_BG, "selected access"),
-    f"<span style='color:{SEVERITY_COLOR['error'].name()}'>●</span> error, "
-    f"<span style='color:{SEVERITY_COLOR['warning'].name()}'>●</span> warning (underlined in the code)",
+    _swatch(WORST_BG, "worst conflict"), _swatch(SELECTED_SPAN_BG, "selected access"),
+    f"<span style='color:{SEVERITY_COLOR['error'].name()}'>●</span>&nbsp;error",
+    f"<span style='color:{SEVERITY_COLOR['warning'].name()}'>●</span>&nbsp;warning (underlined in the code)",
 ])
 
 
@@ -260,14 +260,14 @@ class CudaImportDialog(QDialog):
         self.examples.activated.connect(self._load_example)
         self.block_edit = QLineEdit()
         self.block_edit.setPlaceholderText("auto, or e.g. 32,8")
-        self.block_edit.setMaximumWidth(130)
+        self.block_edit.setFixedWidth(150)
         self.block_edit.setToolTip("Threads per block: x[,y[,z]]. Empty: a <<<grid, block>>> launch or a "
                                    "'// block: x, y' comment in the code, else 32.")
         self.extern_edit = QLineEdit()
         self.extern_edit.setPlaceholderText("auto")
         self.extern_edit.setToolTip("Bytes of dynamic shared memory for 'extern __shared__' arrays. Empty: the "
                                     "launch's third argument or a '// extern-size: N' comment, else 48 KiB.")
-        self.extern_edit.setMaximumWidth(90)
+        self.extern_edit.setFixedWidth(110)
 
         top = QHBoxLayout()
         top.addWidget(self.examples)
@@ -279,7 +279,6 @@ class CudaImportDialog(QDialog):
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 0, 0)
-        lv.addLayout(top)
         lv.addWidget(self.editor)
 
         self.summary = QLabel()
@@ -320,7 +319,9 @@ class CudaImportDialog(QDialog):
         rv.setContentsMargins(0, 0, 0, 0)
         rv.addWidget(self.summary)
         rv.addWidget(self.table, 1)
-        rv.addWidget(QLabel(_LEGEND))
+        legend = QLabel(_LEGEND)
+        legend.setWordWrap(True)
+        rv.addWidget(legend)
         self.problems_label = QLabel("Problems")
         rv.addWidget(self.problems_label)
         rv.addWidget(self.problems)
@@ -328,11 +329,12 @@ class CudaImportDialog(QDialog):
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
         split.addWidget(right)
-        split.setStretchFactor(0, 1)
-        split.setStretchFactor(1, 1)
-        split.setSizes([780, 620])
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
         self.splitter = split
+        self._sized = False
         outer = QVBoxLayout(self)
+        outer.addLayout(top)
         outer.addWidget(split, 1)
         outer.addLayout(buttons)
         self.resize(1400, 800)
@@ -348,6 +350,13 @@ class CudaImportDialog(QDialog):
         self.editor.cursorPositionChanged.connect(self._cursor_moved)
         self.editor.setPlainText(STARTER)
         self.refresh()
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        if not self._sized:  # code 3/5, results 2/5 of the width, whatever their size hints say
+            self._sized = True
+            w = max(self.splitter.width(), 600)
+            self.splitter.setSizes([w * 3 // 5, w - w * 3 // 5])
 
     # ---- import ------------------------------------------------------------------------------
     def _text_changed(self) -> None:
