@@ -302,6 +302,19 @@ def test_unsupported_code_is_reported_where_it_is(code, where, fragment):
     assert r.sources[-1].line == 4 + code.count("\n")
 
 
+def test_loops_without_constant_bounds_import_their_body_once():
+    r = imp("__global__ void k(int n) {\n  __shared__ float s[1024];\n"
+            "  for (int i = threadIdx.x; i < n; i += blockDim.x) s[i * 2] = 0;\n"
+            "  int stride = 16;\n  while (stride > 0) { s[threadIdx.x * stride] += 1; stride >>= 1; }\n}\n")
+    ins = r.pattern.instructions
+    # the for loop's first iteration (i = threadIdx.x); the while loop's body once, with stride = 16
+    assert [(i.kind, i.index) for i in ins] == [("store", ("threadIdx.x * 2",)), ("load", ("threadIdx.x * 16",)),
+                                                ("store", ("threadIdx.x * 16",))]
+    assert not any(i.loops for i in ins) and wavefronts(r) == [2, 16, 16]
+    assert problems(r) == [(3, 33, "warning"), (5, 3, "warning")]  # at the unknown bound 'n', at the while
+    assert "first iteration" in warnings(r)[0].message and "imported once" in warnings(r)[1].message
+
+
 def test_elision_in_a_pasted_snippet_is_not_an_error():
     r = imp("__shared__ float tile[32][33];\nint x = threadIdx.x, y = threadIdx.y;\n"
             "tile[y][x] = in[...];\nfloat v = tile[x][y];\n", block=(32, 8, 1))
@@ -320,8 +333,8 @@ def test_source_spans_point_at_the_access():
 def test_nothing_is_run_even_for_hostile_text():
     # system() and an endless loop are only read: the first is an unknown call, the second is reported
     r = imp('__shared__ float s[32];\nsystem("rm -rf /");\nfor (;;) s[0] = 1;\ns[threadIdx.x] = 0;')
-    assert [i.index for i in r.pattern.instructions] == [("threadIdx.x",)]
-    assert any(d.line == 3 for d in r.diagnostics)
+    assert [i.index for i in r.pattern.instructions] == [("0",), ("threadIdx.x",)]
+    assert problems(r) == [(3, 1, "warning")] and "imported once" in warnings(r)[0].message
 
 
 def test_binary_and_huge_text_are_refused_with_a_message():

@@ -66,6 +66,10 @@ class _TooLong(Exception):
         self.message = message
 
 
+ONCE = "its body is imported once, as one iteration"
+ONCE_FIRST = "its body is imported once, as its first iteration"
+
+
 class _ExprTooLong(Exception):
     """An integer expression grew past :data:`MAX_EXPR_CHARS`; its value becomes Unknown."""
 
@@ -1171,14 +1175,71 @@ class Translator:
 
     def st_for_statement(self, n: ts.Node) -> None:
         self.scopes.append({})
+        self._loop_start = None
         try:
             self._for(n)
+        except Unsupported as e:  # raised before the body was walked: walk it once
+            start, self._loop_start = self._loop_start, None
+            if start is not None:  # the first iteration: the variable has its start value
+                self.report(e.node if e.node is not None else n, f"{e.message}; {ONCE_FIRST}", e.severity)
+                self.bind(start[0], start[1])
+                self.statement(fld(n, "body"))
+                return
+            self.report(e.node if e.node is not None else n, f"{e.message}; {ONCE}", e.severity)
+            init = fld(n, "initializer")
+            names: list[str] = []
+            if init is not None and init.type == "declaration":
+                for d in init.children_by_field_name("declarator"):
+                    d = fld(d, "declarator") if d.type == "init_declarator" else d
+                    if d is not None and d.type == "identifier":
+                        names.append(self.text(d))
+            elif init is not None and init.type == "assignment_expression" and fld(init, "left").type == "identifier":
+                names.append(self.text(fld(init, "left")))
+            line = self.src.position(n)[0]
+            for nm in names:
+                self.bind(nm, Unknown(f"{nm!r}, the variable of the loop at line {line}, which is not modelled"))
+            self.statement(fld(n, "body"))
         finally:
             self.scopes.pop()
+
+    def st_while_statement(self, n: ts.Node) -> None:
+        self._loop_once(n, "a while loop")
+
+    def st_do_statement(self, n: ts.Node) -> None:
+        self._loop_once(n, "a do-while loop")
+
+    def _loop_once(self, n: ts.Node, what: str) -> None:
+        """A loop with no constant bounds: its accesses are what matters for bank conflicts, so
+        its body is imported once (and said so) rather than dropped."""
+        self.report(n, f"{what} is not modelled (only for loops with constant bounds are); {ONCE}")
+        cond = fld(n, "condition")
+        body = fld(n, "body")
+        order = [body, cond] if n.type == "do_statement" else [cond, body]
+        self.scopes.append({})
+        try:
+            for part in order:
+                if part is None:
+                    continue
+                if part is cond:
+                    value = fld(cond, "value") if cond.type == "condition_clause" else cond
+                    for c in [value] if value is not None else named_children(cond):
+                        self.statement(c) if c.type.endswith("statement") else self._quiet_rv(c)
+                else:
+                    self.statement(part)
+        finally:
+            self.scopes.pop()
+
+    def _quiet_rv(self, node: ts.Node) -> None:
+        """Evaluate for its shared-memory accesses only (a loop condition nobody models)."""
+        try:
+            self.rv(node)
+        except Unsupported:
+            pass
 
     def _for(self, n: ts.Node) -> None:
         init, cond, upd, body = fld(n, "initializer"), fld(n, "condition"), fld(n, "update"), fld(n, "body")
         var, start = self._loop_init(n, init)
+        self._loop_start = (var, start)  # what the body sees if the rest of the header is not modelled
         stop_op, stop, _flipped = self._loop_cond(n, cond, var)
         upd_op, step = self._loop_update(n, upd, var)
         if start.const is not None:
@@ -1419,8 +1480,6 @@ IGNORED_STATEMENTS = {
     "empty_statement", "concept_definition", "friend_declaration", "field_declaration", "ERROR",
 }
 UNSUPPORTED_STATEMENTS = {
-    "while_statement": "a while loop (only for loops with constant bounds are)",
-    "do_statement": "a do-while loop (only for loops with constant bounds are)",
     "switch_statement": "a switch statement",
     "goto_statement": "goto",
     "labeled_statement": "a labeled statement",
