@@ -374,3 +374,15 @@ def test_an_expression_that_doubles_itself_is_not_followed_and_does_not_blow_up(
     r = imp(text)  # 2**200 characters if it were followed
     assert problems(r) == [(203, 3, "warning")] and "longer than 2,000 characters" in warnings(r)[0].message
     assert [i.index for i in r.pattern.instructions] == [("threadIdx.x",)]
+
+
+@pytest.mark.parametrize("text", [
+    "__shared__ float s[32];\nfloat v = threadIdx.x ? : s[0];\ns[threadIdx.x] = 1;",  # GNU ?: (part missing)
+    "__shared__ float s[32];\ns[threadIdx.x]] = 1;\n}}}\ns[threadIdx.x] = 1;",
+    "__shared__ float s[32];\ntemplate<int N> s[N] = 0;\ns[threadIdx.x] = 1;",
+    "__shared__ float s[32];\n#define F(x) s[x]\nF(threadIdx.x) = 2;\ns[threadIdx.x] = 1;",
+])
+def test_broken_code_never_raises_and_keeps_the_last_line(text):
+    r = imp(text)
+    assert r.pattern.instructions and r.pattern.instructions[-1].index == ("threadIdx.x",)
+    assert r.sources[-1].line == text.count("\n") + 1

@@ -390,7 +390,9 @@ class Translator:
         return self.decay(v)
 
     # ---- expressions -------------------------------------------------------------------------
-    def ev(self, node: ts.Node) -> Value:
+    def ev(self, node: ts.Node | None) -> Value:
+        if node is None:  # a part the parser left out (broken or GNU syntax such as ``a ?: b``)
+            return DATA
         t = node.type
         meth = getattr(self, "ev_" + t, None)
         if meth is not None:
@@ -857,6 +859,10 @@ class Translator:
             self.report(e.node if e.node is not None else n, e.message, e.severity)
         except _ExprTooLong:
             self.report(n, _TOO_LONG.why[0].upper() + _TOO_LONG.why[1:] + ": statement skipped")
+        except (AttributeError, TypeError, ValueError, KeyError, IndexError, ZeroDivisionError) as e:
+            # a shape of syntax tree the walker does not expect (broken code): skip this statement,
+            # say so, and import the rest rather than fail the whole text
+            self.report(n, f"this statement could not be followed ({type(e).__name__}: {e}): skipped")
 
     def st_compound_statement(self, n: ts.Node) -> None:
         self.statements(named_children(n))
@@ -1561,6 +1567,8 @@ def import_cuda(text: str, options: ImportOptions | None = None) -> ImportResult
         return _import(text, opts)
     except RecursionError:
         return _empty(opts, "the snippet is nested too deeply to follow (hundreds of levels)")
+    except Exception as e:  # a bug in the importer must not cost the window or the command line
+        return _empty(opts, f"the importer failed on this text ({type(e).__name__}: {e}); please report it")
 
 
 def _empty(opts: ImportOptions, message: str, line: int = 1) -> ImportResult:
