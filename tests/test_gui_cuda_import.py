@@ -163,3 +163,16 @@ def test_tools_menu_opens_the_editor_and_examples_load(qtbot, tmp_path):
     assert w.cuda_import is d  # one editor per window, reopened with its text
     w.document.undo_stack.setClean()
     d.close()
+
+
+def test_the_window_hardware_is_used_and_followed(qtbot, dialog):
+    from dataclasses import replace
+
+    dialog.editor.setPlainText("__shared__ float s[64];\ns[threadIdx.x * 2] = 0;")
+    dialog.refresh()
+    assert dialog.table.item(0, 2).text() == "2"
+    doc = dialog.document
+    wide = replace(doc.pattern.hardware, banks=64)  # 64 banks x 4 B: stride 2 fits one wavefront
+    with qtbot.waitSignal(dialog.analysisUpdated, timeout=3000):
+        assert doc.apply(replace(doc.pattern, hardware=wide), "64 banks")
+    assert dialog.result.pattern.hardware.banks == 64 and dialog.table.item(0, 2).text() == "1"

@@ -348,6 +348,7 @@ class CudaImportDialog(QDialog):
         self.extern_edit.textChanged.connect(lambda *_: self.timer.start())
         self.table.itemSelectionChanged.connect(self._instruction_selected)
         self.editor.cursorPositionChanged.connect(self._cursor_moved)
+        self.document.patternChanged.connect(self._document_changed)
         self.editor.setPlainText(STARTER)
         self.refresh()
 
@@ -357,6 +358,11 @@ class CudaImportDialog(QDialog):
             self._sized = True
             w = max(self.splitter.width(), 600)
             self.splitter.setSizes([w * 3 // 5, w - w * 3 // 5])
+
+    def _document_changed(self) -> None:
+        """The window's hardware (banks, bank width, warp size) is what the import is analyzed on."""
+        if self.result is not None and self.document.pattern.hardware != self.result.pattern.hardware:
+            self.timer.start()
 
     # ---- import ------------------------------------------------------------------------------
     def _text_changed(self) -> None:
