@@ -386,3 +386,12 @@ def test_broken_code_never_raises_and_keeps_the_last_line(text):
     r = imp(text)
     assert r.pattern.instructions and r.pattern.instructions[-1].index == ("threadIdx.x",)
     assert r.sources[-1].line == text.count("\n") + 1
+
+
+def test_settings_comments_can_use_the_texts_constants():
+    r = imp("// block: TILE, ROWS\n// extern-size: TILE * (TILE + 1) * 4\n#define TILE 32\nconstexpr int ROWS = 8;\n"
+            "extern __shared__ float s[];\ns[threadIdx.y * (TILE + 1) + threadIdx.x] = 0;\n")
+    assert r.complete and r.pattern.block == (32, 8, 1) and r.block_origin == "comment at line 1"
+    assert r.pattern.arrays[0].dims == (32 * 33,)
+    r = imp("// extern-size: N_BYTES\nextern __shared__ float s[];\ns[threadIdx.x] = 0;\n")
+    assert problems(r) == [(1, 1, "warning")] and "'N_BYTES' not understood" in warnings(r)[0].message

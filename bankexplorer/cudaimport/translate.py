@@ -1578,14 +1578,23 @@ def _empty(opts: ImportOptions, message: str, line: int = 1) -> ImportResult:
 
 def _import(text: str, opts: ImportOptions) -> ImportResult:
     src = parse(text)
-    directives, ddiags = _directives(src)
+    directives = _directives(src)
+    ddiags: list[Diagnostic] = []
+    first: list[Translator] = []
+
+    def consts() -> dict[str, int]:  # the text's constants, for settings written with them
+        if not first:
+            first.append(_translate(src, opts, opts.block or (32, 1, 1), opts.extern_bytes))
+        return first[0].consts
+
     given_block, origin = opts.block, "given"
     if given_block is None and "block" in directives:
-        given_block, line = directives["block"]
-        origin = f"comment at line {line}"
+        given_block = _setting("block", directives["block"], consts, ddiags)  # type: ignore[assignment]
+        origin = f"comment at line {directives['block'][1]}"
     given_extern = opts.extern_bytes
     if given_extern is None and "extern-size" in directives:
-        given_extern = directives["extern-size"][0][0]
+        ext = _setting("extern-size", directives["extern-size"], consts, ddiags)
+        given_extern = ext[0] if ext else None
     block = given_block or (32, 1, 1)
     tr = _translate(src, opts, block, given_extern)
     if given_block is None:
@@ -1623,34 +1632,46 @@ def _import(text: str, opts: ImportOptions) -> ImportResult:
 _DIRECTIVE = re.compile(r"^\s*(block|extern-size)\s*[:=]\s*(.*?)\s*$", re.IGNORECASE)
 
 
-def _directives(src: Source) -> tuple[dict[str, tuple[tuple[int, ...], int]], list[Diagnostic]]:
+def _directives(src: Source) -> dict[str, tuple[str, int, int]]:
     """Settings written in the text as a whole comment: ``// block: 32, 8`` and
-    ``// extern-size: 4096`` (bytes of ``extern __shared__`` memory). Only a comment that is
-    exactly ``key: value`` counts, so prose that mentions a block is left alone."""
-    found: dict[str, tuple[tuple[int, ...], int]] = {}
-    diags: list[Diagnostic] = []
+    ``// extern-size: 4096`` (bytes of ``extern __shared__`` memory); values may use the text's
+    constants (``// extern-size: TILE * (TILE + 1) * 4``). Only a comment that is exactly
+    ``key: value`` counts, so prose that mentions a block is left alone. key -> (value, line, col)."""
+    found: dict[str, tuple[str, int, int]] = {}
     for node in comments(src):
         body = src.node_text(node)
         body = body[2:] if body.startswith("//") else body[2:-2] if body.startswith("/*") else body
         m = _DIRECTIVE.match(body.strip().strip("*"))
-        if not m:
-            continue
-        key, value = m.group(1).lower(), m.group(2)
-        line, col = src.position(node)
+        if m:
+            found[m.group(1).lower()] = (m.group(2), *src.position(node))
+    return found
+
+
+def _setting(key: str, raw: tuple[str, int, int], consts, diags: list[Diagnostic]) -> tuple[int, ...] | None:
+    """A directive's numbers, worked out with the model's expression language (nothing is run),
+    or None with a warning saying what to write."""
+    value, line, col = raw
+    if re.fullmatch(r"\d+(\s*x\s*\d+)+", value):
+        parts = re.split(r"\s*x\s*", value)  # 32x8
+    else:
+        parts = [p.strip() for p in value.split(",")]
+    nums: list[int] = []
+    for part in parts:
         try:
-            nums = tuple(int(v, 0) for v in value.replace("x", ",").replace(" ", ",").split(",") if v)
-        except ValueError:
-            nums = ()
-        if key == "block" and 1 <= len(nums) <= 3 and min(nums) >= 1 and int(np.prod(nums)) <= MAX_THREADS:
-            found[key] = (nums + (1,) * (3 - len(nums)), line)
-        elif key == "extern-size" and len(nums) == 1 and 1 <= nums[0] <= 1 << 30:
-            found[key] = (nums, line)
-        else:
-            want = f"1 to 3 sizes with at most {MAX_THREADS} threads, e.g. 'block: 32, 8'" if key == "block" \
-                else "a number of bytes, e.g. 'extern-size: 4096'"
-            diags.append(Diagnostic(line, col, f"comment {key!r}: {value!r} not understood (write {want})",
-                                    "warning"))
-    return found, diags
+            e = E.parse(part)
+            env = consts() if e.names else {}
+            nums.append(int(e.evaluate({k: np.int64(v) for k, v in env.items()})))
+        except BankExplorerError:
+            nums = []
+            break
+    if key == "block" and 1 <= len(nums) <= 3 and min(nums) >= 1 and int(np.prod(nums)) <= MAX_THREADS:
+        return tuple(nums) + (1,) * (3 - len(nums))
+    if key == "extern-size" and len(nums) == 1 and 1 <= nums[0] <= 1 << 30:
+        return tuple(nums)
+    want = f"1 to 3 sizes with at most {MAX_THREADS} threads, e.g. 'block: 32, 8'" if key == "block" \
+        else "a number of bytes (or a constant expression), e.g. 'extern-size: 4096'"
+    diags.append(Diagnostic(line, col, f"comment {key!r}: {value!r} not understood (write {want})", "warning"))
+    return None
 
 
 def _build(src: Source, opts: ImportOptions, tr: Translator, block: tuple[int, int, int], origin: str,
