@@ -395,3 +395,11 @@ def test_settings_comments_can_use_the_texts_constants():
     assert r.pattern.arrays[0].dims == (32 * 33,)
     r = imp("// extern-size: N_BYTES\nextern __shared__ float s[];\ns[threadIdx.x] = 0;\n")
     assert problems(r) == [(1, 1, "warning")] and "'N_BYTES' not understood" in warnings(r)[0].message
+
+
+def test_return_inside_a_loop_is_noted():
+    r = imp("__shared__ float s[64];\nfor (int k = 0; k < 4; k++) {\n  if (threadIdx.x < k) return;\n"
+            "  s[threadIdx.x] = k;\n}\ns[threadIdx.x] = 0;\n")
+    a, b = r.pattern.instructions
+    assert a.active == "!(threadIdx.x < k)" and b.active == ""
+    assert any(d.line == 3 and d.severity == "note" and "active again" in d.message for d in r.diagnostics)

@@ -809,6 +809,9 @@ class Translator:
             for n in nodes:
                 cond = self._exit_condition(n)
                 if cond is not None:
+                    if (self.frames or self.unrolled) and cond.const is None and self._returns(n):
+                        self.report(n, "a return inside a loop ends the rest of this loop body for those lanes; "
+                                       "after the loop they are counted as active again", "note")
                     self.active.append(self.negate(cond))
                     pushed += 1
                     continue
@@ -818,6 +821,12 @@ class Translator:
                 self.active.pop()
             if new_scope:
                 self.scopes.pop()
+
+    @staticmethod
+    def _returns(n: ts.Node) -> bool:
+        cons = n.child_by_field_name("consequence")
+        body = named_children(cons) if cons.type == "compound_statement" else [cons]
+        return bool(body) and body[0].type == "return_statement"
 
     def _exit_condition(self, n: ts.Node) -> Int | None:
         """``if (cond) return;`` (or ``continue;`` in a loop): the rest runs where !cond."""
