@@ -101,6 +101,11 @@ class PaddingPoint:
     shared_bytes: int
     blocks: int
     wavefronts: int | None  # None: this padding breaks an access (misaligned)
+    ideal: int | None = None  # the kernel's ideal with this padding (None: not costed)
+
+    @property
+    def conflict_free(self) -> bool:
+        return self.wavefronts is not None and self.ideal is not None and self.wavefronts <= self.ideal
 
 
 @dataclass
@@ -121,6 +126,21 @@ class Advice:
     @property
     def best(self) -> Ranked | None:
         return self.ranked[0] if self.ranked else None
+
+    def with_gpu(self, g: GPU) -> "Advice":
+        """The same ranking for another GPU: only blocks per SM change (the order never depends
+        on the GPU), so switching presets in the window needs no new search."""
+        threads = self.pattern.threads
+
+        def occ(r: Ranked) -> Ranked:
+            return replace(r, occupancy=occupancy(g, threads, r.shared_bytes))
+
+        ranked = [occ(r) for r in self.ranked]
+        at = next((j for j, r in enumerate(self.ranked) if r is self.current), None)
+        current = ranked[at] if at is not None else (occ(self.current) if self.current is not None else None)
+        curves = {name: [replace(pt, blocks=occupancy(g, threads, pt.shared_bytes).blocks) for pt in pts]
+                  for name, pts in self.curves.items()}
+        return replace(self, gpu=g, ranked=ranked, current=current, curves=curves)
 
     @property
     def reaches_ideal(self) -> bool:
@@ -505,7 +525,8 @@ def advise(
             valid = wf[i] >= 0 and others_ok
             if c.family == "padding":
                 curves.setdefault(pattern.arrays[ar.k].name, []).append(
-                    _point(c, pattern, g, int(wf[i]) + base_wf if valid else None))
+                    _point(c, pattern, g, int(wf[i]) + base_wf if valid else None,
+                           int(ideal[i]) + base_ideal if valid else None))
             if int(owner[i]) in seen:
                 continue
             seen.add(int(owner[i]))
@@ -545,10 +566,10 @@ def _key(r: Ranked):
     return (r.wavefronts, r.extra_bytes, not r.current, _FAMILY_ORDER[r.family], len(r.label), r.label)
 
 
-def _point(c: Candidate, pattern: Pattern, g: GPU, wavefronts: int | None) -> PaddingPoint:
+def _point(c: Candidate, pattern: Pattern, g: GPU, wavefronts: int | None, ideal: int | None = None) -> PaddingPoint:
     p = c.apply(pattern)
     return PaddingPoint(c.changes[0][1].padding, p.shared_bytes(), occupancy(g, p.threads, p.shared_bytes()).blocks,
-                        wavefronts)
+                        wavefronts, ideal)
 
 
 def padding_curve(pattern: Pattern, array: str, gpu: GPU | str = DEFAULT_GPU, max_padding: int = 32) -> list[PaddingPoint]:
