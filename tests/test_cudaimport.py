@@ -206,6 +206,20 @@ def test_atomics():
     assert [i.kind for i in res.pattern.instructions] == ["atomic"] * 3
     assert [i.index for i in res.pattern.instructions] == [("lane",), ("lane * 32",), ("lane * 2",)]
     assert wavefronts(res) == [1, 32, 2]
+    assert [i.op for i in res.pattern.instructions] == ["add", "add", "max"]
+
+
+def test_atomic_operations_follow_the_hardware():
+    """atomicCAS is two bank passes; float and 64-bit adds are CAS loops; 64-bit goes per half-warp
+    (the rules measured on an H100, resources/hardware/h100_verification.jsonl)."""
+    res = imp("__shared__ int c[64];\n__shared__ float f[64];\n__shared__ unsigned long long u[64];\n"
+              "int lane = threadIdx.x % 32;\natomicAdd(&c[lane], 1);\natomicCAS(&c[lane], 0, 1);\n"
+              "atomicSub(&c[lane], 1);\natomicAdd(&f[lane], 1.0f);\natomicExch(&u[lane], 1ull);\n"
+              "atomicAdd(&u[lane], 1ull);")
+    assert [i.op for i in res.pattern.instructions] == ["add", "cas", "add", "add", "exch", "add"]
+    assert wavefronts(res) == [1, 2, 1, 2, 2, 4]
+    an = analyze(res.pattern)
+    assert "ATOMS.CAST.SPIN" in an.note(3) and an.note(0) == ""
 
 
 # ---- loops and conditions ---------------------------------------------------------------------

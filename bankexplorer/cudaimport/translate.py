@@ -37,8 +37,12 @@ MAX_STEPS = 200_000  # statements it walks in all (unrolled loops multiply them)
 MAX_INSTRUCTIONS = 4096  # instructions it writes
 MAX_EXPR_CHARS = 2000  # an index expression longer than this is not followed (a = a + a doubles it)
 
-ATOMICS = {"atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax", "atomicInc", "atomicDec",
-           "atomicCAS", "atomicAnd", "atomicOr", "atomicXor"}
+#: CUDA atomic -> the model's atomic operation (atomicSub is an add; atomicAdd on a float array
+#: becomes a float add in the model, see Instruction.atomic_op)
+ATOMIC_OPS = {"atomicAdd": "add", "atomicSub": "add", "atomicExch": "exch", "atomicMin": "min", "atomicMax": "max",
+              "atomicInc": "inc", "atomicDec": "dec", "atomicCAS": "cas", "atomicAnd": "and", "atomicOr": "or",
+              "atomicXor": "xor"}
+ATOMICS = set(ATOMIC_OPS)
 SYNC = {"__syncthreads", "__syncwarp", "__threadfence_block", "__threadfence", "__syncthreads_count",
         "__syncthreads_and", "__syncthreads_or", "cg::sync", "sync"}
 CASTS = {"reinterpret_cast", "static_cast", "const_cast"}
@@ -355,7 +359,7 @@ class Translator:
             out.append(part.text)
         return tuple(out)
 
-    def emit(self, kind: str, ref: Ref, node: ts.Node, width_override: int | None = None) -> None:
+    def emit(self, kind: str, ref: Ref, node: ts.Node, width_override: int | None = None, op: str = "add") -> None:
         try:
             arr, idx, width = self._index_of(ref, node)
         except Unsupported as e:
@@ -378,7 +382,7 @@ class Translator:
         if self._flat is not None:
             self.flat_forms[len(self.instrs)] = self._flat
         self.instrs.append(Instruction(kind=kind, width=width, array=arr.name, index=tuple(i.text for i in idx),
-                                       loops=tuple(self.loops), active=active, label=label))
+                                       loops=tuple(self.loops), active=active, label=label, op=op))
         self.spans.append(SourceSpan(line, col, eline, ecol, self.text(node)))
 
     def rv(self, node: ts.Node) -> Value:
@@ -678,7 +682,7 @@ class Translator:
             del vals
             p = self.decay(self.ev(args[0]))
             if isinstance(p, Ptr):
-                self.emit("atomic", Ref(p), args[0])
+                self.emit("atomic", Ref(p), args[0], op=ATOMIC_OPS[base])
             return DATA
         if name in INT_FUNCS or name in ("__mul24", "__umul24"):
             vals = [self.rv(a) for a in args]
