@@ -1,0 +1,52 @@
+"""``bankexplorer export FILE --view VIEW --out OUT.png|OUT.svg``: a figure without a display.
+
+Registered in :data:`bankexplorer.cli.COMMANDS` when the CLI loads its plugins. Every bad request
+(unknown view, a file name that is neither .png nor .svg, a missing input, a folder that cannot
+be written, an instruction or warp out of range) is one line on stderr and exit status 2; the
+output file is written all at once or not at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from ..cli import COMMANDS, UsageError, load_pattern
+from .figure import VIEWS
+from .styles import STYLE_NAMES
+
+
+def _add(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("file", help="pattern file (.json)")
+    sp.add_argument("--view", default="figure", metavar="VIEW",
+                    help=f"what to draw: {', '.join(VIEWS)} (default: figure, all of them composed)")
+    sp.add_argument("--out", "-o", required=True, metavar="OUT", help="output file: .png or .svg")
+    sp.add_argument("--scale", type=int, default=1, metavar="N", help="PNG pixels per figure pixel, 1 to 4 (default 1)")
+    sp.add_argument("--style", default=None, metavar="STYLE",
+                    help=f"{', '.join(STYLE_NAMES)} (default: the pattern's figure style)")
+    sp.add_argument("--instruction", type=int, default=0, metavar="K", help="pattern instruction to show (0-based)")
+    sp.add_argument("--warp", type=int, default=0, metavar="W", help="warp of the block to show (default 0)")
+    sp.add_argument("--iteration", type=int, default=0, metavar="I", help="loop iteration of the instruction (default 0)")
+    sp.add_argument("--title", default=None, metavar="T", help="figure title (default: the pattern's name)")
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .render import check_scale, check_writable, export, format_of
+
+    # cheap checks first, so a typo never waits for a render
+    if args.view not in VIEWS:
+        raise UsageError(f"unknown view {args.view!r} (views: {', '.join(VIEWS)})")
+    if args.style is not None and args.style not in STYLE_NAMES:
+        raise UsageError(f"unknown style {args.style!r} (styles: {', '.join(STYLE_NAMES)})")
+    format_of(args.out)
+    check_scale(args.scale)
+    check_writable(args.out)
+    pattern = load_pattern(args.file)
+    t0 = time.perf_counter()
+    n = export(pattern, args.view, args.out, scale=args.scale, style=args.style, instruction=args.instruction,
+               warp=args.warp, iteration=args.iteration, title=args.title)
+    print(f"wrote {args.out} ({n:,} bytes, {args.view}, {time.perf_counter() - t0:.2f} s)")
+    return 0
+
+
+COMMANDS["export"] = (_add, _run, "draw a view or the composed figure as PNG or SVG (no display needed)")

@@ -1,0 +1,204 @@
+"""Paint a picture into PNG bytes (a QImage at 1x..4x) or SVG bytes (QSvgGenerator: real <rect>,
+<path> and <text>), and write either atomically.
+
+The picture's draw code is the same for both; only the device differs. A QGuiApplication is
+enough (no widgets), so this runs headless: :func:`ensure_gui_app` picks the offscreen platform
+when there is no display.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+from ..model.pattern import Pattern
+from .canvas import Canvas
+from .figure import VIEWS, Picture, picture
+from .scene import ExportError, make_scene
+
+FORMATS = ("png", "svg")
+MAX_SCALE = 4
+
+
+def _generic_family(m: re.Match) -> str:
+    families = m.group(1)
+    generic = "monospace" if "Mono" in families else "sans-serif"
+    return m.group(0) if generic in families else f'font-family="{families},{generic}"'
+
+
+def keep_none_alive() -> None:
+    """Work around PySide6 6.12 on Python 3.11: every call of a void Qt method (``setPen``,
+    ``drawRect``...) drops one reference to ``None`` without taking it, so after a few thousand
+    calls (one figure) the interpreter aborts with "none_dealloc: deallocating None". Python 3.12+
+    makes None immortal and is unaffected; here we give None the same effectively-infinite count.
+    None is a static object that is never freed, so its count only guards that abort."""
+    if sys.version_info >= (3, 12):
+        return
+    import ctypes
+
+    refcnt = ctypes.c_ssize_t.from_address(id(None))  # ob_refcnt, the first field of every object
+    if refcnt.value < 1 << 40:
+        refcnt.value += 1 << 40
+
+
+def ensure_gui_app():
+    """The running Q(Gui)Application, or a new QGuiApplication (offscreen when there is no display)."""
+    from PySide6.QtGui import QGuiApplication
+
+    keep_none_alive()
+    app = QGuiApplication.instance()
+    if app is None:
+        headless = sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+        if headless and not os.environ.get("QT_QPA_PLATFORM"):
+            os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        app = QGuiApplication(["bankexplorer-export"])
+    return app
+
+
+def pixel_size(pic: Picture, scale: int) -> tuple[int, int]:
+    return int(round(pic.width * scale)), int(round(pic.height * scale))
+
+
+def to_image(pic: Picture, scale: int = 1):
+    """A QImage of ``pic`` at ``scale`` (its size is exactly :func:`pixel_size`)."""
+    from PySide6.QtGui import QImage, QPainter
+
+    ensure_gui_app()
+    check_scale(scale)
+    w, h = pixel_size(pic, scale)
+    img = QImage(w, h, QImage.Format.Format_RGB32)  # not filled: the picture paints its background
+    dpm = round(96 * scale / 0.0254)  # the 1x picture is 96 dpi: a 4x PNG prints at the same size
+    img.setDotsPerMeterX(dpm)
+    img.setDotsPerMeterY(dpm)
+    p = QPainter(img)
+    try:
+        p.scale(scale, scale)
+        pic.draw(Canvas(p))
+    finally:
+        p.end()
+    return img
+
+
+def to_png(pic: Picture, scale: int = 1) -> bytes:
+    from PySide6.QtCore import QBuffer, QIODevice
+
+    img = to_image(pic, scale)
+    buf = QBuffer()
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    # quality 80 = zlib level 2: flat-colour figures compress nearly as well, several times faster
+    if not img.save(buf, "PNG", 80):
+        raise ExportError("could not encode the PNG")
+    return bytes(buf.data())
+
+
+def to_svg(pic: Picture) -> bytes:
+    from PySide6.QtCore import QBuffer, QIODevice, QRect, QSize
+    from PySide6.QtGui import QPainter
+    from PySide6.QtSvg import QSvgGenerator
+
+    ensure_gui_app()
+    w, h = pixel_size(pic, 1)
+    buf = QBuffer()
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    gen = QSvgGenerator()
+    gen.setOutputDevice(buf)
+    gen.setSize(QSize(w, h))
+    gen.setViewBox(QRect(0, 0, w, h))
+    gen.setResolution(96)
+    gen.setTitle(pic.scene.title)
+    gen.setDescription(f"BankExplorer: {pic.scene.heading()}")
+    p = QPainter(gen)
+    try:
+        pic.draw(Canvas(p))
+    finally:
+        p.end()
+    svg = bytes(buf.data()).decode("utf-8")
+    # browsers and Inkscape without DejaVu fall back to a similar sans-serif, not to Times
+    svg = re.sub(r'font-family="([^"]*)"', _generic_family, svg)
+    return svg.encode("utf-8")
+
+
+def atomic_write(path: str | os.PathLike, data: bytes) -> None:
+    """All of ``data`` or nothing at ``path``: a temporary file in the same folder, renamed over it.
+    The file gets the usual permissions (umask), not mkstemp's owner-only ones: figures are shared."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def check_scale(scale: int) -> None:
+    if not isinstance(scale, int) or not 1 <= scale <= MAX_SCALE:
+        raise ExportError(f"--scale must be an integer from 1 to {MAX_SCALE}, got {scale}")
+
+
+def format_of(path: str | os.PathLike) -> str:
+    """``png`` or ``svg`` from the file name, or an ExportError that says what is accepted."""
+    ext = Path(path).suffix.lower().lstrip(".")
+    if ext not in FORMATS:
+        got = f"'.{ext}'" if ext else "no extension"
+        raise ExportError(f"{path}: cannot tell the format from {got}; use a .png or .svg file name")
+    return ext
+
+
+def check_writable(path: str | os.PathLike) -> None:
+    """Fail before rendering when the output cannot be written (no folder, no permission)."""
+    p = Path(path)
+    folder = p.parent if str(p.parent) else Path(".")
+    if not folder.is_dir():
+        raise ExportError(f"{path}: folder {str(folder)!r} does not exist")
+    if p.is_dir():
+        raise ExportError(f"{path}: is a folder, not a file name")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ExportError(f"{path}: cannot write in folder {str(folder)!r} (permission denied)")
+    if p.exists() and not os.access(p, os.W_OK):
+        raise ExportError(f"{path}: the file exists and is not writable")
+
+
+def render(pattern: Pattern, view: str, fmt: str, scale: int = 1, style: str | None = None,
+           instruction: int = 0, warp: int = 0, iteration: int = 0, title: str | None = None, an=None) -> bytes:
+    """The bytes of one export (PNG or SVG)."""
+    if view not in VIEWS:
+        raise ExportError(f"unknown view {view!r} (views: {', '.join(VIEWS)})")
+    if fmt not in FORMATS:
+        raise ExportError(f"unknown format {fmt!r} (formats: {', '.join(FORMATS)})")
+    check_scale(scale)
+    ensure_gui_app()  # fonts are measured while laying out
+    scene = make_scene(pattern, style, instruction, warp, iteration, title, an=an)
+    pic = picture(scene, view)
+    return to_png(pic, scale) if fmt == "png" else to_svg(pic)
+
+
+def export(pattern: Pattern, view: str, out: str | os.PathLike, scale: int = 1, style: str | None = None,
+           instruction: int = 0, warp: int = 0, iteration: int = 0, title: str | None = None, an=None) -> int:
+    """Render and write ``out`` (its extension picks the format) all at once; returns bytes written.
+
+    The file appears complete or not at all: rendering happens in memory and the write goes to a
+    temporary file in the same folder that is then renamed over ``out``."""
+    fmt = format_of(out)
+    check_writable(out)
+    data = render(pattern, view, fmt, scale, style, instruction, warp, iteration, title, an)
+    try:
+        atomic_write(out, data)
+    except PermissionError:
+        raise ExportError(f"{out}: permission denied")
+    except OSError as e:
+        raise ExportError(f"{out}: could not write ({e.strerror or e})")
+    return len(data)
