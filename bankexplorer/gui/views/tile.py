@@ -497,3 +497,11 @@ class TileView(DocView):
 
     def drag_end(self) -> None:
         self._drag = None
+        if self._fit_pending:  # the array changed size under the mouse: fit it now
+            self.fit()
+
+    def fit(self, force: bool = False) -> None:
+        if self._drag is not None and not force:  # never move the picture under a dragging mouse
+            self._fit_pending = True
+            return
+        super().fit(force)
