@@ -48,6 +48,12 @@ def _hex(rgb) -> str:
     return "#%02x%02x%02x" % tuple(rgb)
 
 
+def short_label(label: str) -> str:
+    """The table's name for a candidate: CuTe swizzles without their byte-offset twin (which the
+    tooltip keeps), so the column stays readable in a narrow dock."""
+    return label.split(" (= ")[0] if label.startswith("Swizzle<") else label
+
+
 class _Worker(QObject):
     """Runs one ranking at a time off the GUI thread. The GUI thread polls for the answer, so no
     Python object crosses threads through a Qt signal (PySide6 has mishandled reference counts
@@ -110,26 +116,32 @@ class OccupancyChart(QWidget):
             ax.setTextPen(pg.mkPen(ink))
         self.plot.setLabel("left", "blocks / SM", color=ink)
         self.plot.setLabel("bottom", "padding (elements per row)", color=ink)
-        self.legend = self.plot.addLegend(offset=(-6, -6), labelTextColor=ink, brush=pg.mkBrush(255, 255, 255, 215),
-                                          pen=pg.mkPen(_hex(st.faint)), labelTextSize="8pt", verSpacing=-6)
-        self.line = pg.PlotDataItem(pen=pg.mkPen(_hex(st.faint), width=1.5), name="blocks per SM")
+        self.line = pg.PlotDataItem(pen=pg.mkPen(_hex(st.faint), width=1.5))
         self.ok = pg.ScatterPlotItem(symbol="o", size=9, brush=pg.mkBrush(*GOOD), pen=pg.mkPen(*GOOD),
                                      name="conflict-free")
         self.bad = pg.ScatterPlotItem(symbol="o", size=7, brush=pg.mkBrush(255, 255, 255), pen=pg.mkPen(*BAD, width=1.5),
                                       name="bank conflicts")
         self.invalid = pg.ScatterPlotItem(symbol="x", size=8, brush=pg.mkBrush(*MUTED), pen=pg.mkPen(*MUTED),
-                                          name="misaligned (rejected)")
+                                          name="misaligned")
         for item in (self.line, self.ok, self.bad, self.invalid):
             self.plot.addItem(item)
-        self.current = pg.InfiniteLine(angle=90, pen=pg.mkPen(_hex(st.ink), width=1, style=Qt.PenStyle.DashLine),
-                                       label="current", labelOpts={"position": 0.12, "color": ink, "anchors": [(0, 1), (0, 1)]})
+        self.current = pg.InfiniteLine(angle=90, pen=pg.mkPen(_hex(st.ink), width=1, style=Qt.PenStyle.DashLine))
         self.plot.addItem(self.current)
         self.caption = QLabel()
         self.caption.setStyleSheet(f"color:{ink}")
+        self.caption.setWordWrap(True)
+        # the legend sits beside the chart rather than on it, so it never hides a point
+        self.legend = QLabel(
+            f"<span style='color:{_hex(GOOD)}'>&#9679;</span> conflict-free &nbsp; "
+            f"<span style='color:{_hex(BAD)}'>&#9675;</span> bank conflicts &nbsp; "
+            f"<span style='color:{_hex(MUTED)}'>&#10005;</span> misaligned &nbsp; "
+            f"<span style='color:{ink}'>&#9482;</span> current padding")
+        self.legend.setStyleSheet(f"color:{ink}")
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
         lay.addWidget(self.caption)
+        lay.addWidget(self.legend)
         lay.addWidget(self.plot, 1)
 
     def set_curve(self, points: list[PaddingPoint], array: str, current_padding: int | None, caption: str) -> None:
@@ -150,7 +162,7 @@ class OccupancyChart(QWidget):
         if points:
             top = max(ys)
             self.plot.setXRange(-0.5, max(xs) + 0.5, padding=0)
-            self.plot.setYRange(0, max(1, top) * 1.3 + 0.5, padding=0)
+            self.plot.setYRange(0, max(1, top) * 1.15 + 0.5, padding=0)
 
     def series(self) -> dict[str, list[tuple[int, int]]]:
         """What is drawn, as (padding, blocks) per marker kind (for tests and export)."""
@@ -262,7 +274,8 @@ class AdvisorPanel(QWidget):
         self.table.cellDoubleClicked.connect(lambda r, _c: self.apply_row(r))
 
         self.chart = OccupancyChart()
-        self.chart.setMinimumHeight(150)
+        self.chart.setMinimumHeight(170)
+        self.chart.setMaximumHeight(200)
         self.footer = QLabel()
         self.footer.setStyleSheet(f"color:{_hex(MUTED)}")
         self.footer.setWordWrap(True)
@@ -275,7 +288,7 @@ class AdvisorPanel(QWidget):
         lay.addWidget(self.summary)
         lay.addWidget(self.table, 3)
         lay.addWidget(self.footer)
-        lay.addWidget(self.chart, 2)
+        lay.addWidget(self.chart, 1)
 
     # ---- running -----------------------------------------------------------------------------
     @property
@@ -304,7 +317,9 @@ class AdvisorPanel(QWidget):
 
     def _on_done(self, generation: int, adv: Advice | None, err: str) -> None:
         self.running = False
-        self.last_seconds = time.perf_counter() - self._started
+        # the search's own time decides whether edits re-rank by themselves (not time spent
+        # queued behind the window's first paint)
+        self.last_seconds = adv.seconds if adv is not None else time.perf_counter() - self._started
         self.run_button.setEnabled(True)
         self.run_button.setText("Run")
         if generation != self.generation:
@@ -419,7 +434,7 @@ class AdvisorPanel(QWidget):
         bold = QFont(self.font())
         bold.setBold(True)
         for i, r in enumerate(self.rows):
-            label = "current layout" if r.current else r.label
+            label = "current layout" if r.current else short_label(r.label)
             cells = (label, f"{r.wavefronts:,}", f"{r.ideal:,}", f"{r.extra_bytes:,}", str(r.blocks_per_sm))
             occ = r.occupancy
             occ_tip = (f"{occ.blocks} blocks of {adv.pattern.threads} threads per SM on {adv.gpu.name}: limited by "
@@ -441,10 +456,13 @@ class AdvisorPanel(QWidget):
                 if c == 4 and occ.blocks == 0:
                     it.setForeground(QBrush(QColor(*BAD)))
                 self.table.setItem(i, c, it)
-        self.footer.setText(f"{adv.generated:,} candidate layouts ({adv.distinct:,} distinct, {adv.rejected:,} "
-                            f"rejected: out of bounds or misaligned), ranked in {adv.seconds * 1000:.0f} ms. "
-                            f"Blocks/SM on {adv.gpu.name} from shared memory, threads and block limits; "
-                            "registers not counted.")
+        self.footer.setText(f"{adv.generated:,} layouts tried, {adv.rejected:,} rejected, in {adv.seconds * 1000:.0f} ms; "
+                            "blocks/SM without registers")
+        self.footer.setToolTip(f"{adv.generated:,} candidate layouts, {adv.distinct:,} distinct, {adv.rejected:,} rejected "
+                               f"(an access out of bounds or misaligned), ranked in {adv.seconds * 1000:.0f} ms.\n"
+                               f"Blocks per SM on {adv.gpu.name} follow the CUDA occupancy rules for shared memory "
+                               "(with the driver's per-block reservation), threads and resident blocks; registers "
+                               "are not counted.")
         self.table.setCurrentCell(min(max(sel, 0), len(self.rows) - 1), 0) if self.rows else None
         self._on_row_selected()
 
