@@ -83,6 +83,7 @@ def test_blocks_per_sm_follow_padding():
     pts = adv.curves["t"]
     assert [pt.padding for pt in pts] == [0, 1, 2, 3, 4]
     assert [pt.wavefronts for pt in pts] == [32, 1, 2, 1, 4]
+    assert [pt.ideal for pt in pts] == [1] * 5 and [pt.conflict_free for pt in pts] == [False, True, False, True, False]
 
 
 def test_advice_reports_blocks_per_sm_of_each_candidate():
@@ -90,3 +91,24 @@ def test_advice_reports_blocks_per_sm_of_each_candidate():
     by_label = {r.label: r for r in adv.ranked}
     assert by_label["padding 1: float tile[32][33]"].blocks_per_sm == 8  # 256 threads: 8 warps, 64 max
     assert adv.gpu.key == "v100"
+
+
+def test_partial_warps_count_as_whole_warps_and_v100_opt_in_maximum():
+    o = occupancy(H100, 48, 0)  # 2 warps allocated: 64 // 2 = 32, the block limit too
+    assert (o.blocks, o.by_warps, o.limiter) == (32, 32, "warps and blocks")
+    assert occupancy(RTX4090, 48, 0).blocks == 24  # 48 warps // 2 = 24 = sm_89's block limit
+    assert occupancy(V100, 32, 96 * 1024).blocks == 1  # V100 has no per-block reservation
+    assert occupancy(V100, 32, 96 * 1024 + 1).blocks == 0
+    assert occupancy(A100, 32, 163 * 1024).blocks == 1  # 163 KB + 1 KB reserved = the whole 164 KB
+
+
+def test_switching_gpu_keeps_the_ranking_and_recomputes_blocks():
+    p = patternfile.load(EXAMPLES / "06_transpose_32x32.json")
+    on_h100 = advise(p)
+    on_4090 = on_h100.with_gpu(RTX4090)
+    direct = advise(p, "rtx4090")
+    assert [r.label for r in on_4090.ranked] == [r.label for r in on_h100.ranked]
+    assert [r.blocks_per_sm for r in on_4090.ranked] == [r.blocks_per_sm for r in direct.ranked]
+    assert on_4090.current.blocks_per_sm == 6 and on_h100.current.blocks_per_sm == 8  # 48 / 8 and 64 / 8 warps
+    assert [pt.blocks for pt in on_4090.curves["tile"]] == [pt.blocks for pt in direct.curves["tile"]]
+    assert on_4090.current is next(r for r in on_4090.ranked if r.current)
