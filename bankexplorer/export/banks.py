@@ -80,6 +80,12 @@ class BanksPanel(Panel):
         longest = max((self._index_text(i) for i in range(self.r0 * m.banks, self.r1 * m.banks) if m.array[i] >= 0),
                       key=len, default="0")
         self.cw = float(int(max(24, min(max_w / m.banks, text_width(longest, self.elem_font) + 8))))
+        if text_width(longest, self.elem_font) + 4 > self.cw:  # 3-D indices: a smaller font, still whole
+            self.elem_font = font(self.elem_font.pixelSize() * (self.cw - 4) / text_width(longest, self.elem_font))
+        # several arrays: each one's name beside the row where it starts
+        self.starts = [(a.name, a.base // hw.row_bytes) for a in scene.pattern.arrays
+                       if self.r0 <= a.base // hw.row_bytes < self.r1] if len(scene.pattern.arrays) > 1 else []
+        names_w = max((tw(n, f.small) + 24 for n, _ in self.starts), default=0)
         self.ch = float(int(lh(f.axis, 1.0) * 2 + 6))
         self.left = tw(f"{(self.r1 - 1) * hw.row_bytes}", f.axis) + 10
         self.head_h = lh(f.bold) + lh(f.small) + 4
@@ -88,7 +94,7 @@ class BanksPanel(Panel):
         self.grid_w, self.grid_h = m.banks * self.cw, (self.r1 - self.r0) * self.ch
         shown = self.r1 - self.r0
         self.note = f"rows {self.r0}–{self.r1 - 1} of {m.rows} shown" if shown < m.rows else ""
-        self.width = max(self.left + self.grid_w + 2, tw(self._head(), f.bold), tw(self._sub(), f.small))
+        self.width = max(self.left + self.grid_w + 2 + names_w, tw(self._head(), f.bold), tw(self._sub(), f.small))
         self.height = self.top + self.grid_h + (lh(f.small) + 2 if self.note else 0)
 
     def _head(self) -> str:
@@ -109,8 +115,7 @@ class BanksPanel(Panel):
         if k < 0:
             return ""
         nd = self.scene.pattern.arrays[k].ndim
-        s = ",".join(str(int(x)) for x in self.map.index[i, :nd])
-        return s if len(self.scene.pattern.arrays) == 1 else f"{self.scene.pattern.arrays[k].name}{s}"
+        return ",".join(str(int(x)) for x in self.map.index[i, :nd])
 
     def word_rect(self, word: int) -> tuple[float, float, float, float]:
         r, b = divmod(word, self.map.banks)
@@ -175,6 +180,9 @@ class BanksPanel(Panel):
             if det is not None and det.lane_conflict[a.lanes].any():
                 s = min(cw, ch) * 0.4
                 cv.triangle(x + cw - s * 0.5, y + s * 0.45, s, st.colors.conflict, border=st.background)
+        for name, r in self.starts:
+            y = self.top + (r - self.r0 + 0.5) * self.ch
+            cv.text(self.left + self.grid_w + 6, y, f"◀ {name}", f.small, ink, valign="center")
         if self.note:
             cv.text(self.left, self.top + self.grid_h + 2, self.note, f.small, faint)
 
