@@ -67,7 +67,7 @@ def main() -> int:
              "`python scripts/make_gallery.py`; each shows the instruction with the most excess wavefronts.",
              "The same picture comes from `bankexplorer export EXAMPLE.json --view figure --out FIG.png`.", ""]
     for path, scene in made:
-        lines += [f"## {scene.title}", "", f"`{path.name}` · {scene.heading()}", "",
+        lines += [f"## {scene.title}", "", f"`{path.name}` · `{scene.heading()}`", "",
                   f"![{scene.title}]({path.stem}.png)", ""]
     R.atomic_write(out / "README.md", "\n".join(lines).encode("utf-8"))
     print(f"{len(made)} figures, {total / 1e6:.2f} MB, in {time.perf_counter() - t0:.1f} s")
