@@ -180,3 +180,59 @@ def test_invalid_pattern_is_a_message(qtbot, window):
     window.document.analysis = None  # what the document holds for a file that does not validate
     panel.run()
     assert "not valid" in panel.summary.text()
+
+
+def test_slow_ranking_waits_for_run(qtbot, window, monkeypatch):
+    from dataclasses import replace
+
+    from bankexplorer.gui.tools import advisor_panel
+
+    panel = open_pattern(qtbot, window, transpose())
+    monkeypatch.setattr(advisor_panel, "AUTO_RUN_LIMIT_S", 0.0)  # as if the last ranking were slow
+    doc = window.document
+    doc.apply(doc.pattern.with_array(0, replace(doc.pattern.arrays[0], padding=1)), "padding")
+    qtbot.wait(3 * advisor_panel.DEBOUNCE_MS)
+    assert not panel.up_to_date and not panel.running
+    assert panel.summary.text().startswith("The pattern changed; press Run")
+    assert not panel.apply_button.isEnabled() and not panel.apply_row(0)  # a stale ranking is never applied
+    with qtbot.waitSignal(panel.adviceReady, timeout=10000):
+        qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    assert panel.up_to_date and panel.advice.current.wavefronts == 64
+
+
+def test_edit_during_a_ranking_is_ranked_next(qtbot, window):
+    from dataclasses import replace
+
+    panel = open_pattern(qtbot, window, transpose())
+    doc = window.document
+    panel.run()
+    assert panel.running
+    doc.apply(doc.pattern.with_array(0, replace(doc.pattern.arrays[0], padding=2)), "padding")
+    qtbot.waitUntil(lambda: panel.up_to_date and not panel.running, timeout=10000)
+    assert panel.advice.current.wavefronts == 96  # padding 2: 2-way conflicts on the column reads
+    assert panel.advice.pattern is doc.pattern
+
+
+def test_pattern_without_arrays_has_no_chart(qtbot, window):
+    p = Pattern(name="explicit", block=(32, 1, 1),
+                instructions=(Instruction(kind="load", width=4, addresses=tuple(4 * i for i in range(32))),))
+    panel = open_pattern(qtbot, window, p)
+    assert rows(panel) == [("current layout", "1", "1", "0", "32")]
+    assert panel.chart.points == [] and panel.chart.caption.text().startswith("No padding to chart")
+
+
+def test_dock_is_restored_open_next_time(qtbot, tmp_path):
+    ini = str(tmp_path / "restore.ini")
+    first = MainWindow(QSettings(ini, QSettings.Format.IniFormat))
+    first.show()
+    first.advisor_dock.show()
+    first.save_settings()
+    first.advisor.shutdown()
+    first.close()
+    second = MainWindow(QSettings(ini, QSettings.Format.IniFormat))
+    try:
+        second.show()
+        assert second.advisor_dock.toggleViewAction().isChecked()
+    finally:
+        second.advisor.shutdown()
+        second.close()

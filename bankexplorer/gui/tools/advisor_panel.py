@@ -494,7 +494,7 @@ class AdvisorPanel(QWidget):
         adv = self.advice
         name = self._chart_array(r) if adv is not None else None
         if name is None:
-            self.chart.set_curve([], "", None, "No padding to chart: the arrays are 1-D (padding adds to rows)."
+            self.chart.set_curve([], "", None, "No padding to chart: no 2-D array is accessed (padding adds to rows)."
                                  if adv is not None else "")
             return
         arr = next(a for a in adv.pattern.arrays if a.name == name)
@@ -524,11 +524,11 @@ def install(window) -> None:
     dock = QDockWidget(panel.title, window)
     dock.setObjectName("dock_advisor")
     dock.setWidget(panel)
-    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
-    if "matrix" in getattr(window, "docks", {}):
-        window.tabifyDockWidget(window.docks["matrix"], dock)
-    dock.hide()
-    window.restoreDockWidget(dock)  # where and whether it was open last time
+    if not window.restoreDockWidget(dock):  # where and whether it was open last time, else:
+        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+        if "matrix" in getattr(window, "docks", {}):
+            window.tabifyDockWidget(window.docks["matrix"], dock)
+        dock.hide()
     action = dock.toggleViewAction()
     action.setText("&Advisor…")
     action.setShortcut(QKeySequence("Ctrl+Shift+A"))
@@ -539,4 +539,4 @@ def install(window) -> None:
     window.advisor_dock = dock
     if os.environ.get("BANKEXPLORER_ADVISOR") == "1":  # screenshots: open with the dock showing
         dock.show()
-        dock.raise_()
+        QTimer.singleShot(0, dock.raise_)  # once the window is shown, or a restored tab stays behind
