@@ -425,10 +425,14 @@ class AdvisorPanel(QWidget):
             self._show_message(adv.summary(), GOOD)
         else:
             b = best
-            self._show_message(f"No candidate is conflict-free; best is {b.label}: {b.wavefronts:,} wavefronts "
-                               f"against an ideal of {b.ideal:,}"
-                               + (" (the current layout)." if b.current else
-                                  f", {adv.current.wavefronts:,} now." if adv.current is not None else "."), BAD)
+            if b.current:
+                text = (f"No candidate is conflict-free, and none beats the current layout: {b.wavefronts:,} "
+                        f"wavefronts against an ideal of {b.ideal:,}.")
+            else:
+                now = f" (now {adv.current.wavefronts:,})" if adv.current is not None else ""
+                text = (f"No candidate is conflict-free; best is {short_label(b.label)}: {b.wavefronts:,} wavefronts "
+                        f"against an ideal of {b.ideal:,}{now}.")
+            self._show_message(text, BAD)
         self.table.setSortingEnabled(False)
         self.table.setRowCount(len(self.rows))
         bold = QFont(self.font())
