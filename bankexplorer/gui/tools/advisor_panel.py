@@ -162,7 +162,10 @@ class OccupancyChart(QWidget):
         if points:
             top = max(ys)
             self.plot.setXRange(-0.5, max(xs) + 0.5, padding=0)
-            self.plot.setYRange(0, max(1, top) * 1.15 + 0.5, padding=0)
+            top = max(4, top)
+            self.plot.setYRange(0, top * 1.15 + 0.5, padding=0)
+            step = max(1, -(-top // 4))  # whole blocks only: no 0.5-block ticks
+            self.plot.getAxis("left").setTickSpacing(step, step)
 
     def series(self) -> dict[str, list[tuple[int, int]]]:
         """What is drawn, as (padding, blocks) per marker kind (for tests and export)."""
@@ -246,6 +249,7 @@ class AdvisorPanel(QWidget):
         self.custom_error.setStyleSheet(f"color:{_hex(BAD)}")
         self.custom_error.setWordWrap(True)
         grid.addWidget(self.custom_error, 2, 0, 1, 4)
+        self.custom_error.hide()
         self.custom_box.setVisible(False)
 
         self.summary = QLabel("Press Run to rank layouts for this pattern.")
@@ -377,6 +381,7 @@ class AdvisorPanel(QWidget):
                 sb.setValue(v // KB if f.startswith("shared") else v)
                 sb.blockSignals(False)
             self.custom_error.clear()
+            self.custom_error.hide()
             self._set_gpu(self._custom_base)
         else:
             self._set_gpu(GPUS[key])
@@ -389,8 +394,10 @@ class AdvisorPanel(QWidget):
         if problems:
             f, msg = problems[0]
             self.custom_error.setText(f"{f.replace('_', ' ')}: {msg}; blocks per SM not updated.")
+            self.custom_error.show()
             return
         self.custom_error.clear()
+        self.custom_error.hide()
         self._set_gpu(g)
 
     def set_gpu(self, key: str, **custom: int) -> None:
