@@ -156,7 +156,8 @@ def test_title_style_and_selection_come_from_the_pattern_or_the_call():
     assert (s.title, s.style.name, s.row) == ("Other", "slide", p and s.an.row_of(1, 0, 3))
     assert s.det.wavefronts == 32 and s.heading().startswith("#1 ")
     for kw, fragment in [({"instruction": 2}, "--instruction 2 is out of range"), ({"warp": 8}, "--warp 8"),
-                         ({"style": "neon"}, "unknown style 'neon'"), ({"iteration": 4}, "iteration 4 is out of range: instruction 0 has 4")]:
+                         ({"style": "neon"}, "unknown style 'neon'"),
+                         ({"iteration": 4}, "iteration 4 is out of range: instruction 0 has 4")]:
         with pytest.raises(ExportError, match=fragment):
             make_scene(p, **kw)
 
@@ -260,3 +261,44 @@ def test_failed_write_leaves_the_old_file_and_no_temporary(tmp_path, monkeypatch
         R.export(load("01_stride1_float.json"), "tile", out)
     assert out.read_bytes() == b"old figure"
     assert [f.name for f in tmp_path.iterdir()] == ["keep.png"]
+
+
+def huge_pattern():
+    """A 1024 x 1027 array (more rows and columns than a figure shows) and a 600-iteration loop."""
+    return patternfile.from_dict({
+        "format": "bankexplorer-pattern", "version": 1, "name": "huge", "block": [1024, 1, 1],
+        "arrays": [{"name": "s", "type": "float", "dims": [1024, 1024], "padding": 3}],
+        "instructions": [
+            {"kind": "load", "array": "s", "index": ["k", "tid"], "loops": [{"var": "k", "start": 0, "stop": 600}]},
+            {"kind": "store", "array": "s", "index": ["tid", "700 + lane"]}]})
+
+
+def test_a_big_array_shows_the_window_the_instruction_touches():
+    scene = make_scene(huge_pattern(), instruction=1, warp=5)  # threads 160..191 write s[tid][700 + lane]
+    pic = picture(scene, "tile")
+    panel = pic.placements["tile"][0]
+    assert (panel.r0, panel.r1, panel.c0, panel.c1) == (160, 224, 700, 828)
+    assert panel.note == "rows 160–223 of 1024 and columns 700–827 of 1027 shown"
+    assert [(r.row, r.col) for r in panel.runs] == [(160 + n, 700 + n) for n in range(32)]
+    texts = svg_texts(R.to_svg(pic))
+    assert {str(n) for n in range(32)} <= set(texts) and "700" in texts and "160" in texts
+    assert pic.width < 1800 and pic.height < 1800  # a figure, not a poster
+
+
+def test_thousands_of_warp_instructions_stay_a_small_svg():
+    scene = make_scene(huge_pattern(), instruction=1, warp=5)
+    data = R.to_svg(picture(scene, "timeline"))
+    assert len(data) < 400_000
+    assert "all 601 warp instructions of warp 5: 604 wavefronts vs ideal 601" in svg_texts(data)
+
+
+def test_a_png_too_large_for_memory_is_refused(monkeypatch):
+    monkeypatch.setattr(R, "MAX_PIXELS", 1_000_000)
+    with pytest.raises(ExportError, match="too large for a PNG; use a smaller --scale or an .svg file"):
+        R.render(load("06_transpose_32x32.json"), "figure", "png", scale=4)
+
+
+def test_efficiency_never_reads_100_percent_with_excess():
+    from bankexplorer.export.panel import pct
+
+    assert (pct(1.0), pct(0.995), pct(19232 / 19328), pct(0.5)) == ("100%", "99.5%", "99.5%", "50%")

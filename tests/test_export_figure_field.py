@@ -16,7 +16,8 @@ def base():
     return pf.load(EXAMPLES / "06_transpose_32x32.json")
 
 
-@pytest.mark.parametrize("fig", [Figure("slide", "Transpose, before"), Figure("dark", ""), Figure("default", "Ü & <x>")])
+@pytest.mark.parametrize("fig", [Figure("slide", "Transpose, before"), Figure("dark", ""),
+                                 Figure("default", "Ü & <x>")])
 def test_figure_round_trip(fig, tmp_path):
     p = replace(base(), figure=fig)
     f = tmp_path / "p.json"

@@ -94,9 +94,14 @@ def test_dialog_choices_drive_the_export(win, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QDialog, QFileDialog
 
     out = tmp_path / "tile"
-    monkeypatch.setattr(X.ExportDialog, "exec", lambda self: (self.view.setCurrentIndex(0), self.format.setCurrentIndex(0),
-                                                               self.scale.setValue(3), self.style_box.setCurrentIndex(2),
-                                                               QDialog.DialogCode.Accepted)[-1])
+    def choose(self):  # tile, PNG, 3x, dark
+        self.view.setCurrentIndex(0)
+        self.format.setCurrentIndex(0)
+        self.scale.setValue(3)
+        self.style_box.setCurrentIndex(2)
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(X.ExportDialog, "exec", choose)
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(out), "")))
     X.export_dialog(win, "tile")
     png = tmp_path / "tile.png"  # the extension is added

@@ -145,7 +145,8 @@ class Canvas:
     def triangle(self, cx: float, cy: float, size: float, rgb, border=None) -> None:
         """An upward triangle (the conflict badge) centred on (cx, cy)."""
         h = size * 0.87
-        poly = QPolygonF([QPointF(cx, cy - h / 2), QPointF(cx + size / 2, cy + h / 2), QPointF(cx - size / 2, cy + h / 2)])
+        poly = QPolygonF([QPointF(cx, cy - h / 2), QPointF(cx + size / 2, cy + h / 2),
+                          QPointF(cx - size / 2, cy + h / 2)])
         pen = QPen(qc(border), max(0.8, size / 9)) if border is not None else Qt.PenStyle.NoPen
         self.p.setPen(pen)
         self.p.setBrush(QBrush(qc(rgb)))

@@ -26,7 +26,8 @@ def _add(sp: argparse.ArgumentParser) -> None:
                     help=f"{', '.join(STYLE_NAMES)} (default: the pattern's figure style)")
     sp.add_argument("--instruction", type=int, default=0, metavar="K", help="pattern instruction to show (0-based)")
     sp.add_argument("--warp", type=int, default=0, metavar="W", help="warp of the block to show (default 0)")
-    sp.add_argument("--iteration", type=int, default=0, metavar="I", help="loop iteration of the instruction (default 0)")
+    sp.add_argument("--iteration", type=int, default=0, metavar="I",
+                    help="loop iteration of the instruction (default 0)")
     sp.add_argument("--title", default=None, metavar="T", help="figure title (default: the pattern's name)")
 
 

@@ -12,7 +12,8 @@ from .banks import BanksPanel
 from .canvas import Canvas, wrap
 from .legend import Legend
 from .matrix import MatrixPanel
-from .panel import (ACCESSED, BANKS, BROADCAST, CONFLICT, EXCESS, IDEAL, LOAD, PADDING, WAVES, Panel, fonts_for, lh, tw)
+from .panel import (ACCESSED, BANKS, BROADCAST, CONFLICT, EXCESS, IDEAL, LOAD, PADDING, WAVES, Panel, fonts_for, lh,
+                    pct, tw)
 from .scene import ExportError, Scene
 from .tile import TilePanel
 from .timeline import TimelinePanel
@@ -161,12 +162,12 @@ class ComposedFigure(Picture):
             bad = det.wavefronts > det.ideal
             out += [("bank conflict", f"{det.degree}-way", det.degree > 1),
                     ("wavefronts", f"{det.wavefronts} vs ideal {det.ideal}", bad),
-                    ("efficiency", f"{eff:.0%}", bad),
+                    ("efficiency", pct(eff), bad),
                     ("latency", f"≈ {float(latency_cycles(det.wavefronts)):.0f} cycles", bad)]
         else:
             out.append(("selected instruction", "invalid" if s.error else "none", bool(s.error)))
         out.append(("whole pattern (one block pass)",
-                    f"{t.wavefronts:,} vs {t.ideal:,} ({t.efficiency:.0%})", t.excess > 0))
+                    f"{t.wavefronts:,} vs {t.ideal:,} ({pct(t.efficiency)})", t.excess > 0))
         return out
 
     def _card_w(self, card) -> float:

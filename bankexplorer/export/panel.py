@@ -70,6 +70,11 @@ class Panel:
         return cv.text_lines(x, y, lines, self.f.body, self.st.colors.conflict)
 
 
+def pct(x: float) -> str:
+    """An efficiency as a percentage that never reads 100% while there is excess (99.7%, not 100%)."""
+    return f"{x:.1%}" if 0.995 <= x < 1 else f"{x:.0%}"
+
+
 def lh(f, spacing: float = 1.25) -> float:
     return line_height(f, spacing)
 

@@ -21,6 +21,7 @@ from .scene import ExportError, make_scene
 
 FORMATS = ("png", "svg")
 MAX_SCALE = 4
+MAX_PIXELS = 150_000_000  # ~600 MB of image memory: far beyond any figure the panels lay out
 
 
 def _generic_family(m: re.Match) -> str:
@@ -29,29 +30,18 @@ def _generic_family(m: re.Match) -> str:
     return m.group(0) if generic in families else f'font-family="{families},{generic}"'
 
 
-def keep_none_alive() -> None:
-    """Work around PySide6 6.12 on Python 3.11: every call of a void Qt method (``setPen``,
-    ``drawRect``...) drops one reference to ``None`` without taking it, so after a few thousand
-    calls (one figure) the interpreter aborts with "none_dealloc: deallocating None". Python 3.12+
-    makes None immortal and is unaffected; here we give None the same effectively-infinite count.
-    None is a static object that is never freed, so its count only guards that abort."""
-    if sys.version_info >= (3, 12):
-        return
-    import ctypes
-
-    refcnt = ctypes.c_ssize_t.from_address(id(None))  # ob_refcnt, the first field of every object
-    if refcnt.value < 1 << 40:
-        refcnt.value += 1 << 40
-
-
 def ensure_gui_app():
     """The running Q(Gui)Application, or a new QGuiApplication (offscreen when there is no display)."""
     from PySide6.QtGui import QGuiApplication
 
-    keep_none_alive()
+    # importing the gui package makes None/True/False immortal, as on Python 3.12: PySide6 6.12 on
+    # 3.11 drops a reference to them on every void Qt call and one figure is thousands of calls
+    from .. import gui  # noqa: F401
+
     app = QGuiApplication.instance()
     if app is None:
-        headless = sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+        display = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+        headless = sys.platform.startswith("linux") and not display
         if headless and not os.environ.get("QT_QPA_PLATFORM"):
             os.environ["QT_QPA_PLATFORM"] = "offscreen"
         app = QGuiApplication(["bankexplorer-export"])
@@ -69,6 +59,9 @@ def to_image(pic: Picture, scale: int = 1):
     ensure_gui_app()
     check_scale(scale)
     w, h = pixel_size(pic, scale)
+    if w * h > MAX_PIXELS:
+        raise ExportError(f"the picture would be {w:,} x {h:,} pixels at scale {scale}: too large for a PNG; "
+                          f"use a smaller --scale or an .svg file")
     img = QImage(w, h, QImage.Format.Format_RGB32)  # not filled: the picture paints its background
     dpm = round(96 * scale / 0.0254)  # the 1x picture is 96 dpi: a 4x PNG prints at the same size
     img.setDotsPerMeterX(dpm)

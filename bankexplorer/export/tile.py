@@ -16,6 +16,7 @@ from .panel import ACCESSED, BANKS, BROADCAST, CONFLICT, PADDING, Panel, lh, tic
 from .scene import Scene
 
 MAX_ROWS = 64  # rows drawn; a taller array shows the rows the instruction touches
+MAX_COLS = 128  # columns drawn, likewise
 
 
 @dataclass
@@ -93,7 +94,8 @@ def access_runs(scene: Scene, arr: SharedArray, cols: int) -> list[Run]:
             groups.setdefault((rr, cc, span), []).append(ln)
     out = []
     for (rr, cc, n), ls in sorted(groups.items()):
-        out.append(Run(rr, cc, n, ls, bool(det.lane_conflict[ls].any()), len(ls) > 1 or bool(det.lane_shared[ls].any())))
+        shared = len(ls) > 1 or bool(det.lane_shared[ls].any())
+        out.append(Run(rr, cc, n, ls, bool(det.lane_conflict[ls].any()), shared))
     return out
 
 
@@ -118,15 +120,22 @@ class TilePanel(Panel):
             first = min((r.row for r in self.runs), default=0)
             self.r0 = max(0, min(first, cells.rows - MAX_ROWS))
             self.r1 = self.r0 + MAX_ROWS
-        shown = self.r1 - self.r0
-        self.cell = float(int(max(9, min(34, max_w / cells.cols, max_h / shown))))
+        self.c0, self.c1 = 0, cells.cols
+        if cells.cols > MAX_COLS:
+            first = min((r.col for r in self.runs if self.r0 <= r.row < self.r1), default=0)
+            self.c0 = max(0, min(first, cells.cols - MAX_COLS))
+            self.c1 = self.c0 + MAX_COLS
+        shown, ncols = self.r1 - self.r0, self.c1 - self.c0
+        self.cell = float(int(max(9, min(34, max_w / ncols, max_h / shown))))
         c = self.cell
         self.left = tw(str(self.r1 - 1), f.axis) + 8
         self.top = self.head_h + lh(f.axis) + 2
-        self.col_step = tick_step(cells.cols, c, tw(str(cells.cols - 1), f.axis))
+        self.col_step = tick_step(ncols, c, tw(str(self.c1 - 1), f.axis))
         self.row_step = tick_step(shown, c, lh(f.axis, 1.0) - 2)
-        self.grid_w, self.grid_h = cells.cols * c, shown * c
-        self.note = (f"rows {self.r0}–{self.r1 - 1} of {cells.rows} shown" if shown < cells.rows else "")
+        self.grid_w, self.grid_h = ncols * c, shown * c
+        parts = ([f"rows {self.r0}–{self.r1 - 1} of {cells.rows}"] if shown < cells.rows else []) + \
+            ([f"columns {self.c0}–{self.c1 - 1} of {cells.cols}"] if ncols < cells.cols else [])
+        self.note = " and ".join(parts) + " shown" if parts else ""
         foot = lh(f.small) + 2 if self.note else 0
         self.width = max(self.left + self.grid_w + 2, tw(self.head, f.bold), tw(self._sub_text(), f.small))
         self.height = self.top + self.grid_h + foot
@@ -156,7 +165,7 @@ class TilePanel(Panel):
     def cell_rect(self, r: int, c: int) -> tuple[float, float, float, float]:
         """Rectangle of tile cell (row ``r``, column ``c``) in panel coordinates (gap excluded)."""
         g = self.gap
-        return (self.left + c * self.cell + g / 2, self.top + (r - self.r0) * self.cell + g / 2,
+        return (self.left + (c - self.c0) * self.cell + g / 2, self.top + (r - self.r0) * self.cell + g / 2,
                 self.cell - g, self.cell - g)
 
     @property
@@ -172,23 +181,25 @@ class TilePanel(Panel):
         cells, c = self.cells, self.cell
         # axes: column numbers on top, row numbers on the left
         ty = self.top - 2
-        for k in range(0, cells.cols, self.col_step):
-            cv.text(self.left + (k + 0.5) * c, ty, str(k), f.axis, st.colors.faint, align="center", valign="bottom")
+        for k in range(self.c0, self.c1, self.col_step):
+            cv.text(self.left + (k - self.c0 + 0.5) * c, ty, str(k), f.axis, st.colors.faint, align="center",
+                    valign="bottom")
         for r in range(self.r0, self.r1, self.row_step):
             cv.text(self.left - 5, self.top + (r - self.r0 + 0.5) * c, str(r), f.axis, st.colors.faint,
                     align="right", valign="center")
-        bank = cells.bank[self.r0:self.r1]
+        bank = cells.bank[self.r0:self.r1, self.c0:self.c1]
         rr, cc = np.nonzero(bank >= 0)
         b = bank[rr, cc]
         for v in np.unique(b).tolist():
             sel = b == v
-            rects = [self.cell_rect(int(r) + self.r0, int(k)) for r, k in zip(rr[sel], cc[sel])]
+            rects = [self.cell_rect(int(r) + self.r0, int(k) + self.c0) for r, k in zip(rr[sel], cc[sel])]
             cv.fill_many(rects, st.bank_rgb(v))
         pr, pc = np.nonzero(bank == -1)
         if pr.size:
-            cv.fill_many([self.cell_rect(int(r) + self.r0, int(k)) for r, k in zip(pr, pc)], st.colors.padding)
-            x0 = self.left + self.arr.dims[-1] * c
-            cv.hatch(x0, self.top, (cells.cols - self.arr.dims[-1]) * c, self.grid_h, st.colors.faint,
+            cv.fill_many([self.cell_rect(int(r) + self.r0, int(k) + self.c0) for r, k in zip(pr, pc)],
+                         st.colors.padding)
+            p0 = max(self.arr.dims[-1], self.c0)
+            cv.hatch(self.left + (p0 - self.c0) * c, self.top, (self.c1 - p0) * c, self.grid_h, st.colors.faint,
                      step=max(4.0, c / 3), width=max(1.0, c / 16))
         self._draw_runs(cv)
         if self.note:
@@ -199,14 +210,15 @@ class TilePanel(Panel):
         ow = max(1.5, st.outline * min(1.0, c / 22))
         badge = c * 0.36
         for run in self.runs:
-            if not self.r0 <= run.row < self.r1:
+            if not self.r0 <= run.row < self.r1 or run.col + run.length <= self.c0 or run.col >= self.c1:
                 continue
-            x, y, _, _ = self.cell_rect(run.row, run.col)
+            col0, col1 = max(run.col, self.c0), min(run.col + run.length, self.c1)
+            x, y, _, _ = self.cell_rect(run.row, col0)
             g = self.gap
-            w, h = run.length * c - g, c - g
+            w, h = (col1 - col0) * c - g, c - g
             color = st.colors.conflict if run.conflict else st.ink
             cv.outline(x - g / 2, y - g / 2, w + g, h + g, color, ow)
-            fill = st.bank_rgb(int(self.cells.bank[run.row, run.col]))
+            fill = st.bank_rgb(int(self.cells.bank[run.row, col0]))
             px = min(c * (0.5 if run.length == 1 else 0.62), (w - 2 * ow) / max(0.62 * len(run.label), 1.0))
             lf = font(px, bold=True)
             if text_width(run.label, lf) > w - 2:  # too narrow even so: shrink to fit

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .canvas import Canvas, ink_on
-from .panel import EXCESS, IDEAL, NEEDED, WAVES, Panel, lh, tick_step, tw
+from .panel import EXCESS, IDEAL, NEEDED, WAVES, Panel, lh, pct, tick_step, tw
 from .scene import Scene
 
 
@@ -48,7 +48,7 @@ class TimelinePanel(Panel):
         if d is None:
             return "Wavefronts"
         eff = d.ideal / d.wavefronts if d.wavefronts else 1.0
-        return f"{d.wavefronts} wavefront{'s' if d.wavefronts != 1 else ''} vs ideal {d.ideal} ({eff:.0%})"
+        return f"{d.wavefronts} wavefront{'s' if d.wavefronts != 1 else ''} vs ideal {d.ideal} ({pct(eff)})"
 
     def _sub(self) -> str:
         return self.scene.heading()
@@ -93,33 +93,38 @@ class TimelinePanel(Panel):
         st, f = self.st, self.f
         L, y0, bh = self.left, self.seq_top, self.bar_h
         an, rows = self.scene.an, self.seq_rows
-        total = float(self.seq_wf.sum()) or 1.0
-        scale = self.seq_w / max(total, float(self.seq_ideal.sum()), 1.0)
-        cv.text(L, y0, f"all {len(rows)} warp instruction{'s' if len(rows) != 1 else ''} of warp "
-                       f"{self.scene.warp}: {int(self.seq_wf.sum()):,} wavefronts vs ideal "
-                       f"{int(self.seq_ideal.sum()):,}", f.small, st.ink)
+        wf, ideal = self.seq_wf.astype(float), self.seq_ideal.astype(float)
+        scale = self.seq_w / max(float(wf.sum()), float(ideal.sum()), 1.0)
+        head = (f"all {len(rows):,} warp instruction{'s' if len(rows) != 1 else ''} of warp {self.scene.warp}: "
+                f"{int(wf.sum()):,} wavefronts vs ideal {int(ideal.sum()):,}")
+        cv.text(L, y0, head, f.small, st.ink)
         ya = y0 + lh(f.small)
         yi = ya + bh + 3
         cv.text(L - 5, ya + bh / 2, "actual", f.axis, st.colors.faint, align="right", valign="center")
         cv.text(L - 5, yi + bh / 2, "ideal", f.axis, st.colors.faint, align="right", valign="center")
-        x = xi = L
-        sep = st.background
-        for j, r in enumerate(rows.tolist()):
-            wf, ideal = float(self.seq_wf[j]), float(self.seq_ideal[j])
-            good = min(wf, ideal)
-            if good:
-                cv.fill(x, ya, good * scale, bh, st.ok)
-            if wf > good:
-                cv.fill(x + good * scale, ya, (wf - good) * scale, bh, st.colors.conflict)
-            if ideal:
-                cv.fill(xi, yi, ideal * scale, bh, st.colors.faint)
-            if r == self.scene.row:
-                cv.outline(x - 1.5, ya - 1.5, wf * scale + 3, bh + 3, st.ink, 2.0, inside=False)
-            if len(rows) <= 24 and wf * scale > tw(f"#{an.source[r]}", f.axis) + 4:
+        x = L + np.concatenate([[0.0], np.cumsum(wf)[:-1]]) * scale  # where each instruction starts
+        sel = np.flatnonzero(rows == self.scene.row) if self.scene.row is not None else []
+        sel_box = (x[sel[0]], wf[sel[0]] * scale) if len(sel) else None
+        good = np.minimum(wf, ideal)
+        bad = wf - good
+        if len(rows) > 1024:  # a long loop: sum runs of instructions, the totals stay exact
+            cuts = np.linspace(0, len(rows), 1025).astype(int)[:-1]
+            good, bad = np.add.reduceat(good, cuts), np.add.reduceat(bad, cuts)
+            x = x[cuts]
+        cv.fill_many([(a, ya, g * scale, bh) for a, g in zip(x.tolist(), good.tolist()) if g > 0], st.ok)
+        cv.fill_many([(a + g * scale, ya, b * scale, bh) for a, g, b in zip(x.tolist(), good.tolist(), bad.tolist())
+                      if b > 0], st.colors.conflict)
+        if ideal.sum():
+            cv.fill(L, yi, float(ideal.sum()) * scale, bh, st.colors.faint)
+        if len(rows) <= 256:
+            cv.lines([(a, ya, a, ya + bh) for a in x[1:].tolist()], st.background, 1.0)
+            xi = L + np.cumsum(ideal)[:-1] * scale
+            cv.lines([(a, yi, a, yi + bh) for a in xi.tolist()], st.background, 1.0)
+        if len(rows) <= 24:
+            for j, r in enumerate(rows.tolist()):
                 k = int(an.source[r])
-                cv.text(x + wf * scale / 2, ya + bh / 2, f"#{k}", f.axis, ink_on(st.ok if good == wf else
-                        st.colors.conflict), align="center", valign="center")
-            x += wf * scale
-            xi += ideal * scale
-            if j + 1 < len(rows) and len(rows) <= 256:
-                cv.line(x, ya, x, ya + bh, sep, 1.0)
+                if wf[j] * scale > tw(f"#{k}", f.axis) + 4:
+                    cv.text(x[j] + wf[j] * scale / 2, ya + bh / 2, f"#{k}", f.axis,
+                            ink_on(st.ok if bad[j] == 0 else st.colors.conflict), align="center", valign="center")
+        if sel_box is not None:
+            cv.outline(sel_box[0] - 1.5, ya - 1.5, sel_box[1] + 3, bh + 3, st.ink, 2.0, inside=False)
