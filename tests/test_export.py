@@ -181,8 +181,8 @@ def test_colorblind_palette_keeps_neighbours_apart():
 # ---- the command ------------------------------------------------------------------------------
 def cli(*args):
     env = dict(os.environ)
-    env.pop("DISPLAY", None)
-    env.pop("QT_QPA_PLATFORM", None)  # the command must pick offscreen by itself
+    env["DISPLAY"] = ":12345"  # no such display: the command must not need one
+    env.pop("QT_QPA_PLATFORM", None)
     return subprocess.run([sys.executable, "-m", "bankexplorer", "export", *map(str, args)], capture_output=True,
                           text=True, timeout=120, env=env)
 
@@ -302,3 +302,12 @@ def test_efficiency_never_reads_100_percent_with_excess():
     from bankexplorer.export.panel import pct
 
     assert (pct(1.0), pct(0.995), pct(19232 / 19328), pct(0.5)) == ("100%", "99.5%", "99.5%", "50%")
+
+
+def test_unwritable_folder_is_refused_before_rendering(tmp_path, monkeypatch):
+    """(As root every folder is writable, so the check itself is driven here.)"""
+    monkeypatch.setattr(R.os, "access", lambda path, mode: False)
+    monkeypatch.setattr(R, "render", lambda *a, **k: pytest.fail("rendered before checking the folder"))
+    with pytest.raises(ExportError, match="cannot write in folder .*(permission denied)"):
+        R.export(load("01_stride1_float.json"), "tile", tmp_path / "x.png")
+    assert list(tmp_path.iterdir()) == []

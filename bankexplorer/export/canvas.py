@@ -88,8 +88,6 @@ class Canvas:
 
     # ---- shapes ------------------------------------------------------------------------------
     def fill(self, x: float, y: float, w: float, h: float, rgb, alpha: int = 255) -> None:
-        # not QPainter.fillRect(QRectF, QColor): PySide6 6.12 drops a reference to None on each
-        # call, which aborts the interpreter after a few thousand rectangles
         self.p.setPen(Qt.PenStyle.NoPen)
         self.p.setBrush(QBrush(qc(rgb, alpha)))
         self.p.drawRect(QRectF(x, y, w, h))

@@ -2,8 +2,7 @@
 <path> and <text>), and write either atomically.
 
 The picture's draw code is the same for both; only the device differs. A QGuiApplication is
-enough (no widgets), so this runs headless: :func:`ensure_gui_app` picks the offscreen platform
-when there is no display.
+enough (no widgets), so this runs headless: :func:`ensure_gui_app` picks the offscreen platform.
 """
 
 from __future__ import annotations
@@ -31,7 +30,9 @@ def _generic_family(m: re.Match) -> str:
 
 
 def ensure_gui_app():
-    """The running Q(Gui)Application, or a new QGuiApplication (offscreen when there is no display)."""
+    """The running Q(Gui)Application (the window's), or a new QGuiApplication on the offscreen
+    platform: drawing a figure needs fonts, not a display, and a stale or missing $DISPLAY (ssh,
+    CI) must not stop an export. An explicit QT_QPA_PLATFORM is respected."""
     from PySide6.QtGui import QGuiApplication
 
     # importing the gui package makes None/True/False immortal, as on Python 3.12: PySide6 6.12 on
@@ -40,10 +41,7 @@ def ensure_gui_app():
 
     app = QGuiApplication.instance()
     if app is None:
-        display = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-        headless = sys.platform.startswith("linux") and not display
-        if headless and not os.environ.get("QT_QPA_PLATFORM"):
-            os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
         app = QGuiApplication(["bankexplorer-export"])
     return app
 
