@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from bankexplorer.advisor import advise
-from bankexplorer.advisor.search import Candidate, extra_bytes
+from bankexplorer.advisor.search import Candidate, extra_bytes, plain
 from bankexplorer.cli import main
 from bankexplorer.io import patternfile
 from bankexplorer.model import BankExplorerError, Instruction, Pattern, SharedArray, analyze
@@ -174,3 +174,29 @@ def test_cli_bad_input_is_one_line(capsys, tmp_path):
     assert main(["advise", f, "--gpu", "gtx480"]) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and "unknown kind 'foo'" in err
+
+
+def _two_arrays() -> Pattern:
+    a = SharedArray("a", "float", (32, 32))
+    b = SharedArray("b", "half", (16, 64), base=4096)
+    return Pattern(arrays=(a, b), block=(32, 1, 1), instructions=(
+        Instruction(kind="load", array="a", index=("lane", "0")),
+        Instruction(kind="ldmatrix", matrices=4, array="b", index=("lane % 16", "lane / 16 * 8")),
+    ))
+
+
+@pytest.mark.parametrize("name", ["06_transpose_32x32.json", "08_xor_swizzle_col.json", "10_remap_i_plus_i_div_32.json",
+                                  "14_ldmatrix_x4_unswizzled.json", "26_triton_swizzled_ldmatrix_float4.json", "two"])
+def test_sizes_of_every_candidate_match_the_applied_pattern(name):
+    """The ranking counts bytes without building each pattern; building it must agree."""
+    p = _two_arrays() if name == "two" else example(name)
+    adv = advise(p)
+    assert len(adv.ranked) > 20
+    for r in adv.ranked:
+        q = r.candidate.apply(p)
+        assert (r.extra_bytes, r.shared_bytes) == (extra_bytes(q), q.shared_bytes()), r.label
+    for name_, pts in adv.curves.items():
+        k = [a.name for a in p.arrays].index(name_)
+        for pt in pts:
+            q = Candidate("padding", "", ((k, replace(plain(p.arrays[k]), padding=pt.padding)),)).apply(p)
+            assert pt.shared_bytes == q.shared_bytes()

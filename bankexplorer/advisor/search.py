@@ -346,6 +346,47 @@ def _candidate_nbytes(c: Candidate, arr: SharedArray) -> int:
     return arr.nbytes_padded()  # padding grows rows; xor and cute permute inside the array
 
 
+
+class _Sizes:
+    """Extra and total shared bytes of the pattern with a candidate, without building the pattern:
+    ``Candidate.apply`` would map every element of a swizzled array to measure its footprint, for
+    each of thousands of candidates. Follows :func:`_replace_array` (later arrays move up by whole
+    bank rows when a grown one would overlap them); tests check it against ``apply``."""
+
+    def __init__(self, pattern: Pattern):
+        self.pattern = pattern
+        self.bases = [a.base for a in pattern.arrays]
+        self.sizes = [a.nbytes for a in pattern.arrays]
+        self.plain = [plain(a).nbytes_padded() for a in pattern.arrays]
+        self.row = max(pattern.hardware.row_bytes, 16)
+
+    def nbytes(self, k: int, new: SharedArray) -> int:
+        if new is self.pattern.arrays[k]:
+            return self.sizes[k]
+        kind = new.transform.kind
+        if kind in ("none", "xor", "cute"):  # generated swizzles permute inside the array
+            return new.nbytes_padded()
+        if kind == "remap":
+            return _remap_bytes(new)
+        return new.nbytes
+
+    def of(self, c: Candidate) -> tuple[int, int]:
+        """(extra bytes, shared bytes) with ``c`` applied."""
+        bases, sizes = list(self.bases), list(self.sizes)
+        for k, new in c.changes:
+            old_end = bases[k] + sizes[k]
+            sizes[k] = self.nbytes(k, new)
+            new_end = bases[k] + sizes[k]
+            later = [j for j in range(len(bases)) if j != k and bases[j] >= old_end]
+            if new_end > old_end and later:
+                first = min(bases[j] for j in later)
+                if new_end > first:
+                    shift = -(-(new_end - first) // self.row) * self.row
+                    for j in later:
+                        bases[j] += shift
+        extra = sum(sz - pl for sz, pl in zip(sizes, self.plain))
+        return extra, max((b + sz for b, sz in zip(bases, sizes)), default=0)
+
 # ---- evaluation --------------------------------------------------------------------------------
 @dataclass
 class _ArrayRows:
@@ -468,12 +509,11 @@ def advise(
     row_wf = np.where(ok, res.wavefronts, 0) * an.repeat
     row_ideal = res.ideal * an.repeat
 
-    def occ(p: Pattern) -> Occupancy:
-        return occupancy(g, p.threads, p.shared_bytes())
+    sizes = _Sizes(pattern)
 
     def ranked(c: Candidate, wf: int, ideal: int, current: bool = False) -> Ranked:
-        p = c.apply(pattern)
-        return Ranked(c, wf, ideal, extra_bytes(p), p.shared_bytes(), occ(p), current)
+        extra, shared = sizes.of(c)
+        return Ranked(c, wf, ideal, extra, shared, occupancy(g, pattern.threads, shared), current)
 
     # pass 1: every array's candidates, costed on that array's own warp instructions
     per_array = []  # (rows, candidates, wavefronts, ideal, owner)
@@ -525,7 +565,7 @@ def advise(
             valid = wf[i] >= 0 and others_ok
             if c.family == "padding":
                 curves.setdefault(pattern.arrays[ar.k].name, []).append(
-                    _point(c, pattern, g, int(wf[i]) + base_wf if valid else None,
+                    _point(c, sizes, g, int(wf[i]) + base_wf if valid else None,
                            int(ideal[i]) + base_ideal if valid else None))
             if int(owner[i]) in seen:
                 continue
@@ -566,9 +606,9 @@ def _key(r: Ranked):
     return (r.wavefronts, r.extra_bytes, not r.current, _FAMILY_ORDER[r.family], len(r.label), r.label)
 
 
-def _point(c: Candidate, pattern: Pattern, g: GPU, wavefronts: int | None, ideal: int | None = None) -> PaddingPoint:
-    p = c.apply(pattern)
-    return PaddingPoint(c.changes[0][1].padding, p.shared_bytes(), occupancy(g, p.threads, p.shared_bytes()).blocks,
+def _point(c: Candidate, sizes: _Sizes, g: GPU, wavefronts: int | None, ideal: int | None = None) -> PaddingPoint:
+    shared = sizes.of(c)[1]
+    return PaddingPoint(c.changes[0][1].padding, shared, occupancy(g, sizes.pattern.threads, shared).blocks,
                         wavefronts, ideal)
 
 
@@ -578,4 +618,5 @@ def padding_curve(pattern: Pattern, array: str, gpu: GPU | str = DEFAULT_GPU, ma
     g = gpu_preset(gpu) if isinstance(gpu, str) else gpu
     k = [a.name for a in pattern.arrays].index(array)
     arr = pattern.arrays[k]
-    return [_point(c, pattern, g, None) for c in padding_candidates(arr, k, max_padding)]
+    sizes = _Sizes(pattern)
+    return [_point(c, sizes, g, None) for c in padding_candidates(arr, k, max_padding)]
