@@ -24,7 +24,7 @@ class TimelinePanel(Panel):
         self.left = max(tw(str(self.W - 1), f.axis), tw("lane", f.small), tw("actual", f.axis)) + 8
         self.cell_h = float(int(max(6, min(14, lh(f.axis, 1.0) * 0.75))))
         self.cell_w = float(max(6.0, min(40.0, (max_w - self.left) / self.n)))
-        self.head_h = lh(f.bold) + lh(f.small) + 6
+        self.head_h = lh(f.bold) + lh(f.small) * 0.5 + 6
         self.top = self.head_h + lh(f.axis)
         self.grid_w, self.grid_h = self.n * self.cell_w, self.W * self.cell_h
         self.lane_step = tick_step(self.W, self.cell_h, lh(f.axis, 1.0) - 3)
@@ -40,8 +40,7 @@ class TimelinePanel(Panel):
         self.bar_h = max(12.0, lh(f.axis, 1.0) + 2)
         self.seq_w = max(self.grid_w, min(max_w - self.left, 560.0))
         self.height = self.seq_top + lh(f.small) + 2 * self.bar_h + 6 + lh(f.axis)
-        self.width = max(self.left + max(self.grid_w, self.seq_w) + 4, tw(self._head(), f.bold),
-                         tw(self._sub(), f.small))
+        self.width = max(self.left + max(self.grid_w, self.seq_w) + 4, tw(self._head(), f.bold))
 
     def _head(self) -> str:
         d = self.scene.det
@@ -49,9 +48,6 @@ class TimelinePanel(Panel):
             return "Wavefronts"
         eff = d.ideal / d.wavefronts if d.wavefronts else 1.0
         return f"{d.wavefronts} wavefront{'s' if d.wavefronts != 1 else ''} vs ideal {d.ideal} ({pct(eff)})"
-
-    def _sub(self) -> str:
-        return self.scene.heading()
 
     def legend_entries(self) -> list[str]:
         return [WAVES, IDEAL, NEEDED, EXCESS]
@@ -61,7 +57,6 @@ class TimelinePanel(Panel):
         ink, faint = st.ink, st.colors.faint
         hot = det is not None and det.wavefronts > det.ideal
         cv.text(0, 0, self._head(), f.bold, st.colors.conflict if hot else ink)
-        cv.text(0, lh(f.bold), self._sub(), f.small, faint)
         L, T, cw, ch = self.left, self.top, self.cell_w, self.cell_h
         cv.text(0, T - 2, "lane", f.small, ink, valign="bottom")
         for ln in range(0, self.W, self.lane_step):
