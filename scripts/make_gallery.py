@@ -27,14 +27,15 @@ from bankexplorer.resources import examples  # noqa: E402
 
 
 def worst_instruction(scene_pattern) -> int:
-    """The instruction a reader should see first: the one with the most excess wavefronts."""
+    """The instruction a reader should see first: the one with the most excess wavefronts (on a
+    tie the later one: a kernel's reads usually follow the stores that fill the tile)."""
     from bankexplorer.model.analysis import analyze
 
     an = analyze(scene_pattern, detail=False)
     if not len(an):
         return 0
     excess = (an.result.wavefronts - an.result.ideal).clip(min=0)
-    return int(an.source[int(excess.argmax())])
+    return int(an.source[len(excess) - 1 - int(excess[::-1].argmax())])
 
 
 def main() -> int:
