@@ -147,3 +147,19 @@ def test_schema_accepts_examples_and_rejects_bad():
         assert errs == [], (path.name, errs[0].message)
     assert list(v.iter_errors(with_("instructions.0.width", 3)))
     assert list(v.iter_errors(with_("extra", 1)))
+
+
+def test_save_gives_normal_permissions_and_keeps_existing_ones(tmp_path):
+    import os
+
+    p = pf.from_dict(BASE)
+    old = os.umask(0o022)
+    try:
+        pf.save(p, tmp_path / "new.json")
+        assert (tmp_path / "new.json").stat().st_mode & 0o777 == 0o644  # not mkstemp's 0600
+        (tmp_path / "mine.json").write_text("{}")
+        os.chmod(tmp_path / "mine.json", 0o640)
+        pf.save(p, tmp_path / "mine.json")
+        assert (tmp_path / "mine.json").stat().st_mode & 0o777 == 0o640
+    finally:
+        os.umask(old)
