@@ -191,6 +191,7 @@ def test_slow_ranking_waits_for_run(qtbot, window, monkeypatch):
     monkeypatch.setattr(advisor_panel, "AUTO_RUN_LIMIT_S", 0.0)  # as if the last ranking were slow
     doc = window.document
     doc.apply(doc.pattern.with_array(0, replace(doc.pattern.arrays[0], padding=1)), "padding")
+    assert not panel.apply_button.isEnabled()  # at once, before any ranking
     qtbot.wait(3 * advisor_panel.DEBOUNCE_MS)
     assert not panel.up_to_date and not panel.running
     assert panel.summary.text().startswith("The pattern changed; press Run")
@@ -247,3 +248,12 @@ def test_better_but_not_ideal_names_the_best(qtbot, window):
     assert panel.summary.text() == ("No candidate is conflict-free; best is XOR col ^= row: 33 wavefronts "
                                     "against an ideal of 2 (now 64).")
     assert rows(panel)[0][:3] == ("XOR col ^= row", "33", "2")
+
+
+def test_broken_instruction_is_said_not_ranked(qtbot, window):
+    p = Pattern(arrays=(SharedArray("s", "float", (32, 32)),), block=(32, 1, 1),
+                instructions=(Instruction(kind="load", array="s", index=("lane + 1", "0")),))
+    panel = open_pattern(qtbot, window, p)  # a file may arrive broken; the window still opens it
+    assert panel.summary.text().startswith("Cannot rank layouts: ")
+    assert "correct the instruction first" in panel.summary.text()
+    assert panel.table.rowCount() == 0 and not panel.apply_button.isEnabled()

@@ -194,6 +194,8 @@ class AdvisorPanel(QWidget):
         self.last_seconds = 0.0
         self._started = 0.0
         self._again = False
+        self._submitted = None  # the pattern being ranked
+        self._shown = None  # the pattern the dock's contents are for
         self._worker = _Worker(self)
         self._worker.done.connect(self._on_done)
         self._debounce = QTimer(self)
@@ -297,7 +299,8 @@ class AdvisorPanel(QWidget):
     # ---- running -----------------------------------------------------------------------------
     @property
     def up_to_date(self) -> bool:
-        return self.advice is not None and self.advice.pattern is self.document.pattern
+        """What the dock shows (a ranking, or why there is none) is for the document's pattern."""
+        return self._shown is not None and self._shown is self.document.pattern
 
     def run(self, auto: bool = False) -> None:
         """Rank the document's pattern on the worker thread (one at a time; an edit made while
@@ -315,6 +318,7 @@ class AdvisorPanel(QWidget):
         self.running = True
         self._again = False
         self._started = time.perf_counter()
+        self._submitted = self.document.pattern
         self.run_button.setEnabled(False)
         self.run_button.setText("Running…")
         self._worker.submit(self.generation, self.document.pattern, self.gpu, an)
@@ -328,16 +332,19 @@ class AdvisorPanel(QWidget):
         self.run_button.setText("Run")
         if generation != self.generation:
             return
-        if adv is not None and adv.pattern is not self.document.pattern:  # edited meanwhile
+        if self._submitted is not self.document.pattern:  # edited meanwhile
             if self._again or self.last_seconds <= AUTO_RUN_LIMIT_S:
                 self.run(auto=not self._again)
             else:
                 self._mark_stale()
             return
+        self._shown = self._submitted
         if adv is None:
             self.advice = None
             self.rows = []
             self.table.setRowCount(0)
+            self.apply_button.setEnabled(False)
+            self._update_chart(None)
             self._show_message(f"Cannot rank layouts: {err}", BAD)
         else:
             if adv.gpu != self.gpu:  # the GPU changed while it ran
@@ -348,7 +355,8 @@ class AdvisorPanel(QWidget):
 
     def _on_pattern_changed(self) -> None:
         if self.up_to_date:
-            return  # e.g. undo back to the pattern that was ranked
+            return
+        self.apply_button.setEnabled(False)  # the rows are for another pattern until re-ranked
         if not self.isVisible():
             return
         if self.last_seconds <= AUTO_RUN_LIMIT_S:
@@ -521,7 +529,7 @@ class AdvisorPanel(QWidget):
         """Make the document's layout the candidate of row ``i``: one undoable edit."""
         if not 0 <= i < len(self.rows) or self.rows[i].current:
             return False
-        if not self.up_to_date:
+        if not self.up_to_date or self.advice is None:
             self._mark_stale()
             return False
         r = self.rows[i]
