@@ -17,7 +17,7 @@ from ...model.errors import BankExplorerError
 from ...model.pattern import Pattern
 from ..document import Hover, Selection
 from ..palette import BANK_COLORS, WAVE_COLORS
-from .base import Caption, DocView, fit_aspect, RectHighlight, TextPool, cosmetic_pen, detail_for, grid_image, hatch, lane_tip, pixels_per_cell, qcolor, selected_row
+from .base import set_ticks, Caption, DocView, fit_aspect, RectHighlight, TextPool, cosmetic_pen, detail_for, grid_image, hatch, lane_tip, pixels_per_cell, qcolor, selected_row
 
 MAX_ROWS = 4096  # bank rows drawn (512 KiB of 128-byte rows): far beyond any SM
 
@@ -164,10 +164,10 @@ class BanksView(DocView):
             self._shape_key = key
             self.shape_changed()
         step = 1 if m.banks <= 16 else 2 if self._cell_pixels() >= 11 else 4
-        self.plot.getAxis("top").setTicks([[(b + 0.5, str(b)) for b in range(0, m.banks, step)], []])
+        set_ticks(self.plot.getAxis("top"), [[(b + 0.5, str(b)) for b in range(0, m.banks, step)], []])
         ystep = max(1, m.rows // 16)
         ystep = 1 << (ystep.bit_length() - 1) if ystep > 1 else 1
-        self.plot.getAxis("left").setTicks([[(r + 0.5, f"{r * hw.row_bytes}") for r in range(0, m.rows, ystep)], []])
+        set_ticks(self.plot.getAxis("left"), [[(r + 0.5, f"{r * hw.row_bytes}") for r in range(0, m.rows, ystep)], []])
         self.caption.setText(
             f"{hw.banks} banks × {hw.bank_width} B; one row = {hw.row_bytes} B of shared memory<br>"
             f"tint = column of the element stored in the word &nbsp;·&nbsp; number = lane, outline colour = "

@@ -12,7 +12,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPen
-from PySide6.QtWidgets import QGraphicsRectItem, QGraphicsTextItem, QSizePolicy, QToolTip
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsTextItem, QSizePolicy, QToolTip
 
 from ...model.analysis import Analysis, InstructionDetail, instruction_detail
 from ..document import Document, Hover, Selection
@@ -73,6 +73,20 @@ def span_symbol(span: int):
     path = QPainterPath()
     path.addRect(-span / 2 + 0.04 / 0.92, -0.5, span - 0.08 / 0.92, 1.0)
     return path
+
+
+def set_ticks(axis: pg.AxisItem, ticks) -> None:
+    """``axis.setTicks`` only when the ticks differ: setting them (even to the same list) makes
+    the axis recompute and repaint its labels, a good part of an edit's redraw."""
+    if getattr(axis, "_be_ticks", None) != ticks:
+        axis._be_ticks = ticks
+        axis.setTicks(ticks)
+
+
+def set_tick_spacing(axis: pg.AxisItem, major, minor) -> None:
+    if getattr(axis, "_be_spacing", None) != (major, minor):
+        axis._be_spacing = (major, minor)
+        axis.setTickSpacing(major, minor)
 
 
 def ink_on(rgb, dark=(20, 20, 25), light=(255, 255, 255)):
@@ -195,6 +209,7 @@ class TextPool:
             self.font.setPointSize(pt)
             for t in self.items:
                 t.setFont(self.font)
+                t._be_look = None
         self.set(labels, color)
         return True
 
@@ -209,13 +224,21 @@ class TextPool:
                 self.vb.addItem(t, ignoreBounds=True)
                 self.items.append(t)
             t = self.items[k]
-            t.setText(text, color=qcolor(lab[3] if len(lab) > 3 and lab[3] is not None else color or self.color))
+            ink = lab[3] if len(lab) > 3 and lab[3] is not None else color or self.color
             fill = lab[4] if len(lab) > 4 else None  # (r, g, b, a) box behind the text, or none
-            t.fill = pg.mkBrush(*fill) if fill is not None else pg.mkBrush(None)
-            t.setPos(x, y)
-            t.setVisible(True)
+            look = (text, tuple(ink), fill)
+            if getattr(t, "_be_look", None) != look:  # setText re-lays the text out: only on change
+                t._be_look = look
+                t.setText(text, color=qcolor(ink))
+                t.fill = pg.mkBrush(*fill) if fill is not None else pg.mkBrush(None)
+            if getattr(t, "_be_pos", None) != (x, y):
+                t._be_pos = (x, y)
+                t.setPos(x, y)
+            if not t.isVisible():
+                t.setVisible(True)
         for t in self.items[len(labels): self.used]:
             t.setVisible(False)
+            t._be_pos = None
         self.used = len(labels)
 
 
@@ -252,9 +275,21 @@ class DocView(pg.GraphicsLayoutWidget):
             self._pending = True
             QTimer.singleShot(0, self.refresh)
 
+    def cache_static_items(self) -> None:
+        """Paint axes, captions and images from a pixmap cache: an edit usually changes a few
+        marks, and redrawing every tick label and scaling every image on each paint was most of
+        an edit's cost (pyqtgraph re-renders a cached item only when it calls update())."""
+        mode = QGraphicsItem.CacheMode.DeviceCoordinateCache
+        for it in self.scene().items():
+            if isinstance(it, (pg.AxisItem, Caption)):
+                it.setCacheMode(mode)
+        self._cached = True
+
     def refresh(self) -> None:
         """Draw the document's current state now."""
         self._pending = False
+        if not getattr(self, "_cached", False):
+            self.cache_static_items()
         if self.doc is None:
             return
         self.render(self.doc.analysis, self.doc.selection)

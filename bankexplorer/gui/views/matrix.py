@@ -12,7 +12,7 @@ from PySide6.QtCore import QPointF, QRectF
 from ...model.analysis import Analysis
 from ..document import Hover, Selection
 from ..palette import wave_rgba
-from .base import Caption, DocView, RectHighlight, TextPool, detail_for, grid_image, lane_tip, qcolor, selected_row
+from .base import set_ticks, Caption, DocView, RectHighlight, TextPool, detail_for, grid_image, lane_tip, qcolor, selected_row
 
 
 class MatrixView(DocView):
@@ -99,9 +99,9 @@ class MatrixView(DocView):
             self._shape_key = (W, NB)
             self.shape_changed()
         step = 1 if NB <= 16 else 2 if NB <= 32 else 4
-        self.plot.getAxis("top").setTicks([[(b + 0.5, str(b)) for b in range(0, NB, step)], []])
+        set_ticks(self.plot.getAxis("top"), [[(b + 0.5, str(b)) for b in range(0, NB, step)], []])
         lstep = 1 if W <= 16 else 2 if W <= 32 else 4
-        self.plot.getAxis("left").setTicks([[(ln + 0.5, str(ln)) for ln in range(0, W, lstep)], []])
+        set_ticks(self.plot.getAxis("left"), [[(ln + 0.5, str(ln)) for ln in range(0, W, lstep)], []])
         if det is None:
             self.bars.setOpts(x=[], height=[])
             self.badges.setData([])

@@ -114,7 +114,10 @@ class SummaryView(QTextBrowser):
             self.render(self.doc.analysis, self.doc.selection)
 
     def render(self, an: Analysis | None, sel: Selection) -> None:
-        self.setHtml(summary_html(an, sel, self.style_))
+        html = summary_html(an, sel, self.style_)
+        if html != getattr(self, "_html", None):  # setHtml re-lays out the document: only on change
+            self._html = html
+            self.setHtml(html)
 
 
 class InstructionList(QWidget):

@@ -21,7 +21,7 @@ from ...model.pattern import Pattern
 from ..document import Hover, Selection
 from ..palette import bank_color, bank_rgba
 from .base import (
-    Caption, DocView, RectHighlight, TextPool, cosmetic_pen, detail_for, fit_aspect, grid_image, hatch, ink_on, lane_tip, span_symbol,
+    Caption, set_ticks, DocView, RectHighlight, TextPool, cosmetic_pen, detail_for, fit_aspect, grid_image, hatch, ink_on, lane_tip, span_symbol,
     pixels_per_cell, qcolor, selected_row,
 )
 
@@ -199,7 +199,7 @@ class TileView(DocView):
         self.legend.setMouseEnabled(x=False, y=False)
         self.legend.hideButtons()
         self.legend.getAxis("left").setWidth(78)
-        self.legend.getAxis("left").setTicks([[(0.5, "bank colour")], []])
+        set_ticks(self.legend.getAxis("left"), [[(0.5, "bank colour")], []])
         for ax in ("bottom", "left"):
             self.legend.getAxis(ax).setPen(qcolor(st.faint))
             self.legend.getAxis(ax).setTextPen(qcolor(st.ink))
@@ -282,7 +282,7 @@ class TileView(DocView):
         self.legend_img.setImage(grid_image(rgba, 8, self.style_.background), autoLevels=False)
         self.legend_img.setRect(QRectF(0, 0, nb, 1))
         step = 1 if nb <= 16 else 4 if nb <= 64 else 8
-        self.legend.getAxis("bottom").setTicks([[(b + 0.5, str(b)) for b in range(0, nb, step)], []])
+        set_ticks(self.legend.getAxis("bottom"), [[(b + 0.5, str(b)) for b in range(0, nb, step)], []])
         self.legend.setXRange(0, nb, padding=0)
         self.legend.setYRange(0, 1, padding=0)
 
@@ -291,8 +291,8 @@ class TileView(DocView):
             step = 1 if n <= 16 else 4 if n <= 64 else 8 if n <= 256 else 32
             return [[(i + 0.5, str(i)) for i in range(0, n, step)], []]
 
-        self.plot.getAxis("top").setTicks(ticks(g.cols))
-        self.plot.getAxis("left").setTicks(ticks(g.rows))
+        set_ticks(self.plot.getAxis("top"), ticks(g.cols))
+        set_ticks(self.plot.getAxis("left"), ticks(g.rows))
 
     def _draw_accesses(self, an: Analysis, sel: Selection, g: TileGrid) -> None:
         row = selected_row(an, sel)

@@ -13,7 +13,7 @@ from ...model.analysis import Analysis
 from ...model.hardware import issue_cycles_one_warp, latency_cycles
 from ..document import Hover, Selection
 from ..palette import wave_rgba
-from .base import Caption, DocView, RectHighlight, TextPool, detail_for, lane_tip, qcolor, selected_row
+from .base import set_tick_spacing, set_ticks, Caption, DocView, RectHighlight, TextPool, detail_for, lane_tip, qcolor, selected_row
 
 
 class TimelineView(DocView):
@@ -48,7 +48,7 @@ class TimelineView(DocView):
         self.seq.setMouseEnabled(x=True, y=False)
         self.seq.getViewBox().invertY(True)
         self.seq.setLabel("bottom", "cycle — all instructions of the warp, in order", color=st.hex(st.ink))
-        self.seq.getAxis("left").setTicks([[(0.5, "actual"), (1.7, "ideal")], []])
+        set_ticks(self.seq.getAxis("left"), [[(0.5, "actual"), (1.7, "ideal")], []])
         for pl in (self.plot, self.seq):
             for ax in ("bottom", "left"):
                 pl.getAxis(ax).setPen(qcolor(st.faint))
@@ -116,8 +116,8 @@ class TimelineView(DocView):
             self.ideal_text.setText(f" ideal {det.ideal}" if right else f"ideal {det.ideal} ")
             self.ideal_text.setPos(det.ideal, -self._band(W) / 2)
             self.ideal_text.show()
-            self.plot.getAxis("bottom").setTickSpacing(*((1, 1) if n <= 12 else (5, 1) if n <= 60 else (None, None)))
-            self.plot.getAxis("left").setTicks([[(ln + 0.5, str(ln)) for ln in range(0, W, 8)], []])
+            set_tick_spacing(self.plot.getAxis("bottom"), *((1, 1) if n <= 12 else (5, 1) if n <= 60 else (None, None)))
+            set_ticks(self.plot.getAxis("left"), [[(ln + 0.5, str(ln)) for ln in range(0, W, 8)], []])
             key = (n, W, det.ideal)
             if key != self._key:
                 self._key = key

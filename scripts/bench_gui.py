@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Window speed: from a spin-box change to the end of the repaint of every view, against the
+engine's own analysis of the same edit measured in the same run (the simple reference: the
+least any edit can cost), and the time from start to a painted window.
+
+For each bundled example and for a 128x128 float tile read by a 1,024-thread block, the side
+panel's padding spin box (or, where the layout does not allow padding, the base address) is
+stepped back and forth ``--edits`` times. One edit = ``QSpinBox.setValue`` -> Document.apply
+(validation + analysis + undo command) -> the views' coalesced redraw -> until each of the
+tile, banks, matrix, timeline and summary views has received and finished its paint event. Reported: median and p95 of that
+time, the median of ``analyze()`` of the same patterns, and their ratio.
+
+usage: QT_QPA_PLATFORM=offscreen python scripts/bench_gui.py [--edits 200] [--only 07]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QObject, QSettings  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from bankexplorer import resources  # noqa: E402
+from bankexplorer.gui.app import MainWindow  # noqa: E402
+from bankexplorer.io import patternfile  # noqa: E402
+from bankexplorer.model import Instruction, Loop, Pattern, SharedArray, analyze  # noqa: E402
+
+TARGET_EXAMPLE_P95_MS = 16.0
+TARGET_LARGE_P95_MS = 50.0
+TARGET_START_S = 1.5
+
+
+def large_tile() -> Pattern:
+    """128x128 floats, a 32x32 block: rows read conflict-free, columns read 32-way, 4 loop steps."""
+    return Pattern(
+        name="128x128 float, 1,024 threads",
+        arrays=(SharedArray("s", "float", (128, 128)),),
+        block=(32, 32, 1),
+        instructions=(
+            Instruction("load", array="s", index=("threadIdx.y + 32 * k", "threadIdx.x + 32 * k"),
+                        loops=(Loop("k", 0, 4, 1),)),
+            Instruction("load", array="s", index=("threadIdx.x + 32 * k", "threadIdx.y"), loops=(Loop("k", 0, 4, 1),)),
+        ),
+    )
+
+
+def pct(xs: list[float], q: float) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
+
+
+def pick_field(win: MainWindow) -> tuple[str, int, int]:
+    """A spin box whose step both ways is a valid edit: (field, value a, value b)."""
+    doc = win.document
+    for key, step in (("arr.padding", 1), ("arr.base", 128)):
+        spin = win.editor.fields[key]
+        v = spin.value()
+        spin.setValue(v + step)
+        ok = not doc.errors and doc.undo_stack.count() > 0
+        doc.undo_stack.undo() if ok else None
+        doc.undo_stack.clear()
+        doc.undo_stack.setClean()
+        if ok:
+            return key, v, v + step
+    raise SystemExit("no spin box edit is valid for this pattern")
+
+
+class PaintCounter(QObject):
+    """Counts paint events of the views' viewports: an edit is done when every view has painted."""
+
+    def __init__(self, widgets):
+        super().__init__()
+        self.counts = {id(w): 0 for w in widgets}
+        for w in widgets:
+            w.installEventFilter(self)
+
+    def eventFilter(self, obj, ev):  # noqa: N802 - Qt's name
+        if ev.type() == QEvent.Type.Paint and id(obj) in self.counts:
+            self.counts[id(obj)] += 1
+        return False
+
+    def all_since(self, before: dict) -> bool:
+        return all(self.counts[k] > before[k] for k in self.counts)
+
+
+def bench_edits(app: QApplication, win: MainWindow, edits: int, counter: PaintCounter) -> dict:
+    key, a, b = pick_field(win)
+    spin = win.editor.fields[key]
+    win.refresh_now()
+    app.processEvents()
+    gui, engine = [], []
+    patterns = []
+    for i in range(edits):
+        win.editor._end_session()  # every edit its own undo step, as separate user edits are
+        v = b if i % 2 == 0 else a
+        before = dict(counter.counts)
+        t0 = time.perf_counter()
+        spin.setValue(v)
+        # the coalesced refresh, then each view's paint; a view whose picture did not change
+        # (the summary when the numbers are the same) is done once nothing is left to run
+        last = dict(counter.counts)
+        while not counter.all_since(before):
+            app.processEvents()
+            quiet = counter.counts == last and not any(v._pending for v in win.views + [win.summary])
+            if quiet and QCoreApplication.instance().eventDispatcher().processEvents(
+                    QEventLoop.ProcessEventsFlag.AllEvents) is False:
+                break
+            last = dict(counter.counts)
+            if time.perf_counter() - t0 > 5:
+                raise SystemExit("a view did not repaint after an edit")
+        gui.append(time.perf_counter() - t0)
+        if i < 2:
+            patterns.append(win.document.pattern)
+        assert not win.document.errors, win.document.errors
+    for i in range(edits):
+        p = patterns[i % 2]
+        t0 = time.perf_counter()
+        analyze(p)
+        engine.append(time.perf_counter() - t0)
+    win.document.undo_stack.clear()
+    win.document.undo_stack.setClean()
+    return {"field": key, "median": statistics.median(gui), "p95": pct(gui, 0.95),
+            "engine": statistics.median(engine), "warp_instr": len(win.document.analysis)}
+
+
+def start_time(path: Path, repeat: int = 3) -> tuple[float, float]:
+    """Seconds from launching ``bankexplorer FILE`` to its first painted window (best of
+    ``repeat``): wall time seen from here, and the app's own figure (after Python started)."""
+    best_wall, best_app = 1e9, 1e9
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", BANKEXPLORER_SCREENSHOT_DELAY_MS="0",
+               BANKEXPLORER_GRAB="widget", BANKEXPLORER_SIZE="1600x1000")
+    with tempfile.TemporaryDirectory() as tmp:
+        env["BANKEXPLORER_SCREENSHOT"] = str(Path(tmp) / "start.png")
+        env["XDG_CONFIG_HOME"] = tmp  # a fresh QSettings: the first-start layout
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            proc = subprocess.Popen([sys.executable, "-m", "bankexplorer", str(path)], env=env, text=True,
+                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            line = ""
+            for ln in proc.stdout:  # the line comes once the window is painted and grabbed
+                if ln.startswith("screenshot "):
+                    line = ln
+                    break
+            wall = time.perf_counter() - t0  # up to the paint, not the process's exit
+            proc.wait(timeout=60)
+            if "painted_after=" not in line:
+                raise SystemExit("the app did not report a painted window")
+            app_s = float(line.split("painted_after=")[1].split("s")[0])
+            best_wall = min(best_wall, wall)
+            best_app = min(best_app, app_s)
+    return best_wall, best_app
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--edits", type=int, default=200)
+    ap.add_argument("--only", default="", help="run only examples whose name starts with this")
+    args = ap.parse_args()
+    app = QApplication.instance() or QApplication([])
+    tmp = tempfile.TemporaryDirectory()
+    win = MainWindow(QSettings(str(Path(tmp.name) / "bench.ini"), QSettings.Format.IniFormat))
+    win.resize(1600, 1000)
+    win.show()
+    app.processEvents()
+    views = [win.tile, win.banks, win.matrix, win.timeline]
+    counter = PaintCounter([v.viewport() for v in views] + [win.summary.viewport()])
+    rows = []
+    cases = [(p.stem, lambda p=p: patternfile.load(p)) for p in resources.examples() if p.name.startswith(args.only)]
+    if not args.only:
+        cases.append(("128x128 float, 1,024 threads", large_tile))
+    for name, make in cases:
+        win.document.set_pattern(make())
+        win.refresh_now()
+        app.processEvents()
+        r = bench_edits(app, win, args.edits, counter)
+        r["name"] = name
+        rows.append(r)
+        print(f"{name:34s} {r['field']:12s} {r['warp_instr']:5d} warp instr.  edit->painted median "
+              f"{r['median'] * 1e3:6.2f} ms  p95 {r['p95'] * 1e3:6.2f} ms  | engine analyze {r['engine'] * 1e3:6.2f} ms"
+              f"  | ratio {r['median'] / r['engine']:5.1f}x", flush=True)
+    win.document.undo_stack.setClean()
+    win.close()
+    ex = [r for r in rows if not r["name"].startswith("128x128")]
+    big = [r for r in rows if r["name"].startswith("128x128")]
+    ok = True
+    if ex:
+        worst = max(ex, key=lambda r: r["p95"])
+        good = worst["p95"] * 1e3 < TARGET_EXAMPLE_P95_MS
+        ok &= good
+        print(f"\nexamples: worst p95 {worst['p95'] * 1e3:.2f} ms ({worst['name']}), median of medians "
+              f"{statistics.median(r['median'] for r in ex) * 1e3:.2f} ms; target p95 < {TARGET_EXAMPLE_P95_MS:.0f} ms: "
+              f"{'met' if good else 'MISSED'}")
+    for r in big:
+        good = r["p95"] * 1e3 < TARGET_LARGE_P95_MS
+        ok &= good
+        print(f"large tile: p95 {r['p95'] * 1e3:.2f} ms (engine {r['engine'] * 1e3:.2f} ms); target p95 < "
+              f"{TARGET_LARGE_P95_MS:.0f} ms: {'met' if good else 'MISSED'}")
+    if not args.only:
+        wall, app_s = start_time(resources.EXAMPLES / "07_transpose_padded_32x33.json")
+        good = wall < TARGET_START_S
+        ok &= good
+        print(f"start to painted window: {wall:.2f} s from launch (best of 3; {app_s:.2f} s after Python "
+              f"started the app); target < {TARGET_START_S} s: {'met' if good else 'MISSED'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
