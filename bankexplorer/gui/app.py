@@ -7,6 +7,7 @@ Other features add their actions to ``MainWindow.menus["tools"]`` (the window ex
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
@@ -380,6 +381,16 @@ def _screenshot_then_quit(win: MainWindow, path: str, t0: float) -> None:
     ok = pix.save(path)
     sys.stdout.write(f"screenshot {path} {pix.width()}x{pix.height()} title={win.windowTitle()!r} "
                      f"painted_after={time.perf_counter() - t0:.3f}s saved={ok}\n")
+    # where each view is in the image, so a checker can look at the views and not the chrome
+    ratio = pix.width() / max(win.width(), 1)
+    rects = {}
+    for name, v in (("tile", win.tile), ("banks", win.banks), ("matrix", win.matrix), ("timeline", win.timeline),
+                    ("summary", win.summary)):
+        if v.isVisible():
+            tl = v.mapTo(win, v.rect().topLeft())
+            rects[name] = [round(tl.x() * ratio), round(tl.y() * ratio), round(v.width() * ratio),
+                           round(v.height() * ratio)]
+    sys.stdout.write("views " + json.dumps(rects) + "\n")
     sys.stdout.flush()
     app.exit(0 if ok else 1)
 
