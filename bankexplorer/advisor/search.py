@@ -397,6 +397,8 @@ class _ArrayRows:
     idx: tuple[np.ndarray, ...]  # element index per dimension, (R, W), 0 where not served
     served: np.ndarray  # (R, W) lanes with an element index
     span: int  # elements of the widest access (vectors and ldmatrix rows must stay contiguous)
+    elems: tuple[np.ndarray, ...]  # the distinct elements touched, index per dimension
+    which: np.ndarray  # (R, W) position of each lane's element in ``elems``
 
 
 def _array_rows(an: Analysis) -> list[_ArrayRows]:
@@ -414,7 +416,11 @@ def _array_rows(an: Analysis) -> list[_ArrayRows]:
         idx = tuple(np.where(served, li[:, :, d], 0) for d in range(arr.ndim))
         widths = [p.instructions[j].lane_width(arrays) for j in ks]
         span = max(1, max(widths) // arr.elem_size)
-        out.append(_ArrayRows(names.index(arr.name), rows, idx, served, span))
+        # a layout maps each element on its own: map the distinct ones, then gather per lane
+        flat = np.ravel_multi_index(idx, arr.dims)
+        uniq, which = np.unique(flat, return_inverse=True)
+        elems = tuple(np.unravel_index(uniq, arr.dims))
+        out.append(_ArrayRows(names.index(arr.name), rows, idx, served, span, elems, which.reshape(flat.shape)))
     return out
 
 
@@ -443,7 +449,7 @@ def _cost(ar: _ArrayRows, an: Analysis, cands: list[Candidate], p: Pattern):
     for i, c in enumerate(cands):
         arr = c.changes[0][1]
         try:
-            addr = np.where(ar.served, arr.base + arr.byte_offsets(ar.idx), 0)
+            addr = np.where(ar.served, arr.base + arr.byte_offsets(ar.elems)[ar.which], 0)
         except BankExplorerError:
             addr = np.full((R, W), -1, np.int64)  # reported as out of range by the engine
         # within a family only: an XOR that equals a CuTe swizzle is still worth showing as such;
