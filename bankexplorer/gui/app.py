@@ -372,6 +372,15 @@ def _screenshot_then_quit(win: MainWindow, path: str, t0: float) -> None:
     """``BANKEXPLORER_SCREENSHOT=path``: save the window as it is on screen once it is drawn and
     quit; used by the CI smoke test under Xvfb and to make the README screenshots."""
     app = QApplication.instance()
+    try:
+        _save_screenshot(win, path, t0)
+    except Exception as e:  # noqa: BLE001 - whatever happens, a screenshot run must end
+        sys.stderr.write(f"screenshot failed: {type(e).__name__}: {e}\n")
+        app.exit(1)
+
+
+def _save_screenshot(win: MainWindow, path: str, t0: float) -> None:
+    app = QApplication.instance()
     win.refresh_now()
     app.processEvents()
     screen = win.screen() or app.primaryScreen()
@@ -408,6 +417,9 @@ def run_app(path: str | None) -> int:
         win._add_recent(str(Path(path).resolve()))
     else:
         win.open_path(resources.EXAMPLES / DEFAULT_EXAMPLE, ask=False)
+    pick = os.environ.get("BANKEXPLORER_INSTRUCTION", "")  # screenshots: which instruction to show
+    if pick.isdigit():
+        win.document.select(instruction=int(pick))
     shot = os.environ.get("BANKEXPLORER_SCREENSHOT")
     size = os.environ.get("BANKEXPLORER_SIZE")
     if size:
