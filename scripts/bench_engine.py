@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Engine speed, as ratios against a plain per-lane Python implementation measured in the same run.
 
-1. 100,000 mixed explicit warp instructions (every kind and width, random / strided / paired /
-   partly inactive lanes): the vectorized engine (``count_wavefronts``, what ``analyze`` uses for
+1. 100,000 mixed explicit warp instructions (every kind and width, 32/64-bit atomics with
+   add/exch/cas, shared and generic addresses, random / strided / paired / partly inactive lanes): the vectorized engine (``count_wavefronts``, what ``analyze`` uses for
    the command line; and ``analyze_batch`` with the per-lane detail the views use) against
    ``bankexplorer.model.reference`` (the rules read lane by lane, bank by bank). All must agree.
 2. Editing-sized patterns: a 1,024-thread block with 64 instructions, expressions included,
@@ -39,9 +39,11 @@ def mixed_rows(n: int, seed: int = 1) -> list[dict]:
         if kind in ("ldmatrix", "stmatrix"):
             width, m = 16, int(rng.choice([1, 2, 4]))
         elif kind == "atomic":
-            width = 4
+            width = int(rng.choice([4, 8]))
         else:
             width = int(rng.choice([1, 2, 4, 8, 16]))
+        space = "generic" if kind in ("load", "store") and rng.random() < 0.2 else "shared"
+        op = str(rng.choice(["add", "exch", "cas"])) if kind == "atomic" else "add"
         style = rng.integers(4)
         if style == 0:
             a = rng.integers(0, 4096 // width, 32) * width
@@ -55,7 +57,7 @@ def mixed_rows(n: int, seed: int = 1) -> list[dict]:
         if kind not in ("ldmatrix", "stmatrix") and rng.random() < 0.3:
             for lane in np.flatnonzero(rng.random(32) < 0.25):
                 addrs[lane] = None
-        rows.append({"kind": kind, "width": width, "matrices": m, "addresses": addrs})
+        rows.append({"kind": kind, "width": width, "matrices": m, "addresses": addrs, "space": space, "op": op})
     return rows
 
 
@@ -91,7 +93,8 @@ def main() -> int:
     rows = mixed_rows(args.n)
     batch = WarpBatch.from_rows(rows)
     t0 = time.perf_counter()
-    ref = np.array([reference_wavefronts(r["kind"], r["width"], r["addresses"], matrices=r["matrices"]) for r in rows])
+    ref = np.array([reference_wavefronts(r["kind"], r["width"], r["addresses"], matrices=r["matrices"],
+                                         space=r["space"], op=r["op"]) for r in rows])
     t_ref = time.perf_counter() - t0
     fast = count_wavefronts(batch)
     full = analyze_batch(batch)

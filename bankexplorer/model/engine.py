@@ -35,7 +35,8 @@ class WarpBatch:
 
     @classmethod
     def from_rows(cls, rows: list[dict], warp_size: int = 32) -> "WarpBatch":
-        """Rows shaped like the hardware data: kind, width or matrices, addresses (None = inactive)."""
+        """Rows shaped like the hardware data: kind, width or matrices, addresses (None = inactive);
+        ``ptx`` (as the data names it) or ``space``/``op`` refine the kind."""
         n = len(rows)
         kind = np.empty(n, np.int64)
         width = np.empty(n, np.int64)
@@ -48,7 +49,10 @@ class WarpBatch:
                 width[i] = 16
             else:
                 width[i] = r["width"]
-            kind[i] = hwr.code_for_ptx(r["kind"], int(width[i]), r.get("ptx", ""))
+            if "ptx" in r:
+                kind[i] = hwr.code_for_ptx(r["kind"], int(width[i]), r["ptx"])
+            else:
+                kind[i] = hwr.kind_code(r["kind"], int(width[i]), r.get("space", "shared"), r.get("op", "add"))
             a = r["addresses"]
             act = np.array([x is not None for x in a], bool)
             active[i, : len(a)] = act
@@ -159,6 +163,15 @@ def _messages(batch: WarpBatch, hw: Hardware, bad: np.ndarray) -> list[str | Non
     return errors
 
 
+def _count_per_row(flags: np.ndarray) -> np.ndarray:
+    """``np.count_nonzero(flags, axis=1)`` for (N, W) bools: 8 lanes per machine word, popcount."""
+    N, W = flags.shape
+    if W % 8 or not hasattr(np, "bitwise_count"):
+        return np.count_nonzero(flags, axis=1)
+    words = np.ascontiguousarray(flags).view(np.uint64).reshape(N, W // 8)
+    return np.bitwise_count(words).sum(axis=1, dtype=np.int64)
+
+
 def _log2(x):
     """Exact log2 of powers of two (scalars or arrays)."""
     if np.ndim(x) == 0:
@@ -237,8 +250,12 @@ def _analyze_rows(kind, width, addr, served, hw: Hardware, detail: bool) -> dict
     lanes = np.arange(W, dtype=dtype)
     unit = unit.astype(dtype, copy=False)
     phase = lanes[None, :] >> _log2(per).astype(dtype)[:, None]
-    group = (phase << dtype(slot_bits)) | (unit & (slots - 1).astype(dtype)[:, None])
-    key = np.where(served, (group << dtype(shift)) | unit, sentinel)
+    # key = (phase, slot, unit) packed in one integer, built in place (fewer temporaries)
+    key = unit & (slots - 1).astype(dtype)[:, None]
+    key <<= dtype(shift)
+    key |= unit
+    key |= phase << dtype(slot_bits + shift)
+    np.copyto(key, sentinel, where=~served)
     if detail:
         order = np.argsort(key, axis=1)
         flat = (order + (np.arange(N, dtype=np.int64) * W)[:, None]).ravel()
@@ -250,15 +267,17 @@ def _analyze_rows(kind, width, addr, served, hw: Hardware, detail: bool) -> dict
     first = valid.copy()
     first[1:] &= skey[1:] != skey[:-1]
     first[::W] = valid[::W]
-    atomic = np.isin(kind, hwr.ATOMIC_CODES)
+    atomic = (kind == hwr.ATOMIC_CODES[0]) | (kind == hwr.ATOMIC_CODES[1])
     if atomic.any():  # atomics: equal addresses still count once per lane
-        at = np.repeat(atomic, W)
-        first[at] = valid[at]
+        first.reshape(N, W)[atomic] = valid.reshape(N, W)[atomic]
     # from here on, one entry per distinct unit (row-major, sorted by phase, slot, unit)
     kpos = np.flatnonzero(first)
     K = kpos.size
     row_bits = _log2(W)
-    gk = (kpos >> row_bits).astype(np.int64) << (top + 1) | (skey[kpos] >> dtype(shift)).astype(np.int64)
+    krow = kpos >> row_bits
+    if (N << (top + 1)) < (1 << 31):  # (row, phase, slot) fits 32 bits: halve the traffic below
+        krow = krow.astype(np.int32)
+    gk = (krow << (top + 1)) | (skey[kpos] >> dtype(shift))
     run = np.ones(K, bool)  # a run = the distinct units of one (row, phase, slot)
     run[1:] = gk[1:] != gk[:-1]
     rstart = np.flatnonzero(run)
@@ -296,7 +315,7 @@ def _analyze_rows(kind, width, addr, served, hw: Hardware, detail: bool) -> dict
         "phases": phases,
         "lanes_per_phase": per,
         "served": served,
-        "bytes_requested": np.count_nonzero(served, axis=1) * width,
+        "bytes_requested": _count_per_row(served) * width,
         "bytes_moved": wavefronts * hw.row_bytes,
     }
     if not detail:
