@@ -378,3 +378,17 @@ def test_views_keep_a_hand_zoom_across_edits(win):
     assert np.allclose(vb.viewRange(), r0)
     win.fit_views()
     assert vb.viewRange()[0][1] > 30
+
+
+def test_short_wide_array_folds_rows_into_bank_rows(qtbot, settings):
+    w = _open_window(qtbot, settings, "12_float4_loads.json")  # float sh[8][128], 16-byte loads
+    g = w.tile.grid
+    assert (g.fold, g.rows, g.cols) == (4, 32, 32)
+    assert g.element_at(1, 0) == (0, 32) and g.element_at(5, 3) == (1, 35)
+    r, c = g.cell_of(np.array([[7, 127]]))
+    assert (int(r[0]), int(c[0])) == (31, 31)
+    assert w.tile.lanes_at(0, 4) == [1] and w.tile.lanes_at(1, 0) == [8]  # lane 8 reads sh[0][32..35]
+    xs, _ = w.tile.edge.getData()  # no padding handle on a folded array (the spin box sets it)
+    assert xs is None or len(xs) == 0
+    assert "4 lines of 32" in w.tile.caption.text()
+    w.document.undo_stack.setClean()

@@ -40,6 +40,9 @@ class TileGrid:
     addr: np.ndarray  # (rows, cols) byte address, -1 none
     image: np.ndarray  # (rows*k, cols*k, 4)
     k: int
+    #: a short, wide 2-D array is drawn with each row folded into ``fold`` lines of ``cols``
+    #: elements (one 128-byte bank row each), so it is not a thin strip of tiny cells
+    fold: int = 1
 
     def cell_of(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(row, col) cells of element indices (n, ndim)."""
@@ -49,7 +52,16 @@ class TileGrid:
         r = np.zeros(index.shape[0], np.int64)
         for d in range(a.ndim - 1):
             r = r * a.dims[d] + index[:, d]
-        return r, index[:, a.ndim - 1]
+        c = index[:, a.ndim - 1]
+        if self.fold > 1:
+            return r * self.fold + c // self.cols, c % self.cols
+        return r, c
+
+    def logical(self, r: int, c: int) -> tuple[int, int]:
+        """The (row, column) of the array (rows = all leading dimensions) drawn at cell (r, c)."""
+        if self.fold > 1:
+            return r // self.fold, (r % self.fold) * self.cols + c
+        return r, c
 
     def element_at(self, r: int, c: int) -> tuple[int, ...] | None:
         a = self.array
@@ -57,10 +69,14 @@ class TileGrid:
             return None
         if a.ndim == 1:
             return (r * self.cols + c,)
-        return tuple(int(x) for x in np.unravel_index(r, a.dims[:-1])) + (c,)
+        lr, lc = self.logical(r, c)
+        return tuple(int(x) for x in np.unravel_index(lr, a.dims[:-1])) + (lc,)
 
 
 _GRID_CACHE: dict = {}
+#: fold rows wider than two bank rows only for arrays of at most this many rows (a 128x128 tile
+#: stays square: folding it would give 512 lines and no overview)
+FOLD_MAX_ROWS = 32
 
 
 def tile_grid(arr: SharedArray, hw, style) -> TileGrid:
@@ -68,14 +84,20 @@ def tile_grid(arr: SharedArray, hw, style) -> TileGrid:
     g = _GRID_CACHE.get(key)
     if g is not None:
         return g
+    fold = 1
     if arr.ndim == 1:  # one row per bank row (128 bytes on NVIDIA): 32 floats, 16 doubles
         cols = max(1, min(arr.dims[0], hw.row_bytes // arr.elem_size))
         rows = -(-arr.dims[0] // cols)
     else:
         cols, rows = arr.pitch, int(np.prod(arr.dims[:-1]))
-    bank = np.full((rows, cols), -2, np.int64)
-    word = np.full((rows, cols), -1, np.int64)
-    addr = np.full((rows, cols), -1, np.int64)
+        seg = max(1, hw.row_bytes // arr.elem_size)
+        if cols > 2 * seg and rows <= FOLD_MAX_ROWS:  # short and wide: fold each row
+            fold = -(-cols // seg)
+            cols = seg
+    lcols = cols * fold  # columns of one array row (with padding and the folded tail)
+    bank = np.full((rows, lcols), -2, np.int64)
+    word = np.full((rows, lcols), -1, np.int64)
+    addr = np.full((rows, lcols), -1, np.int64)
     idx = arr.all_indices()
     a = arr.byte_addresses(idx)
     if arr.ndim == 1:
@@ -83,18 +105,21 @@ def tile_grid(arr: SharedArray, hw, style) -> TileGrid:
     else:
         r = np.ravel_multi_index(idx[:-1], arr.dims[:-1]) if arr.ndim > 2 else idx[0]
         c = idx[-1]
-        bank[:, arr.dims[-1]:] = -1
+        bank[:, arr.dims[-1]:arr.pitch] = -1
     w = a // hw.bank_width
     bank[r, c] = w % hw.banks
     word[r, c] = w
     addr[r, c] = a
+    if fold > 1:  # (rows, fold * cols) -> (rows * fold, cols): each array row on fold lines
+        bank, word, addr = (x.reshape(rows * fold, cols) for x in (bank, word, addr))
+        rows *= fold
     k = pixels_per_cell(rows * cols)
     rgba = bank_rgba(bank)
     rgba[bank == -1] = (*style.padding, 255)
     rgba[bank == -2] = (*style.background, 255)
     img = grid_image(rgba, k, style.background if k >= 4 else None)
     img = hatch(img, bank == -1, k, style.faint)
-    g = TileGrid(arr, rows, cols, bank, word, addr, img, k)
+    g = TileGrid(arr, rows, cols, bank, word, addr, img, k, fold)
     if len(_GRID_CACHE) > 32:
         _GRID_CACHE.clear()
     _GRID_CACHE[key] = g
@@ -184,6 +209,9 @@ class TileView(DocView):
         self.edge = pg.PlotDataItem(pen=pg.mkPen(qcolor(st.ink), width=3, style=Qt.PenStyle.DashLine))
         self.edge.setZValue(30)
         self.plot.addItem(self.edge)
+        self.row_lines = pg.PlotDataItem(pen=pg.mkPen(qcolor(st.ink), width=2))
+        self.row_lines.setZValue(9)
+        self.plot.addItem(self.row_lines)
         self.edge_hint = pg.TextItem("padding ⇔", color=qcolor(st.ink), anchor=(1, 0))
         self.plot.addItem(self.edge_hint, ignoreBounds=True)
         self.hover_rect = RectHighlight(st.highlight, 3.0)
@@ -253,7 +281,13 @@ class TileView(DocView):
             self.shape_changed()
         self._render_legend(an.hardware.banks)
         self._set_ticks(g)
-        if arr.ndim > 1:
+        if g.fold > 1:  # a separator under each folded array row
+            ys = np.repeat(np.arange(g.fold, g.rows, g.fold, dtype=float), 2)
+            xs = np.tile([0.0, float(g.cols)], ys.size // 2)
+            self.row_lines.setData(xs, ys, connect="pairs")
+        else:
+            self.row_lines.setData([], [])
+        if arr.ndim > 1 and g.fold == 1:
             self.edge.setData([g.cols, g.cols], [0, g.rows])
             self.edge_hint.setPos(g.cols + 0.4, g.rows + 0.05)
             self.edge_hint.show()
@@ -266,7 +300,7 @@ class TileView(DocView):
         g = self.grid
         if g is None:
             return
-        two_d = g.array.ndim > 1
+        two_d = g.array.ndim > 1 and g.fold == 1
         cols = g.cols + (1.2 if two_d else 0)  # room for the padding handle
         w, h = max(self.vb.width(), 1.0), max(self.vb.height(), 1.0)
         rows = g.rows + (1.6 if two_d else 0)  # and for its caption under the array
@@ -292,7 +326,12 @@ class TileView(DocView):
             return [[(i + 0.5, str(i)) for i in range(0, n, step)], []]
 
         set_ticks(self.plot.getAxis("top"), ticks(g.cols))
-        set_ticks(self.plot.getAxis("left"), ticks(g.rows))
+        if g.fold > 1:  # label the first line of each array row with the row's index
+            n = g.rows // g.fold
+            step = 1 if n <= 16 else 4
+            set_ticks(self.plot.getAxis("left"), [[(r * g.fold + 0.5, str(r)) for r in range(0, n, step)], []])
+        else:
+            set_ticks(self.plot.getAxis("left"), ticks(g.rows))
 
     def _draw_accesses(self, an: Analysis, sel: Selection, g: TileGrid) -> None:
         row = selected_row(an, sel)
@@ -310,7 +349,9 @@ class TileView(DocView):
                    f"□ accessed, number = lane &nbsp;"
                    f"<span style='color:{st.hex(st.conflict)}'>▲□ bank conflict</span> &nbsp;"
                    f"<span style='color:{st.hex(st.broadcast)}'>● broadcast</span> &nbsp;▨ padding"
-                   + (" (drag the dashed edge)" if arr.ndim > 1 else ""))
+                   + (" (drag the dashed edge)" if arr.ndim > 1 and g.fold == 1 else "")
+                   + (f"<br>each row of {arr.pitch} elements is drawn as {g.fold} lines of {g.cols} "
+                      f"(one {hw.row_bytes}-byte bank row each), rows separated by a line" if g.fold > 1 else ""))
         self.caption.setText(caption, size=f"{st.font_pt}pt")
         if det is None or ins is None or ins.array != arr.name:
             for it in (self.outline, self.conflict, self.badge_conflict, self.badge_shared):
@@ -324,7 +365,7 @@ class TileView(DocView):
         span = max(1, int(an.batch.width[row]) // arr.elem_size)
         cells_r = np.repeat(r, span)
         cells_c = (c[:, None] + np.arange(span)[None, :]).ravel()
-        if arr.ndim == 1:
+        if arr.ndim == 1 or g.fold > 1:
             flat = cells_r * g.cols + cells_c
             cells_r, cells_c = flat // g.cols, flat % g.cols
         lane_rep = np.repeat(lanes, span)
@@ -466,7 +507,7 @@ class TileView(DocView):
         if g is None or doc is None or self.an is None:
             return None
         arr = g.array
-        if arr.ndim > 1 and abs(p.x() - g.cols) <= self._edge_tolerance() and -0.5 <= p.y() <= g.rows + 0.5:
+        if arr.ndim > 1 and g.fold == 1 and abs(p.x() - g.cols) <= self._edge_tolerance() and -0.5 <= p.y() <= g.rows + 0.5:
             self._drag = ("pad", doc.pattern, next(_MERGE_IDS), p, arr)
             return "pad"
         r, c = int(np.floor(p.y())), int(np.floor(p.x()))
@@ -490,8 +531,10 @@ class TileView(DocView):
             self.doc.apply(new, f"padding {arr.name} → {pad}", mid)
             return
         lane, k, g = extra
-        dr = int(np.floor(p.y())) - int(np.floor(p0.y()))
-        dc = int(np.floor(p.x())) - int(np.floor(p0.x()))
+        r0, c0 = g.logical(int(np.floor(p0.y())), int(np.floor(p0.x())))
+        r1, c1 = g.logical(int(np.floor(p.y())), int(np.floor(p.x())))
+        dr, dc = (r1 - r0, c1 - c0) if g.array.ndim > 1 else (
+            int(np.floor(p.y())) - int(np.floor(p0.y())), int(np.floor(p.x())) - int(np.floor(p0.x())))
         who = "footprint" if lane is None else f"lane {lane}"
         self.doc.apply(moved_pattern(start, k, dr, dc, lane, g), f"move {who} of instruction {k}", mid)
 
