@@ -296,6 +296,10 @@ class DocView(pg.GraphicsLayoutWidget):
         if self._fit_pending:
             self.fit()
         self.render_hover(self.doc.hover_state)
+        # apply new ranges now rather than at paint time: labels that follow a view's transform
+        # would otherwise ask for a second paint from inside the first one
+        for vb in self._viewboxes():
+            vb.prepareForPaint()
 
     # ---- zoom ----------------------------------------------------------------------------------
     def track_view(self, vb: pg.ViewBox) -> None:
@@ -323,6 +327,12 @@ class DocView(pg.GraphicsLayoutWidget):
             return
         self._fit_pending = False
         self.fit_range()
+
+    def _viewboxes(self) -> list:
+        vbs = getattr(self, "_vbs", None)
+        if vbs is None:
+            vbs = self._vbs = [it for it in self.scene().items() if isinstance(it, pg.ViewBox)]
+        return vbs
 
     def fit_range(self) -> None:
         """Subclasses: set the range that shows the whole picture legibly."""
