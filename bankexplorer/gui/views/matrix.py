@@ -117,7 +117,10 @@ class MatrixView(DocView):
         hot = det.degree > 1
         brushes[worst] = qcolor(st.conflict if hot else st.ink)
         self.bars.setOpts(x=np.arange(NB) + 0.5, height=load, width=0.8, brushes=brushes, pens=[None] * NB)
-        self.bars_plot.setYRange(0, max(1, int(load.max())) * 1.25, padding=0)
+        top = max(1, int(load.max()))
+        self.bars_plot.setYRange(0, top * 1.25, padding=0)
+        ystep = max(1, -(-top // 4))  # whole words: 0, 1 or 0, 8, 16, 24, 32
+        set_ticks(self.bars_plot.getAxis("left"), [[(v, str(v)) for v in range(0, top + 1, ystep)], []])
         self.worst_label.setColor(qcolor(st.conflict if hot else st.ink))
         self.worst_label.setText(f"bank {worst}: {int(load[worst])}")
         self.worst_label.setPos(worst + 0.5, float(load[worst]) * 1.22)

@@ -348,7 +348,8 @@ class TileView(DocView):
                    + f"<br>cell colour = bank of its first word ({hw.banks} banks × {hw.bank_width} B) &nbsp;·&nbsp; "
                    f"□ accessed, number = lane &nbsp;"
                    f"<span style='color:{st.hex(st.conflict)}'>▲□ bank conflict</span> &nbsp;"
-                   f"<span style='color:{st.hex(st.broadcast)}'>● broadcast</span> &nbsp;▨ padding"
+                   f"<span style='color:{st.hex(st.broadcast)}'>● broadcast</span>"
+                   + (" &nbsp;▨ padding" if arr.ndim > 1 else "")
                    + (" (drag the dashed edge)" if arr.ndim > 1 and g.fold == 1 else "")
                    + (f"<br>each row of {arr.pitch} elements is drawn as {g.fold} lines of {g.cols} "
                       f"(one {hw.row_bytes}-byte bank row each), rows separated by a line" if g.fold > 1 else ""))
