@@ -78,3 +78,13 @@ def test_bad_input_exits_2_with_a_message(tmp_path, monkeypatch, capsys, args, c
     assert main(["import-cuda", *args]) == 2
     err = capsys.readouterr().err
     assert fragment in err and "Traceback" not in err
+
+
+def test_invalid_access_is_reported_and_exits_1(tmp_path, capsys):
+    f = tmp_path / "z.cu"
+    f.write_text("__shared__ float s[32];\nfloat v = s[threadIdx.x / 0];\nfloat w = s[threadIdx.x];\n")
+    assert main(["import-cuda", str(f)]) == 1  # as `analyze`: an invalid access is not a bank conflict
+    out = capsys.readouterr().out
+    assert "division by zero at column 13" in out
+    assert "no bank conflict among the valid accesses" in out
+    assert "1 instruction(s) have invalid accesses (first: line 2), not counted" in out

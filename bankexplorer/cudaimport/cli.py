@@ -105,15 +105,18 @@ def _run(args: argparse.Namespace) -> int:
         else:
             print(f"{s.line:>5} {title:<52} {s.wavefronts:>10} {s.ideal:>5} {s.degree:>4}x")
     w = worst(stats)
+    bad = [s for s in stats if s.error]
     print(f"worst conflict: line {w.line} ({w.degree}-way, {w.excess:,} excess wavefronts per block)" if w else
-          "no bank conflict")
+          ("no bank conflict among the valid accesses" if bad else "no bank conflict"))
     t = an.totals()
     print(f"total per block: {t.wavefronts:,} wavefronts for {t.instructions:,} warp instructions (ideal {t.ideal:,}, "
           f"efficiency {t.efficiency:.0%}); shared memory {t.shared_bytes:,} bytes")
+    if bad:
+        print(f"{len(bad)} instruction(s) have invalid accesses (first: line {bad[0].line}), not counted")
     if args.detail:
         print()
         print(_fmt_table(an))
-    return 0
+    return 1 if bad else 0  # as `analyze`: 1 = some access is invalid
 
 
 COMMANDS["import-cuda"] = (_add, _run, "read a CUDA snippet's shared-memory code and build a pattern from it")
