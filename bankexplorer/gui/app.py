@@ -15,9 +15,11 @@ import traceback
 from pathlib import Path
 from typing import Callable
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QApplication, QDockWidget, QFileDialog, QMainWindow, QMessageBox, QWidget
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QPainter
+from PySide6.QtWidgets import (
+    QApplication, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QStyle, QWidget,
+)
 
 from .. import resources
 from ..io import patternfile
@@ -54,6 +56,27 @@ def new_pattern() -> Pattern:
         block=(32, 1, 1),
         instructions=(Instruction("load", array="s", index=("0", "threadIdx.x")),),
     )
+
+
+class ElidedLabel(QLabel):
+    """A one-line label that cuts its text at the right with "…" instead of widening the window
+    (the status bar's note can be a long sentence); the full text is its tooltip."""
+
+    MAX_WIDTH = 640
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's names
+        h = super().sizeHint()
+        return QSize(min(self.fontMetrics().horizontalAdvance(self.text()) + 8, self.MAX_WIDTH), h.height())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        return QSize(40, super().minimumSizeHint().height())
+
+    def paintEvent(self, ev) -> None:  # noqa: N802
+        p = QPainter(self)
+        p.setPen(self.palette().color(self.foregroundRole()))
+        r = self.contentsRect()
+        text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, r.width())
+        p.drawText(r, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft), text)
 
 
 class MainWindow(QMainWindow):
@@ -98,6 +121,7 @@ class MainWindow(QMainWindow):
         self.document.patternChanged.connect(self._update_title)
         self.document.errorsChanged.connect(self._show_errors)
         self.statusBar()
+        self._setup_instruction_table()
         self._restore_geometry()
         MainWindow.instances.append(self)
         self.destroyed.connect(lambda *_: None)
@@ -265,6 +289,54 @@ class MainWindow(QMainWindow):
         if urls:
             ev.acceptProposedAction()
             self.open_path(urls[0].toLocalFile())
+
+    # ---- the instruction table and the status bar ------------------------------------------
+    def _setup_instruction_table(self) -> None:
+        """Titles elided at the right (the start says what the instruction is), the full title
+        and the instruction's note as tooltips, a warning icon on instructions that have a note;
+        the selected instruction's note also stays in the status bar."""
+        table = self.instructions.table
+        table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self._note_icon = self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
+        self.note_status = ElidedLabel()
+        self.note_status.setStyleSheet("color:#805000;")
+        self.statusBar().addPermanentWidget(self.note_status)
+        # connected after the list's own refresh, so this runs on the rows it has just filled
+        self.document.analysisChanged.connect(self._decorate_instruction_table)
+        self.document.selectionChanged.connect(self._show_selected_note)
+        self._decorate_instruction_table()
+
+    def instruction_note(self, k: int) -> str:
+        """The engine's note for instruction ``k`` ("" when none or nothing analyzed)."""
+        an = self.document.analysis
+        if an is None or not 0 <= k < len(an.pattern.instructions):
+            return ""
+        return an.note(k)
+
+    def _decorate_instruction_table(self) -> None:
+        table = self.instructions.table
+        an = self.document.analysis
+        for k, ins in enumerate(self.document.pattern.instructions):
+            it = table.item(k, 1)
+            if it is None:
+                continue
+            note = self.instruction_note(k)
+            error = an.instruction_errors.get(k, "") if an is not None else ""
+            tip = ins.title()
+            if error:
+                tip += f"\n\nerror: {error}"
+            if note:
+                tip += f"\n\n⚠ {note}"
+            it.setToolTip(tip)
+            it.setIcon(self._note_icon if note else QIcon())
+        self._show_selected_note()
+
+    def _show_selected_note(self) -> None:
+        k = self.document.selection.instruction
+        note = self.instruction_note(k)
+        self.note_status.setText(f"⚠ #{k}: {note}" if note else "")
+        self.note_status.setToolTip(note)
+        self.note_status.updateGeometry()
 
     # ---- state -------------------------------------------------------------------------------
     def _show_errors(self) -> None:

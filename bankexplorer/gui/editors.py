@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, QRect, QSize, Qt
 from PySide6.QtWidgets import (
-    QApplication, QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QScrollArea,
-    QSpinBox, QVBoxLayout, QWidget,
+    QApplication, QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLayout, QLineEdit, QPushButton,
+    QScrollArea, QSpinBox, QVBoxLayout, QWidget,
 )
 
-from ..model.hardware import PRESETS, WIDTHS
+from ..model.hardware import ATOMIC_OPS, PRESETS, SPACES, WIDTHS
 from ..model.layout import DTYPES, TRANSFORM_INFO, TRANSFORMS, Transform
 from ..model import libraries
 from ..model.pattern import KINDS, MAX_LOOP_ITERATIONS, Instruction, Loop, Pattern
@@ -21,6 +21,25 @@ from .document import Document
 from .layout_editors import EDITORS as LAYOUT_EDITORS, LayoutEditor, editor_for
 
 BAD = "background:#ffd6d6; border:1px solid #d02020;"
+#: the instruction's note (how it compiles, what it really reads): amber, not the red of an error
+NOTE = "background:#fff4d6; border:1px solid #d8a020; border-radius:3px; padding:3px; color:#503800;"
+
+#: item text of the "space" combo
+SPACE_ITEMS = {"shared": "shared (LDS/STS)", "generic": "generic pointer (LD/ST)"}
+#: item text of each atomic operation (the CUDA call a user writes)
+OP_ITEMS = {
+    "add": "add (atomicAdd)", "fadd": "float add", "min": "min (atomicMin)", "max": "max (atomicMax)",
+    "inc": "inc (atomicInc)", "dec": "dec (atomicDec)", "and": "and (atomicAnd)", "or": "or (atomicOr)",
+    "xor": "xor (atomicXor)", "exch": "exch (atomicExch)", "cas": "cas (atomicCAS)",
+}
+SPACE_TIP = ("Loads and stores only. shared: through a __shared__ array (LDS/STS); 8- and 16-byte loads "
+             "merge half-warps that read the same addresses into one wavefront. generic: through a "
+             "generic pointer the compiler cannot prove is shared (LD/ST); its 8/16-byte loads never "
+             "merge, so the same addresses can cost twice the wavefronts.")
+OP_TIP = ("Atomics only. 32-bit add/min/max/inc/dec/and/or/xor/exch: one ATOMS pass. cas: two passes "
+          "through the banks. add on a float array (a float add), and 64-bit add/min/max/...: no such "
+          "instruction, compiled to a load plus a compare-and-swap loop that costs like a CAS per "
+          "iteration and retries when lanes share an address.")
 
 
 def _spin(lo: int, hi: int, step: int = 1) -> QSpinBox:
@@ -76,6 +95,80 @@ class PageStack(QWidget):
 
     def count(self) -> int:
         return len(self._pages)
+
+
+class FlowLayout(QLayout):
+    """A row of buttons that wraps onto a second line when the panel is too narrow for it (the
+    instruction buttons, plus whatever a tool adds to them), instead of squeezing their text."""
+
+    def __init__(self, parent: QWidget | None = None, spacing: int = 4):
+        super().__init__(parent)
+        self._items = []
+        self.setContentsMargins(0, 0, 0, 0)
+        self.setSpacing(spacing)
+
+    def addItem(self, item) -> None:  # noqa: N802 - Qt's names from here on
+        self._items.append(item)
+
+    def count(self) -> int:
+        return len(self._items)
+
+    def itemAt(self, i: int):
+        return self._items[i] if 0 <= i < len(self._items) else None
+
+    def takeAt(self, i: int):
+        return self._items.pop(i) if 0 <= i < len(self._items) else None
+
+    def expandingDirections(self) -> Qt.Orientation:
+        return Qt.Orientation(0)
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return self._place(QRect(0, 0, width, 0), move=False)
+
+    def setGeometry(self, rect: QRect) -> None:
+        super().setGeometry(rect)
+        self._place(rect, move=True)
+
+    def sizeHint(self) -> QSize:
+        w = sum(i.sizeHint().width() for i in self._items) + self.spacing() * max(len(self._items) - 1, 0)
+        h = max((i.sizeHint().height() for i in self._items), default=0)
+        return QSize(w, h)
+
+    def minimumSize(self) -> QSize:
+        w = max((i.minimumSize().width() for i in self._items), default=0)
+        return QSize(w, self.heightForWidth(w))
+
+    def _place(self, rect: QRect, move: bool) -> int:
+        """Lay the items out in lines, each line's items stretched to fill it; returns the height."""
+        lines: list[list] = [[]]
+        used = 0
+        for it in self._items:
+            if it.isEmpty():
+                continue
+            w = it.sizeHint().width()
+            if lines[-1] and used + self.spacing() + w > rect.width():
+                lines.append([])
+                used = 0
+            used += (self.spacing() if lines[-1] else 0) + w
+            lines[-1].append(it)
+        y = rect.y()
+        for line in lines:
+            if not line:
+                continue
+            h = max(it.sizeHint().height() for it in line)
+            if move:
+                natural = sum(it.sizeHint().width() for it in line) + self.spacing() * (len(line) - 1)
+                extra = max(rect.width() - natural, 0) // len(line)
+                x = rect.x()
+                for it in line:
+                    w = min(it.sizeHint().width() + extra, rect.width())
+                    it.setGeometry(QRect(QPoint(x, y), QSize(w, h)))
+                    x += w + self.spacing()
+            y += h + self.spacing()
+        return max(y - rect.y() - self.spacing(), 0)
 
 
 class EditorPanel(QScrollArea):
@@ -226,18 +319,33 @@ class EditorPanel(QScrollArea):
         self.ins_box = box
         f = QFormLayout(box)
         btns = QWidget()
-        h = QHBoxLayout(btns)
-        h.setContentsMargins(0, 0, 0, 0)
+        self.button_row = FlowLayout(btns)
         self.add_btn = QPushButton("Duplicate")
+        self.add_btn.setToolTip("Insert a copy of this instruction after it")
         self.del_btn = QPushButton("Remove")
+        self.del_btn.setToolTip("Remove this instruction from the pattern")
         self.add_btn.clicked.connect(self._duplicate)
         self.del_btn.clicked.connect(self._remove)
-        h.addWidget(self.add_btn)
-        h.addWidget(self.del_btn)
+        self.button_row.addWidget(self.add_btn)
+        self.button_row.addWidget(self.del_btn)
         f.addRow(btns)
+        self.note_label = QLabel()
+        self.note_label.setWordWrap(True)
+        self.note_label.setStyleSheet(NOTE)
+        self.note_label.setVisible(False)
+        self.note_label.setToolTip("How this instruction compiles, or what its accesses really read")
+        f.addRow(self.note_label)
         kind = QComboBox()
         kind.addItems(list(KINDS))
         self._add(f, "ins.kind", "kind", kind)
+        space = QComboBox()
+        for v in SPACES:
+            space.addItem(SPACE_ITEMS.get(v, v), v)
+        self._add(f, "ins.space", "space", space, SPACE_TIP)
+        op = QComboBox()
+        for v in ATOMIC_OPS:
+            op.addItem(OP_ITEMS.get(v, v), v)
+        self._add(f, "ins.op", "operation", op, OP_TIP)
         width = QComboBox()
         width.addItem("element size", None)
         for w in WIDTHS:
@@ -303,6 +411,8 @@ class EditorPanel(QScrollArea):
         elif isinstance(w, QLineEdit):
             if not (w.hasFocus() and w in self._bad) and w.text() != str(value):
                 w.setText(str(value))
+                if not w.hasFocus():
+                    w.setCursorPosition(0)  # a long label or expression shows its start
         elif isinstance(w, QComboBox):
             i = 0 if value is None else w.findData(value)
             if i < 0:
@@ -374,6 +484,11 @@ class EditorPanel(QScrollArea):
         arr_combo.addItems(names)
         arr_combo.blockSignals(False)
         self._set("ins.kind", ins.kind)
+        self._set("ins.space", ins.space)
+        self._set("ins.op", ins.op)
+        self.fields["ins.space"].setEnabled(ins.kind in ("load", "store"))
+        self.fields["ins.op"].setEnabled(ins.kind == "atomic")
+        self._show_note(ins)
         self._set("ins.width", ins.width)
         self._set("ins.matrices", ins.matrices)
         self._set("ins.trans", ins.trans)
@@ -401,6 +516,18 @@ class EditorPanel(QScrollArea):
         self._set("ins.active", ins.active)
         self._set("ins.repeat", min(ins.repeat, 2**31 - 1))
         self._set("ins.label", ins.label)
+
+    def _show_note(self, ins: Instruction) -> None:
+        """The selected instruction's note (Analysis.note: a CAS loop, a vector access whose bytes
+        are not the elements it names) under the buttons; hidden when there is none."""
+        k = self.doc.selection.instruction
+        an = self.doc.analysis
+        if an is not None and an.pattern is self.doc.pattern and k < len(an.pattern.instructions):
+            text = an.note(k)
+        else:  # no analysis (a broken file): what the instruction alone says
+            text = ins.note(self.doc.pattern.array_map())
+        self.note_label.setText(f"⚠ {text}" if text else "")
+        self.note_label.setVisible(bool(text))
 
     # ---- widgets -> model --------------------------------------------------------------------
     def _end_session(self) -> None:
@@ -530,6 +657,9 @@ class EditorPanel(QScrollArea):
             new = replace(ins, array=v, index=tuple(idx))
         elif name == "repeat":
             new = replace(ins, repeat=int(v))
+        elif name == "kind":  # space and op belong to loads/stores and atomics: reset where they do not apply
+            new = replace(ins, kind=v, space=ins.space if v in ("load", "store") else "shared",
+                          op=ins.op if v == "atomic" else "add")
         else:
             new = replace(ins, **{name: v})
         return p.with_instruction(ks, new), f"#{ks} {name} {v}"
