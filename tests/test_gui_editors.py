@@ -157,6 +157,21 @@ def test_notes_in_editor_table_and_status_bar(qtbot, tmp_path):
     assert not table.item(3, 1).icon().isNull() and ed.note_label.isVisibleTo(ed)
 
 
+def test_table_decoration_survives_a_later_refill_of_the_rows(qtbot, tmp_path):
+    """Should the list fill its rows after the document's signal (a deferred refresh), the
+    icon and tooltip come back once the event loop runs."""
+    from PySide6.QtGui import QIcon
+    from PySide6.QtWidgets import QTableWidgetItem
+
+    w = _window(qtbot, tmp_path, ATOMICS, 0)
+    table = w.instructions.table
+    table.setItem(3, 1, QTableWidgetItem(w.document.pattern.instructions[3].title()))  # a fresh item
+    table.item(5, 1).setIcon(QIcon())
+    qtbot.waitUntil(lambda: not table.item(3, 1).icon().isNull() and not table.item(5, 1).icon().isNull(),
+                    timeout=2000)
+    assert w.document.analysis.note(3) in table.item(3, 1).toolTip()
+
+
 def test_vector_access_note_from_the_analysis(qtbot, tmp_path):
     """A float4 read of a float array whose CuTe swizzle moves single elements (Sw<1,0,1>) reads
     16 contiguous bytes that are not the 4 elements it names: the engine's note shows."""

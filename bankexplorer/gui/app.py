@@ -301,8 +301,18 @@ class MainWindow(QMainWindow):
         self.note_status = ElidedLabel()
         self.note_status.setStyleSheet("color:#805000;")
         self.statusBar().addPermanentWidget(self.note_status)
-        # connected after the list's own refresh, so this runs on the rows it has just filled
+        # connected after the list's own refresh, so this runs on the rows it has just filled;
+        # should the list ever fill its rows later (a deferred refresh), a change to the table's
+        # rows decorates them again once the event loop is back
         self.document.analysisChanged.connect(self._decorate_instruction_table)
+        self._decorating = False
+        self._decorate_timer = QTimer(self)
+        self._decorate_timer.setSingleShot(True)
+        self._decorate_timer.timeout.connect(self._decorate_instruction_table)
+        model = table.model()
+        for sig in (model.rowsInserted, model.modelReset):
+            sig.connect(lambda *_: self._decorate_timer.start(0))
+        model.dataChanged.connect(self._table_data_changed)
         self.document.selectionChanged.connect(self._show_selected_note)
         self._decorate_instruction_table()
 
@@ -313,7 +323,19 @@ class MainWindow(QMainWindow):
             return ""
         return an.note(k)
 
+    def _table_data_changed(self, top_left, *_) -> None:
+        if not self._decorating and top_left.column() <= 1:
+            self._decorate_timer.start(0)
+
     def _decorate_instruction_table(self) -> None:
+        self._decorating = True
+        try:
+            self._decorate_rows()
+        finally:
+            self._decorating = False
+        self._show_selected_note()
+
+    def _decorate_rows(self) -> None:
         table = self.instructions.table
         an = self.document.analysis
         for k, ins in enumerate(self.document.pattern.instructions):
@@ -327,9 +349,10 @@ class MainWindow(QMainWindow):
                 tip += f"\n\nerror: {error}"
             if note:
                 tip += f"\n\n⚠ {note}"
-            it.setToolTip(tip)
-            it.setIcon(self._note_icon if note else QIcon())
-        self._show_selected_note()
+            if it.toolTip() != tip:
+                it.setToolTip(tip)
+            if it.icon().isNull() == bool(note):
+                it.setIcon(self._note_icon if note else QIcon())
 
     def _show_selected_note(self) -> None:
         k = self.document.selection.instruction
