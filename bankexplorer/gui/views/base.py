@@ -177,8 +177,12 @@ class RectHighlight(QGraphicsRectItem):
 class TextPool:
     """Reusable TextItems, so labels appear only when there are few of them (zoomed in)."""
 
-    def __init__(self, vb: pg.ViewBox, color, size_pt: int, bold: bool = False, anchor=(0.5, 0.5), z: float = 60):
+    def __init__(self, vb: pg.ViewBox, color, size_pt: int, bold: bool = False, anchor=(0.5, 0.5), z: float = 60,
+                 margin: float | None = None):
         self.vb, self.color, self.anchor, self.z = vb, color, anchor, z
+        #: the text's margin in pixels (Qt's default 4 makes a filled label's box 8 pixels taller
+        #: than its text: in a small cell it covered the cell's outline)
+        self.margin = margin
         self.font = QFont()
         self.font.setPointSize(size_pt)
         self.font.setBold(bold)
@@ -186,10 +190,10 @@ class TextPool:
         self.used = 0
 
     def fit(self, labels: list[tuple], room_px: float, base_pt: int, min_pt: int = 6, color=None,
-            room_h_px: float | None = None) -> bool:
+            room_h_px: float | None = None, whole_height: bool = False) -> bool:
         """Show ``labels`` in the largest font (at most ``base_pt``) in which the widest one fits
-        ``room_px`` pixels across (and ``room_h_px`` high); none at all when even ``min_pt``
-        would overlap its neighbours."""
+        ``room_px`` pixels across (and ``room_h_px`` high: its digits, or with ``whole_height``
+        its whole line box); none at all when even ``min_pt`` would overlap its neighbours."""
         if not labels:
             self.set([])
             return True
@@ -199,7 +203,8 @@ class TextPool:
             f = QFont(self.font)
             f.setPointSize(pt)
             fm = QFontMetricsF(f)
-            if fm.horizontalAdvance(widest) + 3 <= room_px and (room_h_px is None or fm.ascent() <= room_h_px):
+            tall = fm.height() + 2 * (self.margin or 0) if whole_height else fm.ascent()
+            if fm.horizontalAdvance(widest) + 3 <= room_px and (room_h_px is None or tall <= room_h_px):
                 break
             pt -= 1
         if pt < min_pt:
@@ -219,6 +224,8 @@ class TextPool:
             x, y, text = lab[:3]
             if k == len(self.items):
                 t = pg.TextItem(anchor=self.anchor)
+                if self.margin is not None:
+                    t.textItem.document().setDocumentMargin(self.margin)
                 t.setFont(self.font)
                 t.setZValue(self.z)
                 self.vb.addItem(t, ignoreBounds=True)

@@ -7,6 +7,7 @@ badges) and lane-number labels. Dragging here edits the pattern (see :class:`Til
 
 from __future__ import annotations
 
+import html
 import itertools
 import re
 from dataclasses import dataclass, replace
@@ -43,6 +44,9 @@ class TileGrid:
     #: a short, wide 2-D array is drawn with each row folded into ``fold`` lines of ``cols``
     #: elements (one 128-byte bank row each), so it is not a thin strip of tiny cells
     fold: int = 1
+    #: the padding handle applies: a 2-D array drawn unfolded whose layout accepts padding
+    #: (CuTe, Triton and TMA layouts set their own strides and refuse it)
+    paddable: bool = False
 
     def cell_of(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(row, col) cells of element indices (n, ndim)."""
@@ -77,6 +81,8 @@ _GRID_CACHE: dict = {}
 #: fold rows wider than two bank rows only for arrays of at most this many rows (a 128x128 tile
 #: stays square: folding it would give 512 lines and no overview)
 FOLD_MAX_ROWS = 32
+#: the default fit shows the whole array unless its cells would be smaller than this (pixels)
+MIN_FIT_CELL_PX = 6
 
 
 def tile_grid(arr: SharedArray, hw, style) -> TileGrid:
@@ -119,7 +125,9 @@ def tile_grid(arr: SharedArray, hw, style) -> TileGrid:
     rgba[bank == -2] = (*style.background, 255)
     img = grid_image(rgba, k, style.background if k >= 4 else None)
     img = hatch(img, bank == -1, k, style.faint)
-    g = TileGrid(arr, rows, cols, bank, word, addr, img, k, fold)
+    paddable = arr.ndim > 1 and fold == 1 and not any(
+        f.startswith("transform") for f, _ in replace(arr, padding=arr.padding + 1).validate())
+    g = TileGrid(arr, rows, cols, bank, word, addr, img, k, fold, paddable)
     if len(_GRID_CACHE) > 32:
         _GRID_CACHE.clear()
     _GRID_CACHE[key] = g
@@ -214,9 +222,15 @@ class TileView(DocView):
         self.plot.addItem(self.row_lines)
         self.edge_hint = pg.TextItem("padding ⇔", color=qcolor(st.ink), anchor=(1, 0))
         self.plot.addItem(self.edge_hint, ignoreBounds=True)
+        # "rows 49-63 below": a long array is fitted to its width, and this says more rows exist
+        self.more_cue = pg.TextItem(color=qcolor(st.ink), anchor=(0.5, 1.0), fill=qcolor(st.background, 230),
+                                    border=cosmetic_pen(st.faint))
+        self.more_cue.setZValue(70)
+        self.more_cue.hide()
+        self.plot.addItem(self.more_cue, ignoreBounds=True)
         self.hover_rect = RectHighlight(st.highlight, 3.0)
         self.plot.addItem(self.hover_rect, ignoreBounds=True)
-        self.lane_labels = TextPool(self.vb, st.ink, st.font_pt, bold=True)
+        self.lane_labels = TextPool(self.vb, st.ink, st.font_pt, bold=True, margin=0)
         self.index_labels = TextPool(self.vb, st.faint, max(6, st.font_pt - 2), anchor=(0.5, 1.0), z=55)
         # the bank palette, as a strip of numbered swatches under the tile
         self.legend = self.addPlot(row=1, col=0)
@@ -287,7 +301,7 @@ class TileView(DocView):
             self.row_lines.setData(xs, ys, connect="pairs")
         else:
             self.row_lines.setData([], [])
-        if arr.ndim > 1 and g.fold == 1:
+        if g.paddable:
             self.edge.setData([g.cols, g.cols], [0, g.rows])
             self.edge_hint.setPos(g.cols + 0.4, g.rows + 0.05)
             self.edge_hint.show()
@@ -300,13 +314,14 @@ class TileView(DocView):
         g = self.grid
         if g is None:
             return
-        two_d = g.array.ndim > 1 and g.fold == 1
-        cols = g.cols + (1.2 if two_d else 0)  # room for the padding handle
+        handle = g.paddable
+        cols = g.cols + (1.2 if handle else 0)  # room for the padding handle
         w, h = max(self.vb.width(), 1.0), max(self.vb.height(), 1.0)
-        rows = g.rows + (1.6 if two_d else 0)  # and for its caption under the array
+        rows = g.rows + (1.6 if handle else 0)  # and for its caption under the array
         whole = min(w / cols, h / rows)
-        # a long array: fit its width and scroll down rather than shrink cells to a blur
-        fit_aspect(self.vb, 0, cols, 0, rows, width_only=whole < 9 and w / cols > whole)
+        # a long array: fit its width and scroll down rather than shrink cells to a blur (the
+        # rows left below say so, see _update_cue); 6 pixels still show every cell's colour
+        fit_aspect(self.vb, 0, cols, 0, rows, width_only=whole < MIN_FIT_CELL_PX and w / cols > whole)
 
     def _render_legend(self, nb: int) -> None:
         if nb == self._legend_n:
@@ -341,16 +356,17 @@ class TileView(DocView):
         ins = an.pattern.instructions[int(an.source[row])] if row is not None else None
         st = self.style_
         hw = an.hardware
-        caption = (f"<b>{arr.declaration()}</b> &nbsp; {arr.elem_size} B elements"
+        esc = html.escape  # user text and layout names (``Sw<3,3,3>``) are not markup
+        caption = (f"<b>{esc(arr.declaration())}</b> &nbsp; {arr.elem_size} B elements"
                    + (f", padding {arr.padding}" if arr.padding else "")
-                   + (f", {arr.transform.describe()}" if arr.transform.kind != "none" else "")
-                   + (f" &nbsp;·&nbsp; <b>{ins.title()}</b>" if ins is not None and ins.array == arr.name else "")
+                   + (f", {esc(arr.transform.describe())}" if arr.transform.kind != "none" else "")
+                   + (f" &nbsp;·&nbsp; <b>{esc(ins.title())}</b>" if ins is not None and ins.array == arr.name else "")
                    + f"<br>cell colour = bank of its first word ({hw.banks} banks × {hw.bank_width} B) &nbsp;·&nbsp; "
                    f"□ accessed, number = lane &nbsp;"
                    f"<span style='color:{st.hex(st.conflict)}'>▲□ bank conflict</span> &nbsp;"
                    f"<span style='color:{st.hex(st.broadcast)}'>● broadcast</span>"
-                   + (" &nbsp;▨ padding" if arr.ndim > 1 else "")
-                   + (" (drag the dashed edge)" if arr.ndim > 1 and g.fold == 1 else "")
+                   + (" &nbsp;▨ padding" if g.paddable or arr.padding else "")
+                   + (" (drag the dashed edge)" if g.paddable else "")
                    + (f"<br>each row of {arr.pitch} elements is drawn as {g.fold} lines of {g.cols} "
                       f"(one {hw.row_bytes}-byte bank row each), rows separated by a line" if g.fold > 1 else ""))
         self.caption.setText(caption, size=f"{st.font_pt}pt")
@@ -409,11 +425,17 @@ class TileView(DocView):
 
     def _update_labels(self, *args) -> None:
         px = self._cell_pixels()
-        # lane numbers only where they fit their cells (a smaller font first), never overlapping
+        # lane numbers only where they fit their cells (a smaller font first), never overlapping;
+        # a boxed label (several elements per lane) must fit inside its box's outline
         if len(self._label_src) <= 128:
-            self.lane_labels.fit(self._label_src, px * self._label_span, self.style_.font_pt, room_h_px=px)
+            src, room, pt = self._label_src, px * self._label_span, self.style_.font_pt
+            if src and len(src[0]) > 4:  # boxed: the label's box stays inside the outline, or none
+                self.lane_labels.fit(src, room, pt, room_h_px=px - 2, whole_height=True, min_pt=5)
+            else:
+                self.lane_labels.fit(src, room, pt, room_h_px=px)
         else:
             self.lane_labels.set([])
+        self._update_cue()
         g = self.grid
         if g is None or px < 34:
             self.index_labels.set([])
@@ -431,6 +453,26 @@ class TileView(DocView):
                 if e is not None:
                     labels.append((cc + 0.5, rr + 0.97, ",".join(map(str, e))))
         self.index_labels.set(labels)
+
+    def _update_cue(self) -> None:
+        """Say which rows lie below the visible range (a long array is fitted to its width)."""
+        g = self.grid
+        (x0, x1), (y0, y1) = self.vb.viewRange()
+        first_hidden = max(0, int(np.floor(y1)))
+        if g is None or first_hidden >= g.rows or y1 <= 0:
+            self.more_cue.hide()
+            return
+        if g.fold > 1:
+            a, b, what = first_hidden // g.fold, g.rows // g.fold - 1, "rows"
+        else:
+            a, b, what = first_hidden, g.rows - 1, "rows"
+        text = f"{what} {a}–{b} below ↓ (scroll)" if b > a else f"row {b} below ↓ (scroll)"
+        if getattr(self.more_cue, "_be_text", None) != text:
+            self.more_cue._be_text = text
+            self.more_cue.setText(text)
+        cx = (max(x0, 0) + min(x1, g.cols)) / 2
+        self.more_cue.setPos(cx, y1)
+        self.more_cue.show()
 
     def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(ev)
@@ -508,7 +550,7 @@ class TileView(DocView):
         if g is None or doc is None or self.an is None:
             return None
         arr = g.array
-        if arr.ndim > 1 and g.fold == 1 and abs(p.x() - g.cols) <= self._edge_tolerance() and -0.5 <= p.y() <= g.rows + 0.5:
+        if g.paddable and abs(p.x() - g.cols) <= self._edge_tolerance() and -0.5 <= p.y() <= g.rows + 0.5:
             self._drag = ("pad", doc.pattern, next(_MERGE_IDS), p, arr)
             return "pad"
         r, c = int(np.floor(p.y())), int(np.floor(p.x()))

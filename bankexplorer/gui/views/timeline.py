@@ -5,6 +5,8 @@ the selected warp with the excess wavefronts of every instruction in the conflic
 
 from __future__ import annotations
 
+import html
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -126,7 +128,7 @@ class TimelineView(DocView):
             eff = det.ideal / det.wavefronts if det.wavefronts else 1.0
             color = st.hex(st.conflict) if det.wavefronts > det.ideal else st.hex(st.ink)
             self.head.setText(
-                f"<b>{ins.title()}</b> · warp {int(an.warp[row])}: "
+                f"<b>{html.escape(ins.title())}</b> · warp {int(an.warp[row])}: "
                 f"<b style='color:{color}'>{det.wavefronts}</b> wavefront{'s' if det.wavefronts != 1 else ''} "
                 f"vs ideal {det.ideal} ({eff:.0%}) · latency ≈ {float(latency_cycles(det.wavefronts)):.0f} cycles · "
                 f"issue ≈ {float(issue_cycles_one_warp(det.wavefronts)):.0f} cycles/warp",
