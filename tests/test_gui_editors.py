@@ -193,6 +193,21 @@ def test_vector_access_note_from_the_analysis(qtbot, tmp_path):
     assert not ed.note_label.isVisibleTo(ed) and w.instructions.table.item(0, 1).icon().isNull()
 
 
+def test_picking_an_instruction_scrolls_its_editor_into_view(qtbot, tmp_path):
+    w = _window(qtbot, tmp_path, ATOMICS, 0)
+    ed = w.editor
+    ed.verticalScrollBar().setValue(0)
+    assert ed.verticalScrollBar().maximum() > 0  # the panel is taller than its dock at 1600 x 1000
+    w.instructions.table.selectRow(3)  # what a click on row 3 does
+    QApplication.processEvents()
+    assert w.document.selection.instruction == 3
+    top = ed.ins_box.mapTo(ed.viewport(), ed.ins_box.rect().topLeft()).y()
+    assert 0 <= top and top + ed.note_label.y() + ed.note_label.height() <= ed.viewport().height()
+    ed.verticalScrollBar().setValue(0)
+    w.document.select(lane=5)  # the same instruction: the panel stays where the user put it
+    assert ed.verticalScrollBar().value() == 0
+
+
 def test_instruction_titles_elide_at_the_right(qtbot, tmp_path):
     w = _window(qtbot, tmp_path, "14_ldmatrix_x4_unswizzled.json", 0)
     table = w.instructions.table

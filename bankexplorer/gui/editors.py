@@ -203,7 +203,29 @@ class EditorPanel(QScrollArea):
         doc.patternChanged.connect(self.sync)
         doc.selectionChanged.connect(self.sync)
         doc.errorsChanged.connect(self._show_errors)
+        self._shown_instruction = doc.selection.instruction
+        doc.selectionChanged.connect(self._follow_instruction)
+        doc.loaded.connect(self._forget_instruction)
         self.sync()
+
+    def _forget_instruction(self) -> None:
+        self._shown_instruction = self.doc.selection.instruction
+
+    def _follow_instruction(self) -> None:
+        """Picking another instruction (in the list, the timeline) scrolls its editor into view:
+        below the hardware and array boxes it starts under the fold of a 1000-pixel window."""
+        k = self.doc.selection.instruction
+        if k == self._shown_instruction:
+            return
+        self._shown_instruction = k
+        body = self.widget()
+        if body.layout() is not None:
+            body.layout().activate()  # the box's position after the latest sync
+        top = self.ins_box.y()
+        bar = self.verticalScrollBar()
+        view = self.viewport().height()
+        if top < bar.value() or top + min(self.ins_box.height(), view) > bar.value() + view:
+            bar.setValue(min(top - 4, bar.maximum()))
 
     # ---- construction ------------------------------------------------------------------------
     @staticmethod
