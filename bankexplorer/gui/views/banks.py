@@ -17,6 +17,7 @@ from ...model.errors import BankExplorerError
 from ...model.pattern import Pattern
 from ..document import Hover, Selection
 from ..palette import BANK_COLORS, WAVE_COLORS
+from .marks import Marks
 from .base import set_ticks, Caption, DocView, fit_aspect, RectHighlight, TextPool, cosmetic_pen, detail_for, grid_image, hatch, lane_tip, pixels_per_cell, qcolor, selected_row
 
 MAX_ROWS = 4096  # bank rows drawn (512 KiB of 128-byte rows): far beyond any SM
@@ -119,16 +120,15 @@ class BanksView(DocView):
         self.plot.setLabel("left", "byte address", color=st.hex(st.ink))
         self.image = pg.ImageItem()
         self.plot.addItem(self.image)
-        self.marks = pg.ScatterPlotItem(pxMode=False, symbol="s", size=0.9, brush=None)
+        self.marks = Marks("s", 0.9)
         self.marks.setZValue(10)
-        self.plot.addItem(self.marks)
-        self.badge = pg.ScatterPlotItem(pxMode=False, symbol="t", size=0.34, pen=None, brush=qcolor(st.conflict))
+        self.plot.addItem(self.marks, ignoreBounds=True)
+        self.badge = Marks("t", 0.34, brush=qcolor(st.conflict))
         self.badge.setZValue(11)
-        self.plot.addItem(self.badge)
-        self.hover_cells = pg.ScatterPlotItem(pxMode=False, symbol="s", size=1.0, brush=qcolor(st.highlight, 90),
-                                              pen=cosmetic_pen(st.highlight, 3.0))
+        self.plot.addItem(self.badge, ignoreBounds=True)
+        self.hover_cells = Marks("s", 1.0, brush=qcolor(st.highlight, 90), pen=cosmetic_pen(st.highlight, 3.0))
         self.hover_cells.setZValue(20)
-        self.plot.addItem(self.hover_cells)
+        self.plot.addItem(self.hover_cells, ignoreBounds=True)
         self.bank_band = RectHighlight(st.highlight, 2.0, fill_alpha=40)
         self.plot.addItem(self.bank_band, ignoreBounds=True)
         self.lane_labels = TextPool(self.vb, st.ink, st.font_pt, bold=True)

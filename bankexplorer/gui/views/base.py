@@ -65,16 +65,6 @@ def grid_image(rgba: np.ndarray, k: int, line: tuple[int, int, int] | None) -> n
     return img
 
 
-def span_symbol(span: int):
-    """A scatter symbol for a box ``span`` cells wide and one high (an access of several
-    elements is one outline, not ``span`` squares)."""
-    from PySide6.QtGui import QPainterPath
-
-    path = QPainterPath()
-    path.addRect(-span / 2 + 0.04 / 0.92, -0.5, span - 0.08 / 0.92, 1.0)
-    return path
-
-
 def set_ticks(axis: pg.AxisItem, ticks) -> None:
     """``axis.setTicks`` only when the ticks differ: setting them (even to the same list) makes
     the axis recompute and repaint its labels, a good part of an edit's redraw."""

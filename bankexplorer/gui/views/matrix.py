@@ -12,6 +12,7 @@ from PySide6.QtCore import QPointF, QRectF
 from ...model.analysis import Analysis
 from ..document import Hover, Selection
 from ..palette import wave_rgba
+from .marks import Marks
 from .base import set_ticks, Caption, DocView, RectHighlight, TextPool, detail_for, grid_image, lane_tip, qcolor, selected_row
 
 
@@ -50,12 +51,12 @@ class MatrixView(DocView):
         self.bars_plot.getAxis("left").setWidth(44)
         self.image = pg.ImageItem()
         self.plot.addItem(self.image)
-        self.badges = pg.ScatterPlotItem(pxMode=False, symbol="t", size=0.45, pen=None, brush=qcolor(st.conflict))
+        self.badges = Marks("t", 0.45, brush=qcolor(st.conflict))
         self.badges.setZValue(10)
-        self.plot.addItem(self.badges)
-        self.shared = pg.ScatterPlotItem(pxMode=False, symbol="o", size=0.35, pen=None, brush=qcolor(st.broadcast))
+        self.plot.addItem(self.badges, ignoreBounds=True)
+        self.shared = Marks("o", 0.35, brush=qcolor(st.broadcast))
         self.shared.setZValue(10)
-        self.plot.addItem(self.shared)
+        self.plot.addItem(self.shared, ignoreBounds=True)
         self.lane_band = RectHighlight(st.highlight, 2.0, fill_alpha=60)
         self.bank_band = RectHighlight(st.highlight, 2.0, fill_alpha=60)
         self.sel_band = RectHighlight(st.selection, 1.5)

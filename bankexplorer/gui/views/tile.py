@@ -21,8 +21,9 @@ from ...model.layout import SharedArray
 from ...model.pattern import Pattern
 from ..document import Hover, Selection
 from ..palette import bank_color, bank_rgba
+from .marks import Marks
 from .base import (
-    Caption, set_ticks, DocView, RectHighlight, TextPool, cosmetic_pen, detail_for, fit_aspect, grid_image, hatch, ink_on, lane_tip, span_symbol,
+    Caption, set_ticks, DocView, RectHighlight, TextPool, cosmetic_pen, detail_for, fit_aspect, grid_image, hatch, ink_on, lane_tip,
     pixels_per_cell, qcolor, selected_row,
 )
 
@@ -201,19 +202,14 @@ class TileView(DocView):
         self.plot.setMenuEnabled(False)
         self.image = pg.ImageItem()
         self.plot.addItem(self.image)
-        self.outline = pg.ScatterPlotItem(pxMode=False, symbol="s", size=0.92, brush=None,
-                                          pen=cosmetic_pen(st.ink, 2.0))
-        self.conflict = pg.ScatterPlotItem(pxMode=False, symbol="s", size=0.92, brush=None,
-                                           pen=cosmetic_pen(st.conflict, 3.0))
-        self.badge_conflict = pg.ScatterPlotItem(pxMode=False, symbol="t", size=0.34, pen=None,
-                                                 brush=qcolor(st.conflict))
-        self.badge_shared = pg.ScatterPlotItem(pxMode=False, symbol="o", size=0.26, pen=None,
-                                               brush=qcolor(st.broadcast))
-        self.hover_cells = pg.ScatterPlotItem(pxMode=False, symbol="s", size=1.0, brush=qcolor(st.highlight, 90),
-                                              pen=cosmetic_pen(st.highlight, 3.0))
+        self.outline = Marks("s", 0.92, pen=cosmetic_pen(st.ink, 2.0))
+        self.conflict = Marks("s", 0.92, pen=cosmetic_pen(st.conflict, 3.0))
+        self.badge_conflict = Marks("t", 0.34, brush=qcolor(st.conflict))
+        self.badge_shared = Marks("o", 0.26, brush=qcolor(st.broadcast))
+        self.hover_cells = Marks("s", 1.0, brush=qcolor(st.highlight, 90), pen=cosmetic_pen(st.highlight, 3.0))
         for z, it in enumerate((self.outline, self.conflict, self.badge_conflict, self.badge_shared, self.hover_cells)):
             it.setZValue(10 + z)
-            self.plot.addItem(it)
+            self.plot.addItem(it, ignoreBounds=True)
         self.edge = pg.PlotDataItem(pen=pg.mkPen(qcolor(st.ink), width=3, style=Qt.PenStyle.DashLine))
         self.edge.setZValue(30)
         self.plot.addItem(self.edge)
@@ -391,9 +387,8 @@ class TileView(DocView):
         cl = det.lane_conflict[lanes]
         if span > 1 and arr.ndim > 1:  # one box per lane around all the elements it reads
             pos = np.column_stack([c + span / 2, r + 0.5]).astype(float)
-            sym = span_symbol(span)
-            self.outline.setData(pos=pos[~cl], symbol=sym)
-            self.conflict.setData(pos=pos[cl], symbol=sym)
+            self.outline.setData(pos=pos[~cl], symbol=span)
+            self.conflict.setData(pos=pos[cl], symbol=span)
         else:
             pos = np.column_stack([cells_c + 0.5, cells_r + 0.5]).astype(float)
             self.outline.setData(pos=pos[~conf], symbol="s")

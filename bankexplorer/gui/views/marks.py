@@ -1,0 +1,99 @@
+"""Cell marks (outlines, badges, hover fills) as one item that paints them all with QPainter.
+
+pyqtgraph's ScatterPlotItem (with ``pxMode=False``) rebuilds its point records, styles and
+bounds in Python on every ``setData`` and draws each point as a path; an edit re-sets a handful
+of them in every view, which was a good part of an edit's time. The marks drawn here are plain
+shapes in data coordinates (squares, boxes several cells wide, triangles, dots), so one item
+with numpy positions, grouped by pen, and ``drawRects``/``drawEllipse``/``drawPolygon`` does it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QPen, QPolygonF
+from PySide6.QtWidgets import QGraphicsObject
+
+_NO_PEN = QPen(Qt.PenStyle.NoPen)
+_NO_BRUSH = QBrush(Qt.BrushStyle.NoBrush)
+
+
+class Marks(QGraphicsObject):
+    """Shapes centred on (x, y) points, ``size`` cells across, in the parent's data coordinates.
+
+    ``symbol``: "s" square, "t" triangle (pyqtgraph's: point down, drawn in data coordinates so
+    an inverted view turns it up), "o" dot, or an int ``span``: a box ``span`` cells wide and one
+    high (an access of several elements is one outline). The subset of ScatterPlotItem's
+    ``setData``/``getData`` the views use is kept, so callers read the same.
+    """
+
+    def __init__(self, symbol="s", size: float = 0.92, pen: QPen | None = None, brush=None):
+        super().__init__()
+        self.symbol, self.size = symbol, size
+        self.pen = pen if pen is not None else _NO_PEN
+        self.brush = QBrush(brush) if brush is not None else _NO_BRUSH
+        self.x = np.zeros(0)
+        self.y = np.zeros(0)
+        self.pens: list[QPen] | None = None
+        self._bounds = QRectF()
+
+    # ---- data --------------------------------------------------------------------------------
+    def setData(self, *args, pos=None, x=None, y=None, symbol=None, pen=None) -> None:  # noqa: N802 - pyqtgraph's name
+        if symbol is not None:
+            self.symbol = symbol
+        if pos is not None:
+            pos = np.asarray(pos, float).reshape(-1, 2)
+            x, y = pos[:, 0], pos[:, 1]
+        if x is None or args:  # setData([]): nothing
+            x, y = np.zeros(0), np.zeros(0)
+        self.x = np.asarray(x, float).ravel()
+        self.y = np.asarray(y, float).ravel()
+        self.pens = list(pen) if isinstance(pen, (list, tuple)) else None
+        if isinstance(pen, QPen):
+            self.pen = pen
+        self.prepareGeometryChange()
+        if self.x.size:
+            hw, hh = self._half()
+            m = 0.1  # room for a thick cosmetic pen at any zoom a cell is legible
+            self._bounds = QRectF(self.x.min() - hw - m, self.y.min() - hh - m,
+                                  self.x.max() - self.x.min() + 2 * (hw + m), self.y.max() - self.y.min() + 2 * (hh + m))
+        else:
+            self._bounds = QRectF()
+        self.update()
+
+    def getData(self) -> tuple[np.ndarray, np.ndarray]:  # noqa: N802 - pyqtgraph's name
+        return self.x, self.y
+
+    def _half(self) -> tuple[float, float]:
+        if isinstance(self.symbol, int):  # a box span cells wide (0.92 of a cell high)
+            return (self.size * self.symbol - 0.08) / 2, self.size / 2
+        return self.size / 2, self.size / 2
+
+    # ---- painting ----------------------------------------------------------------------------
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
+        return self._bounds
+
+    def paint(self, p, *args) -> None:
+        n = self.x.size
+        if not n:
+            return
+        hw, hh = self._half()
+        p.setBrush(self.brush)
+        groups: dict[int, tuple[QPen, list[int]]] = {}
+        if self.pens is not None and len(self.pens) == n:
+            for i, pen in enumerate(self.pens):
+                groups.setdefault(pen.color().rgba(), (pen, []))[1].append(i)
+        else:
+            groups[0] = (self.pen, range(n))
+        xs, ys = self.x.tolist(), self.y.tolist()
+        for pen, idx in groups.values():
+            p.setPen(pen)
+            if self.symbol == "o":
+                for i in idx:
+                    p.drawEllipse(QPointF(xs[i], ys[i]), hw, hh)
+            elif self.symbol == "t":
+                for i in idx:
+                    x, y = xs[i], ys[i]
+                    p.drawPolygon(QPolygonF([QPointF(x - hw, y - hh), QPointF(x, y + hh), QPointF(x + hw, y - hh)]))
+            else:
+                p.drawRects([QRectF(xs[i] - hw, ys[i] - hh, 2 * hw, 2 * hh) for i in idx])
