@@ -208,6 +208,36 @@ def test_picking_an_instruction_scrolls_its_editor_into_view(qtbot, tmp_path):
     assert ed.verticalScrollBar().value() == 0
 
 
+def _wheel(widget, steps: int) -> None:
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QWheelEvent
+
+    pos = QPointF(widget.rect().center())
+    ev = QWheelEvent(pos, QPointF(widget.mapToGlobal(pos.toPoint())), QPoint(), QPoint(0, 120 * steps),
+                     Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(widget, ev)
+    QApplication.processEvents()
+
+
+def test_wheel_over_an_unfocused_combo_scrolls_the_panel(qtbot, tmp_path):
+    w = _window(qtbot, tmp_path, ATOMICS, 3)
+    ed, doc = w.editor, w.document
+    kind, bar = ed.fields["ins.kind"], ed.verticalScrollBar()
+    bar.setValue(bar.maximum() // 2)
+    before, depth = bar.value(), doc.undo_stack.index()
+    _wheel(kind, -1)  # wheel down over "kind"
+    assert kind.currentText() == "atomic" and doc.undo_stack.index() == depth
+    assert bar.value() > before
+    kind.setFocus()
+    QApplication.processEvents()
+    assert kind.hasFocus()
+    _wheel(kind, -1)  # a clicked-into combo still takes the wheel
+    assert kind.currentText() == "ldmatrix"  # the next kind: refused on a 1-D int array, and says why
+    assert kind in ed._bad and doc.pattern.instructions[3].kind == "atomic"
+    item_tip = ed.fields["ins.op"].itemData(ed.fields["ins.op"].findData("cas"), Qt.ItemDataRole.ToolTipRole)
+    assert "two passes" in item_tip
+
+
 def test_instruction_titles_elide_at_the_right(qtbot, tmp_path):
     w = _window(qtbot, tmp_path, "14_ldmatrix_x4_unswizzled.json", 0)
     table = w.instructions.table

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import QPoint, QRect, QSize, Qt
+from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt
 from PySide6.QtWidgets import (
     QApplication, QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLayout, QLineEdit, QPushButton,
     QScrollArea, QSpinBox, QVBoxLayout, QWidget,
@@ -32,6 +32,18 @@ OP_ITEMS = {
     "inc": "inc (atomicInc)", "dec": "dec (atomicDec)", "and": "and (atomicAnd)", "or": "or (atomicOr)",
     "xor": "xor (atomicXor)", "exch": "exch (atomicExch)", "cas": "cas (atomicCAS)",
 }
+SPACE_ITEM_TIPS = {
+    "shared": "LDS/STS: 8- and 16-byte loads of half-warps that read the same addresses merge into one wavefront",
+    "generic": "LD/ST through a generic pointer: 8- and 16-byte loads never merge half-warps",
+}
+OP_ITEM_TIPS = {
+    "add": "one ATOMS pass on a 32-bit integer array; on a float or 64-bit array: a compare-and-swap loop",
+    "fadd": "no float add in hardware: a load plus a compare-and-swap loop, costs like a CAS per iteration",
+    "cas": "compare-and-swap: two passes through the banks",
+    "exch": "one ATOMS pass, also for 64-bit words",
+}
+for _op in ("min", "max", "inc", "dec", "and", "or", "xor"):
+    OP_ITEM_TIPS[_op] = "one ATOMS pass on 32-bit words; 64-bit: a compare-and-swap loop"
 SPACE_TIP = ("Loads and stores only. shared: through a __shared__ array (LDS/STS); 8- and 16-byte loads "
              "merge half-warps that read the same addresses into one wavefront. generic: through a "
              "generic pointer the compiler cannot prove is shared (LD/ST); its 8/16-byte loads never "
@@ -200,6 +212,7 @@ class EditorPanel(QScrollArea):
         lay.addStretch(1)
         self.setWidget(body)
         self._fit_narrow(body)
+        self._guard_wheel(body)
         doc.patternChanged.connect(self.sync)
         doc.selectionChanged.connect(self.sync)
         doc.errorsChanged.connect(self._show_errors)
@@ -228,6 +241,19 @@ class EditorPanel(QScrollArea):
             bar.setValue(min(top - 4, bar.maximum()))
 
     # ---- construction ------------------------------------------------------------------------
+    def eventFilter(self, obj, ev) -> bool:  # noqa: N802 - Qt's name
+        """The wheel over a combo or spin box that the user has not clicked into scrolls the
+        panel, instead of silently changing the instruction's kind or the padding."""
+        if ev.type() == QEvent.Type.Wheel and isinstance(obj, (QComboBox, QSpinBox)) and not obj.hasFocus():
+            QApplication.sendEvent(self.verticalScrollBar(), ev)
+            return True
+        return super().eventFilter(obj, ev)
+
+    def _guard_wheel(self, body: QWidget) -> None:
+        for w in body.findChildren(QComboBox) + body.findChildren(QSpinBox):
+            w.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+            w.installEventFilter(self)
+
     @staticmethod
     def _fit_narrow(body: QWidget) -> None:
         """Let the panel be ~300 px wide: combo boxes do not grow with their longest item, spin
@@ -364,9 +390,12 @@ class EditorPanel(QScrollArea):
         for v in SPACES:
             space.addItem(SPACE_ITEMS.get(v, v), v)
         self._add(f, "ins.space", "space", space, SPACE_TIP)
+        for i, v in enumerate(SPACES):
+            space.setItemData(i, SPACE_ITEM_TIPS.get(v, ""), Qt.ItemDataRole.ToolTipRole)
         op = QComboBox()
-        for v in ATOMIC_OPS:
+        for i, v in enumerate(ATOMIC_OPS):
             op.addItem(OP_ITEMS.get(v, v), v)
+            op.setItemData(i, OP_ITEM_TIPS.get(v, OP_ITEM_TIPS["add"]), Qt.ItemDataRole.ToolTipRole)
         self._add(f, "ins.op", "operation", op, OP_TIP)
         width = QComboBox()
         width.addItem("element size", None)
