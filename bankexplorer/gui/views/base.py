@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, Qt, QTimer
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPen
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsTextItem, QSizePolicy, QToolTip
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QGraphicsRectItem, QGraphicsTextItem, QSizePolicy, QToolTip
 
 from ...model.analysis import Analysis, InstructionDetail, instruction_detail
 from ..document import Document, Hover, Selection
@@ -164,20 +164,72 @@ class RectHighlight(QGraphicsRectItem):
         self.show()
 
 
+class _LabelLayer(QGraphicsObject):
+    """Every label of a :class:`TextPool`, painted in one go at a fixed pixel size: hundreds of
+    pg.TextItems each re-laid out their text and re-mapped their transform on every edit and
+    zoom, a good part of an edit's time."""
+
+    def __init__(self, pool: "TextPool"):
+        super().__init__()
+        self.pool = pool
+        self._bounds = QRectF()
+
+    def set_bounds(self, r: QRectF) -> None:
+        self.prepareGeometryChange()
+        self._bounds = r
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
+        return self._bounds
+
+    def paint(self, p, *args) -> None:
+        pool = self.pool
+        if not pool.labels:
+            return
+        tr = p.transform()
+        p.save()
+        p.resetTransform()
+        p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        p.setFont(pool.font)
+        fm = QFontMetricsF(pool.font)
+        m = pool.margin if pool.margin is not None else 4.0
+        ax, ay = pool.anchor
+        h = fm.height() + 2 * m
+        center = Qt.AlignmentFlag.AlignCenter
+        for x, y, text, ink, fill in pool.labels:
+            pt = tr.map(QPointF(x, y))
+            w = fm.horizontalAdvance(text) + 2 * m
+            r = QRectF(pt.x() - ax * w, pt.y() - ay * h, w, h)
+            if fill is not None:
+                p.fillRect(r, fill)
+            p.setPen(ink)
+            p.drawText(r, center, text)
+        p.restore()
+
+
 class TextPool:
-    """Reusable TextItems, so labels appear only when there are few of them (zoomed in)."""
+    """The labels of one kind in one view (lane numbers, element indices), shown only when they
+    fit (zoomed in). One item paints them all (see :class:`_LabelLayer`)."""
 
     def __init__(self, vb: pg.ViewBox, color, size_pt: int, bold: bool = False, anchor=(0.5, 0.5), z: float = 60,
                  margin: float | None = None):
         self.vb, self.color, self.anchor, self.z = vb, color, anchor, z
-        #: the text's margin in pixels (Qt's default 4 makes a filled label's box 8 pixels taller
-        #: than its text: in a small cell it covered the cell's outline)
+        #: the text's margin in pixels (a pg.TextItem's 4 makes a filled label's box 8 pixels
+        #: taller than its text: in a small cell it covered the cell's outline)
         self.margin = margin
         self.font = QFont()
         self.font.setPointSize(size_pt)
         self.font.setBold(bold)
-        self.items: list[pg.TextItem] = []
-        self.used = 0
+        #: (x, y, text, QColor ink, QColor fill or None) in data coordinates
+        self.labels: list[tuple] = []
+        self._key = None
+        self.layer = _LabelLayer(self)
+        self.layer.setZValue(z)
+        vb.addItem(self.layer, ignoreBounds=True)
+
+    @property
+    def used(self) -> int:
+        return len(self.labels)
 
     def fit(self, labels: list[tuple], room_px: float, base_pt: int, min_pt: int = 6, color=None,
             room_h_px: float | None = None, whole_height: bool = False) -> bool:
@@ -202,41 +254,38 @@ class TextPool:
             return False
         if pt != self.font.pointSize():
             self.font.setPointSize(pt)
-            for t in self.items:
-                t.setFont(self.font)
-                t._be_look = None
+            self._key = None
         self.set(labels, color)
         return True
 
     def set(self, labels: list[tuple], color=None) -> None:
-        """``labels``: (x, y, text) or (x, y, text, rgb) for a label with its own colour."""
-        for k, lab in enumerate(labels):
+        """``labels``: (x, y, text), (x, y, text, rgb) for a label with its own colour, or
+        (x, y, text, rgb, (r, g, b, a)) for one on a filled box."""
+        key = (tuple(tuple(lab) for lab in labels), color, self.font.pointSize())
+        if key == self._key:  # the same labels: nothing to lay out or repaint
+            return
+        self._key = key
+        out = []
+        for lab in labels:
             x, y, text = lab[:3]
-            if k == len(self.items):
-                t = pg.TextItem(anchor=self.anchor)
-                if self.margin is not None:
-                    t.textItem.document().setDocumentMargin(self.margin)
-                t.setFont(self.font)
-                t.setZValue(self.z)
-                self.vb.addItem(t, ignoreBounds=True)
-                self.items.append(t)
-            t = self.items[k]
             ink = lab[3] if len(lab) > 3 and lab[3] is not None else color or self.color
-            fill = lab[4] if len(lab) > 4 else None  # (r, g, b, a) box behind the text, or none
-            look = (text, tuple(ink), fill)
-            if getattr(t, "_be_look", None) != look:  # setText re-lays the text out: only on change
-                t._be_look = look
-                t.setText(text, color=qcolor(ink))
-                t.fill = pg.mkBrush(*fill) if fill is not None else pg.mkBrush(None)
-            if getattr(t, "_be_pos", None) != (x, y):
-                t._be_pos = (x, y)
-                t.setPos(x, y)
-            if not t.isVisible():
-                t.setVisible(True)
-        for t in self.items[len(labels): self.used]:
-            t.setVisible(False)
-            t._be_pos = None
-        self.used = len(labels)
+            fill = lab[4] if len(lab) > 4 and lab[4] is not None else None
+            out.append((float(x), float(y), str(text), qcolor(ink), QColor(*fill) if fill is not None else None))
+        self.labels = out
+        if not out:
+            self.layer.set_bounds(QRectF())
+            return
+        xs = [lab[0] for lab in out]
+        ys = [lab[1] for lab in out]
+        # the text is sized in pixels: pad the label points by the widest label at today's zoom
+        # (labels are refitted on every zoom, so this stays true)
+        fm = QFontMetricsF(self.font)
+        m = self.margin if self.margin is not None else 4.0
+        wpx = max(fm.horizontalAdvance(lab[2]) for lab in out) + 2 * m + 4
+        hpx = fm.height() + 2 * m + 4
+        sx, sy = self.vb.viewPixelSize()
+        px, py = wpx * abs(sx) if sx else 1.0, hpx * abs(sy) if sy else 1.0
+        self.layer.set_bounds(QRectF(min(xs) - px, min(ys) - py, max(xs) - min(xs) + 2 * px, max(ys) - min(ys) + 2 * py))
 
 
 class DocView(pg.GraphicsLayoutWidget):
