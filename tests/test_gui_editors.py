@@ -4,6 +4,7 @@ every instruction of every example through its widget."""
 
 from __future__ import annotations
 
+import html
 import os
 
 import pytest
@@ -14,7 +15,7 @@ from PySide6.QtCore import QSettings, Qt  # noqa: E402
 from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox, QMessageBox  # noqa: E402
 
 from bankexplorer import resources  # noqa: E402
-from bankexplorer.gui.app import MainWindow  # noqa: E402
+from bankexplorer.gui.app import MainWindow, instruction_tooltip  # noqa: E402
 from bankexplorer.gui.document import Document  # noqa: E402
 from bankexplorer.gui.editors import EditorPanel  # noqa: E402
 from bankexplorer.io import patternfile  # noqa: E402
@@ -140,10 +141,11 @@ def test_notes_in_editor_table_and_status_bar(qtbot, tmp_path):
     assert "compare-and-swap loop" in note and "fadd" in note  # atomicAdd on a float array
     assert ed.note_label.isVisibleTo(ed) and note in ed.note_label.text()
     tip = table.item(3, 1).toolTip()
-    assert doc.pattern.instructions[3].title() in tip and note in tip
+    assert html.escape(doc.pattern.instructions[3].title()) in tip and html.escape(note) in tip
     assert not table.item(3, 1).icon().isNull()
     assert table.item(0, 1).icon().isNull() and doc.analysis.note(0) == ""
-    assert table.item(0, 1).toolTip() == doc.pattern.instructions[0].title()
+    assert table.item(0, 1).toolTip() == instruction_tooltip(doc.pattern.instructions[0].title())
+    assert "&amp;counts[lane]" in table.item(0, 1).toolTip()  # the title's & is escaped
     assert w.note_status.text() == f"⚠ #3: {note}"
     doc.select(instruction=0)
     assert not ed.note_label.isVisibleTo(ed) and w.note_status.text() == ""
@@ -169,7 +171,7 @@ def test_table_decoration_survives_a_later_refill_of_the_rows(qtbot, tmp_path):
     table.item(5, 1).setIcon(QIcon())
     qtbot.waitUntil(lambda: not table.item(3, 1).icon().isNull() and not table.item(5, 1).icon().isNull(),
                     timeout=2000)
-    assert w.document.analysis.note(3) in table.item(3, 1).toolTip()
+    assert html.escape(w.document.analysis.note(3)) in table.item(3, 1).toolTip()
 
 
 def test_vector_access_note_from_the_analysis(qtbot, tmp_path):
@@ -186,7 +188,7 @@ def test_vector_access_note_from_the_analysis(qtbot, tmp_path):
     note = doc.analysis.note(0)
     assert note.startswith("the 16-byte access at F[0][0] reads bytes 0..15, but this layout puts F[0][2] at byte 12")
     assert note in ed.note_label.text() and ed.note_label.isVisibleTo(ed)
-    assert note in w.instructions.table.item(0, 1).toolTip()
+    assert html.escape(note) in w.instructions.table.item(0, 1).toolTip()
     assert not w.instructions.table.item(0, 1).icon().isNull()
     assert w.instructions.table.item(1, 1).icon().isNull()  # the unswizzled array: no note
     doc.undo_stack.undo()
@@ -243,7 +245,7 @@ def test_instruction_titles_elide_at_the_right(qtbot, tmp_path):
     table = w.instructions.table
     assert table.textElideMode() == Qt.TextElideMode.ElideRight
     for k, ins in enumerate(w.document.pattern.instructions):
-        assert table.item(k, 1).toolTip().startswith(ins.title())
+        assert table.item(k, 1).toolTip().startswith(f"<p><b>{html.escape(ins.title())}</b></p>")
 
 
 def test_button_row_fits_and_wraps_when_narrow(qtbot, tmp_path):

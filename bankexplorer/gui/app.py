@@ -7,6 +7,7 @@ Other features add their actions to ``MainWindow.menus["tools"]`` (the window ex
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import sys
@@ -56,6 +57,17 @@ def new_pattern() -> Pattern:
         block=(32, 1, 1),
         instructions=(Instruction("load", array="s", index=("0", "threadIdx.x")),),
     )
+
+
+def instruction_tooltip(title: str, error: str = "", note: str = "") -> str:
+    """The instruction table's tooltip: the full title, then its error and note. Rich text, so
+    Qt wraps a long note instead of drawing one line wider than the screen."""
+    parts = [f"<b>{html.escape(title)}</b>"]
+    if error:
+        parts.append(f"<span style='color:#c01010'>error: {html.escape(error)}</span>")
+    if note:
+        parts.append(f"⚠ {html.escape(note)}")
+    return "<p>" + "</p><p>".join(parts) + "</p>"
 
 
 class ElidedLabel(QLabel):
@@ -344,11 +356,7 @@ class MainWindow(QMainWindow):
                 continue
             note = self.instruction_note(k)
             error = an.instruction_errors.get(k, "") if an is not None else ""
-            tip = ins.title()
-            if error:
-                tip += f"\n\nerror: {error}"
-            if note:
-                tip += f"\n\n⚠ {note}"
+            tip = instruction_tooltip(ins.title(), error, note)
             if it.toolTip() != tip:
                 it.setToolTip(tip)
             if it.icon().isNull() == bool(note):

@@ -573,12 +573,28 @@ class EditorPanel(QScrollArea):
         are not the elements it names) under the buttons; hidden when there is none."""
         k = self.doc.selection.instruction
         an = self.doc.analysis
-        if an is not None and an.pattern is self.doc.pattern and k < len(an.pattern.instructions):
+        if an is not None and k < len(an.pattern.instructions):  # the Document keeps the two in step
             text = an.note(k)
         else:  # no analysis (a broken file): what the instruction alone says
             text = ins.note(self.doc.pattern.array_map())
         self.note_label.setText(f"⚠ {text}" if text else "")
         self.note_label.setVisible(bool(text))
+        self._fit_note()
+
+    def _fit_note(self) -> None:
+        """A word-wrapped label in a form row gets the height of its text at some other width
+        (its first lines were cut off); give it the height it needs at the width it has."""
+        lab = self.note_label
+        if not lab.isVisibleTo(self):
+            return
+        width = self.viewport().width() - 40  # the panel's margins and the group box's frame
+        if lab.width() > 50:
+            width = min(width, lab.width())
+        lab.setMinimumHeight(lab.heightForWidth(max(width, 80)))
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(ev)
+        self._fit_note()
 
     # ---- widgets -> model --------------------------------------------------------------------
     def _end_session(self) -> None:
