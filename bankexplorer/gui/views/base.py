@@ -329,6 +329,10 @@ class DocView(pg.GraphicsLayoutWidget):
         for it in self.scene().items():
             if isinstance(it, (pg.AxisItem, Caption)):
                 it.setCacheMode(mode)
+            if isinstance(it, pg.AxisItem) and it.autoSIPrefix:
+                # no axis here has units to scale: without this every range change re-sets the
+                # axis title's HTML (a text layout) to add an SI prefix that is never there
+                it.enableAutoSIPrefix(False)
         self._cached = True
 
     def refresh(self) -> None:

@@ -97,3 +97,50 @@ class Marks(QGraphicsObject):
                     p.drawPolygon(QPolygonF([QPointF(x - hw, y - hh), QPointF(x, y + hh), QPointF(x + hw, y - hh)]))
             else:
                 p.drawRects([QRectF(xs[i] - hw, ys[i] - hh, 2 * hw, 2 * hh) for i in idx])
+
+
+class Bars(QGraphicsObject):
+    """Filled rectangles (x0, y0, width, height) in data coordinates, each in one of a few
+    brushes: the bank-load bars and the instruction sequence, without pyqtgraph's BarGraphItem
+    building a pen and a brush per bar on every edit."""
+
+    def __init__(self, pen: QPen | None = None):
+        super().__init__()
+        self.pen = pen if pen is not None else _NO_PEN
+        self.rects: list[tuple[QBrush, list[QRectF]]] = []
+        self._key = None
+        self._bounds = QRectF()
+
+    def setBars(self, x0, y0, width, height, brush, key=None) -> None:  # noqa: N802 - Qt's style
+        """``brush``: one colour for every bar, or a list of colours (one per bar). ``key``:
+        any value that is equal when the bars are (then nothing is rebuilt or repainted)."""
+        if key is not None and key == self._key:
+            return
+        self._key = key
+        x0, y0, w, h = (np.broadcast_to(np.asarray(v, float), np.shape(x0)).ravel() for v in (x0, y0, width, height))
+        groups: dict[int, tuple[QBrush, list[QRectF]]] = {}
+        cols = brush if isinstance(brush, (list, tuple)) and len(brush) == x0.size and not isinstance(brush[0], int) else None
+        for i, (a, b, c, d) in enumerate(zip(x0.tolist(), y0.tolist(), w.tolist(), h.tolist())):
+            if c <= 0 or d == 0:
+                continue
+            col = cols[i] if cols is not None else brush
+            groups.setdefault(col.rgba(), (QBrush(col), []))[1].append(QRectF(a, min(b, b + d), c, abs(d)))
+        self.prepareGeometryChange()
+        self.rects = list(groups.values())
+        rs = [r for _, lst in self.rects for r in lst]
+        if rs:
+            left, top = min(r.left() for r in rs), min(r.top() for r in rs)
+            right, bottom = max(r.right() for r in rs), max(r.bottom() for r in rs)
+            self._bounds = QRectF(left, top, right - left, bottom - top).adjusted(-0.05, -0.05, 0.05, 0.05)
+        else:
+            self._bounds = QRectF()
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
+        return self._bounds
+
+    def paint(self, p, *args) -> None:
+        p.setPen(self.pen)
+        for brush, rects in self.rects:
+            p.setBrush(brush)
+            p.drawRects(rects)

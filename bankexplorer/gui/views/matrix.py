@@ -12,7 +12,7 @@ from PySide6.QtCore import QPointF, QRectF
 from ...model.analysis import Analysis
 from ..document import Hover, Selection
 from ..palette import wave_rgba
-from .marks import Marks
+from .marks import Bars, Marks
 from .base import set_ticks, Caption, DocView, RectHighlight, TextPool, detail_for, grid_image, lane_tip, qcolor, selected_row
 
 
@@ -30,7 +30,7 @@ class MatrixView(DocView):
         self.bars_plot.hideAxis("bottom")
         self.bars_plot.setLabel("left", "words", color=st.hex(st.ink))
         self.bars_plot.setMouseEnabled(x=True, y=False)
-        self.bars = pg.BarGraphItem(x=[], height=[], width=0.8)
+        self.bars = Bars()
         self.bars_plot.addItem(self.bars)
         self.worst_label = pg.TextItem(color=qcolor(st.conflict), anchor=(0.5, 1.0))
         self.bars_plot.addItem(self.worst_label, ignoreBounds=True)
@@ -104,27 +104,33 @@ class MatrixView(DocView):
         lstep = 1 if W <= 16 else 2 if W <= 32 else 4
         set_ticks(self.plot.getAxis("left"), [[(ln + 0.5, str(ln)) for ln in range(0, W, lstep)], []])
         if det is None:
-            self.bars.setOpts(x=[], height=[])
+            self.bars.setBars([], [], [], [], qcolor(st.faint), key=())
             self.badges.setData([])
             self.shared.setData([])
             self.worst_label.setText("")
+            self._worst_look = None
             msg = an.errors[row] if row is not None and an.errors[row] else "no instruction selected"
             self.caption.setText(msg, size=f"{st.font_pt}pt")
             self.sel_band.hide()
             return
         load = det.bank_load
         worst = det.worst_bank
-        brushes = [qcolor(st.faint)] * NB
         hot = det.degree > 1
-        brushes[worst] = qcolor(st.conflict if hot else st.ink)
-        self.bars.setOpts(x=np.arange(NB) + 0.5, height=load, width=0.8, brushes=brushes, pens=[None] * NB)
+        faint, top_c = qcolor(st.faint), qcolor(st.conflict if hot else st.ink)
+        brushes = [top_c if b == worst else faint for b in range(NB)]
+        self.bars.setBars(np.arange(NB) + 0.1, 0.0, 0.8, load, brushes, key=(load.tobytes(), worst, hot))
         top = max(1, int(load.max()))
-        self.bars_plot.setYRange(0, top * 1.25, padding=0)
+        if getattr(self, "_top", None) != top:  # a range change repaints the axis: only when needed
+            self._top = top
+            self.bars_plot.setYRange(0, top * 1.25, padding=0)
         ystep = max(1, -(-top // 4))  # whole words: 0, 1 or 0, 8, 16, 24, 32
         set_ticks(self.bars_plot.getAxis("left"), [[(v, str(v)) for v in range(0, top + 1, ystep)], []])
-        self.worst_label.setColor(qcolor(st.conflict if hot else st.ink))
-        self.worst_label.setText(f"bank {worst}: {int(load[worst])}")
-        self.worst_label.setPos(worst + 0.5, float(load[worst]) * 1.22)
+        look = (hot, worst, int(load[worst]))
+        if getattr(self, "_worst_look", None) != look:
+            self._worst_look = look
+            self.worst_label.setColor(top_c)
+            self.worst_label.setText(f"bank {worst}: {int(load[worst])}")
+            self.worst_label.setPos(worst + 0.5, float(load[worst]) * 1.22)
         first_bank = np.where(det.lane_banks[:, 0] >= 0, det.lane_banks[:, 0], -1)
         cl = np.flatnonzero(det.lane_conflict & (first_bank >= 0))
         self.badges.setData(x=first_bank[cl] + 0.78, y=cl + 0.25)

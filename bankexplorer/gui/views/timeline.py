@@ -15,7 +15,8 @@ from ...model.analysis import Analysis
 from ...model.hardware import issue_cycles_one_warp, latency_cycles
 from ..document import Hover, Selection
 from ..palette import wave_rgba
-from .base import set_tick_spacing, set_ticks, Caption, DocView, RectHighlight, TextPool, detail_for, lane_tip, qcolor, selected_row
+from .marks import Bars
+from .base import cosmetic_pen, set_tick_spacing, set_ticks, Caption, DocView, RectHighlight, TextPool, detail_for, lane_tip, qcolor, selected_row
 
 
 class TimelineView(DocView):
@@ -56,9 +57,9 @@ class TimelineView(DocView):
                 pl.getAxis(ax).setPen(qcolor(st.faint))
                 pl.getAxis(ax).setTextPen(qcolor(st.ink))
             pl.getAxis("left").setWidth(52)
-        self.seq_ok = pg.BarGraphItem(x0=[], y0=[], width=[], height=[])
-        self.seq_bad = pg.BarGraphItem(x0=[], y0=[], width=[], height=[])
-        self.seq_ideal = pg.BarGraphItem(x0=[], y0=[], width=[], height=[])
+        self.seq_ok = Bars(cosmetic_pen(st.background))
+        self.seq_bad = Bars(cosmetic_pen(st.background))
+        self.seq_ideal = Bars(cosmetic_pen(st.background))
         for it in (self.seq_ok, self.seq_bad, self.seq_ideal):
             self.seq.addItem(it)
         self.seq_sel = RectHighlight(st.selection, 2.5)
@@ -145,15 +146,15 @@ class TimelineView(DocView):
         self._seq_rows, self._seq_x0, self._seq_w = rows, x0, wf.astype(float)
         good = np.minimum(ideal, wf).astype(float)
         bad = (wf - good).astype(float)
-        self.seq_ok.setOpts(x0=x0, y0=np.zeros_like(x0), width=good, height=np.ones_like(x0),
-                            brush=qcolor(st.broadcast, 170), pen=pg.mkPen(qcolor(st.background)))
-        self.seq_bad.setOpts(x0=x0 + good, y0=np.zeros_like(x0), width=bad, height=np.ones_like(x0),
-                             brush=qcolor(st.conflict, 200), pen=pg.mkPen(qcolor(st.background)))
-        self.seq_ideal.setOpts(x0=ix0, y0=np.full_like(ix0, 1.2), width=ideal.astype(float), height=np.ones_like(ix0),
-                               brush=qcolor(st.faint, 160), pen=pg.mkPen(qcolor(st.background)))
+        key = (wf.tobytes(), ideal.tobytes())
+        self.seq_ok.setBars(x0, 0.0, good, 1.0, qcolor(st.broadcast, 170), key=key)
+        self.seq_bad.setBars(x0 + good, 0.0, bad, 1.0, qcolor(st.conflict, 200), key=key)
+        self.seq_ideal.setBars(ix0, 1.2, ideal.astype(float), 1.0, qcolor(st.faint, 160), key=key)
         total = float(wf.sum())
-        self.seq.setXRange(0, max(total, 1), padding=0.02)
-        self.seq.setYRange(0, 2.2, padding=0.05)
+        if getattr(self, "_seq_total", None) != total:  # a range change repaints the axis
+            self._seq_total = total
+            self.seq.setXRange(0, max(total, 1), padding=0.02)
+            self.seq.setYRange(0, 2.2, padding=0.05)
         hit = np.flatnonzero(rows == row) if row is not None else []
         if len(hit):
             j = int(hit[0])
