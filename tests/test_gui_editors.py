@@ -159,6 +159,18 @@ def test_notes_in_editor_table_and_status_bar(qtbot, tmp_path):
     assert not table.item(3, 1).icon().isNull() and ed.note_label.isVisibleTo(ed)
 
 
+def test_note_label_is_as_tall_as_its_wrapped_text(qtbot, tmp_path):
+    """Shown after the panel was laid out without it (a word-wrapped label in a form row got
+    the height of fewer lines than it wraps to, and its first and last lines were cut)."""
+    w = _window(qtbot, tmp_path, ATOMICS, 0)
+    qtbot.wait(50)
+    w.document.select(instruction=5)
+    qtbot.wait(100)
+    lab = w.editor.note_label
+    assert lab.isVisibleTo(w.editor)
+    assert lab.height() >= lab.heightForWidth(lab.width()) > 3 * lab.fontMetrics().height()
+
+
 def test_table_decoration_survives_a_later_refill_of_the_rows(qtbot, tmp_path):
     """Should the list fill its rows after the document's signal (a deferred refresh), the
     icon and tooltip come back once the event loop runs."""

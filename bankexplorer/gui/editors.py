@@ -244,6 +244,9 @@ class EditorPanel(QScrollArea):
     def eventFilter(self, obj, ev) -> bool:  # noqa: N802 - Qt's name
         """The wheel over a combo or spin box that the user has not clicked into scrolls the
         panel, instead of silently changing the instruction's kind or the padding."""
+        if obj is self.note_label and ev.type() == QEvent.Type.Resize:
+            self._fit_note()
+            return False
         if ev.type() == QEvent.Type.Wheel and isinstance(obj, (QComboBox, QSpinBox)) and not obj.hasFocus():
             QApplication.sendEvent(self.verticalScrollBar(), ev)
             return True
@@ -382,6 +385,7 @@ class EditorPanel(QScrollArea):
         self.note_label.setStyleSheet(NOTE)
         self.note_label.setVisible(False)
         self.note_label.setToolTip("How this instruction compiles, or what its accesses really read")
+        self.note_label.installEventFilter(self)  # its height follows its width (_fit_note)
         f.addRow(self.note_label)
         kind = QComboBox()
         kind.addItems(list(KINDS))
@@ -587,14 +591,11 @@ class EditorPanel(QScrollArea):
         lab = self.note_label
         if not lab.isVisibleTo(self):
             return
-        width = self.viewport().width() - 40  # the panel's margins and the group box's frame
-        if lab.width() > 50:
-            width = min(width, lab.width())
-        lab.setMinimumHeight(lab.heightForWidth(max(width, 80)))
-
-    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt's name
-        super().resizeEvent(ev)
-        self._fit_note()
+        # laid out: its own width (a resize brings us back here); else the panel's, less margins
+        width = lab.width() if lab.width() > 50 else self.viewport().width() - 40
+        h = lab.heightForWidth(max(width, 80))
+        if h != lab.minimumHeight():
+            lab.setMinimumHeight(h)
 
     # ---- widgets -> model --------------------------------------------------------------------
     def _end_session(self) -> None:
