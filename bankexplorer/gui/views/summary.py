@@ -87,6 +87,16 @@ def summary_html(an: Analysis | None, sel: Selection, style: Style = SCREEN) -> 
     return "".join(out)
 
 
+def _set_max(sb: QSpinBox, v: int) -> None:
+    if sb.maximum() != v:
+        sb.setMaximum(v)
+
+
+def _set_tip(it: QTableWidgetItem, tip: str) -> None:
+    if it.toolTip() != tip:
+        it.setToolTip(tip)
+
+
 def _esc(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
@@ -190,16 +200,17 @@ class InstructionList(QWidget):
                 it = self.table.item(k, c)
                 if it is None:
                     it = QTableWidgetItem()
+                    if c != 1:
+                        it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                     self.table.setItem(k, c, it)
-                it.setText(v)
-                if c != 1:
-                    it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if it.text() != v:  # every change repaints the table (and re-decorates its rows)
+                    it.setText(v)
                 if bad and an is not None:
-                    it.setToolTip(an.instruction_errors.get(k, ""))
+                    _set_tip(it, an.instruction_errors.get(k, ""))
                 elif an is not None and c in (2, 3):
                     n = len(rows)
                     per = int(an.result.wavefronts[rows].max(initial=0)) if c == 2 else int(an.result.ideal[rows].max(initial=0))
-                    it.setToolTip(f"sum over {n:,} warp instruction{'s' if n != 1 else ''} "
+                    _set_tip(it, f"sum over {n:,} warp instruction{'s' if n != 1 else ''} "
                                   f"({p.warps} warp{'s' if p.warps != 1 else ''} × {ins.iterations()} "
                                   f"iteration{'s' if ins.iterations() != 1 else ''}); at most {per} per warp instruction")
         self.table.blockSignals(False)
@@ -210,13 +221,14 @@ class InstructionList(QWidget):
         for w in (self.table, self.iteration, self.warp, self.lane):
             w.blockSignals(True)
         if p.instructions:
-            self.table.selectRow(s.instruction)
-            self.iteration.setMaximum(max(p.instructions[s.instruction].iterations() - 1, 0))
-        self.warp.setMaximum(max(p.warps - 1, 0))
-        self.lane.setMaximum(p.hardware.warp_size - 1)
-        self.iteration.setValue(s.iteration)
-        self.warp.setValue(s.warp)
-        self.lane.setValue(-1 if s.lane is None else s.lane)
+            if self.table.currentRow() != s.instruction or not self.table.selectionModel().hasSelection():
+                self.table.selectRow(s.instruction)
+            _set_max(self.iteration, max(p.instructions[s.instruction].iterations() - 1, 0))
+        _set_max(self.warp, max(p.warps - 1, 0))
+        _set_max(self.lane, p.hardware.warp_size - 1)
+        for sb, v in ((self.iteration, s.iteration), (self.warp, s.warp), (self.lane, -1 if s.lane is None else s.lane)):
+            if sb.value() != v:  # an unchanged value would still repaint the box
+                sb.setValue(v)
         for w in (self.table, self.iteration, self.warp, self.lane):
             w.blockSignals(False)
 
