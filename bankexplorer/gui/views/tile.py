@@ -249,6 +249,7 @@ class TileView(DocView):
         self.addItem(self.caption, row=2, col=0)
         self.grid: TileGrid | None = None
         self._shape_key = None
+        self._keep_if_fits = False
         self._lane_cells: dict[int, list[tuple[int, int]]] = {}
         self._drag = None
         self.vb.sigRangeChanged.connect(self._update_labels)
@@ -287,6 +288,10 @@ class TileView(DocView):
         self.image.setRect(QRectF(0, 0, g.cols, g.rows))
         shape_key = (arr.name, g.rows, g.cols)
         if shape_key != self._shape_key:
+            # the same array, a few rows or columns more or fewer (padding, dimensions): the
+            # next fit keeps the present zoom if the array still fits it well
+            self._keep_if_fits = self._shape_key is not None and self._shape_key[0] == arr.name and (
+                abs(g.rows - self._shape_key[1]) + abs(g.cols - self._shape_key[2]) <= 4)
             self._shape_key = shape_key
             self.shape_changed()
         self._render_legend(an.hardware.banks)
@@ -317,7 +322,19 @@ class TileView(DocView):
         whole = min(w / cols, h / rows)
         # a long array: fit its width and scroll down rather than shrink cells to a blur (the
         # rows left below say so, see _update_cue); 6 pixels still show every cell's colour
-        fit_aspect(self.vb, 0, cols, 0, rows, width_only=whole < MIN_FIT_CELL_PX and w / cols > whole)
+        width_only = whole < MIN_FIT_CELL_PX and w / cols > whole
+        keep, self._keep_if_fits = self._keep_if_fits, False
+        if keep:  # an edit grew or shrank the array a little: keep the cells where they are
+            (x0, x1), (y0, y1) = self.vb.viewRange()
+            now = w / max(x1 - x0, 1e-9)
+            best = (w / cols if width_only else whole) / 1.04  # what fit_aspect would choose
+            if x0 <= 0 and x1 >= cols and y0 <= 0 and (width_only or y1 >= rows) and now >= 0.85 * best:
+                return
+        fit_aspect(self.vb, 0, cols, 0, rows, width_only=width_only)
+
+    def _on_loaded(self) -> None:
+        self._keep_if_fits = False  # another file: fit it afresh
+        super()._on_loaded()
 
     def _render_legend(self, nb: int) -> None:
         if nb == self._legend_n:
