@@ -108,6 +108,9 @@ class SummaryView(QTextBrowser):
         super().__init__(parent)
         self.doc, self.style_ = doc, style
         self.setOpenLinks(False)
+        # setHtml first empties the document: with a scroll bar shown only as needed it went
+        # away and came back, and the whole text was laid out twice per edit at two widths
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self._pending = False
         if doc is not None:
             doc.analysisChanged.connect(self.schedule)
