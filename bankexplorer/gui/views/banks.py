@@ -156,9 +156,10 @@ class BanksView(DocView):
         if det is not None and (det.lane_addr >= 0).any():
             extra = int(det.lane_addr.max()) + int(an.batch.width[row])
         m = bank_map(an.pattern, st, extra)
+        if m is not self.map or self.image.image is None:  # the same map: the picture stands
+            self.image.setImage(m.image, autoLevels=False)
+            self.image.setRect(QRectF(0, 0, m.banks, m.rows))
         self.map = m
-        self.image.setImage(m.image, autoLevels=False)
-        self.image.setRect(QRectF(0, 0, m.banks, m.rows))
         key = (m.rows, m.banks)
         if key != self._shape_key:
             self._shape_key = key

@@ -91,11 +91,12 @@ class MatrixView(DocView):
             ok = lb >= 0
             lanes = np.repeat(np.arange(W), lb.shape[1]).reshape(lb.shape)
             grid[lanes[ok], lb[ok]] = np.broadcast_to(det.lane_wave[:, None], lb.shape)[ok]
+        if self.grid is None or self.grid.shape != grid.shape or not np.array_equal(self.grid, grid):
+            rgba = wave_rgba(grid)
+            rgba[grid < 0] = (*st.empty, 255)
+            self.image.setImage(grid_image(rgba, 8, st.background), autoLevels=False)
+            self.image.setRect(QRectF(0, 0, NB, W))
         self.grid = grid
-        rgba = wave_rgba(grid)
-        rgba[grid < 0] = (*st.empty, 255)
-        self.image.setImage(grid_image(rgba, 8, st.background), autoLevels=False)
-        self.image.setRect(QRectF(0, 0, NB, W))
         if (W, NB) != self._shape_key:
             self._shape_key = (W, NB)
             self.shape_changed()

@@ -278,14 +278,17 @@ class TileView(DocView):
                 it.setData([])
             self.edge.setData([], [])
             self.edge_hint.hide()
+            self._lines_key = None
             self.caption.setText("no array to show" if an is not None else "the pattern is not valid")
             self._label_src = []
             self._update_labels()
             return
         g = tile_grid(arr, an.hardware, self.style_)
+        same_grid = g is self.grid  # a selection change or an edit elsewhere: the picture stands
         self.grid = g
-        self.image.setImage(g.image, autoLevels=False)
-        self.image.setRect(QRectF(0, 0, g.cols, g.rows))
+        if not same_grid or self.image.image is None:
+            self.image.setImage(g.image, autoLevels=False)
+            self.image.setRect(QRectF(0, 0, g.cols, g.rows))
         shape_key = (arr.name, g.rows, g.cols)
         if shape_key != self._shape_key:
             # the same array, a few rows or columns more or fewer (padding, dimensions): the
@@ -296,19 +299,22 @@ class TileView(DocView):
             self.shape_changed()
         self._render_legend(an.hardware.banks)
         self._set_ticks(g)
-        if g.fold > 1:  # a separator under each folded array row
-            ys = np.repeat(np.arange(g.fold, g.rows, g.fold, dtype=float), 2)
-            xs = np.tile([0.0, float(g.cols)], ys.size // 2)
-            self.row_lines.setData(xs, ys, connect="pairs")
-        else:
-            self.row_lines.setData([], [])
-        if g.paddable:
-            self.edge.setData([g.cols, g.cols], [0, g.rows])
-            self.edge_hint.setPos(g.cols + 0.4, g.rows + 0.05)
-            self.edge_hint.show()
-        else:
-            self.edge.setData([], [])
-            self.edge_hint.hide()
+        lines_key = (g.fold, g.rows, g.cols, g.paddable)
+        if lines_key != getattr(self, "_lines_key", None):  # setData re-lays the curves out
+            self._lines_key = lines_key
+            if g.fold > 1:  # a separator under each folded array row
+                ys = np.repeat(np.arange(g.fold, g.rows, g.fold, dtype=float), 2)
+                xs = np.tile([0.0, float(g.cols)], ys.size // 2)
+                self.row_lines.setData(xs, ys, connect="pairs")
+            else:
+                self.row_lines.setData([], [])
+            if g.paddable:
+                self.edge.setData([g.cols, g.cols], [0, g.rows])
+                self.edge_hint.setPos(g.cols + 0.4, g.rows + 0.05)
+                self.edge_hint.show()
+            else:
+                self.edge.setData([], [])
+                self.edge_hint.hide()
         self._draw_accesses(an, sel, g)
 
     def fit_range(self) -> None:

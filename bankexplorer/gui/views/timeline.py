@@ -167,7 +167,12 @@ class TimelineView(DocView):
                 if wf[j] > 0:
                     k, it = int(an.source[r]), int(an.iteration[r])
                     labels.append((x0[j] + wf[j] / 2, 0.5, f"#{k}" + (f".{it}" if an.loop_values[k] else "")))
-        self.seq_labels.set(labels, color=(255, 255, 255))
+        # each label inside its segment, in a smaller font where needed, or none (they overlapped)
+        svb = self.seq.getViewBox()
+        (sx0, sx1), _ = svb.viewRange()
+        px = svb.width() / max(sx1 - sx0, 1e-9)
+        room = float(wf[wf > 0].min()) * px if labels else 0.0
+        self.seq_labels.fit(labels, room, max(6, st.font_pt - 1), color=(255, 255, 255))
 
     def hover_at(self, scene_pos: QPointF) -> dict | None:
         an = self.an
