@@ -12,7 +12,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QGraphicsRectItem, QGraphicsTextItem, QSizePolicy, QToolTip
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsTextItem, QSizePolicy, QToolTip
 
 from ...model.analysis import Analysis, InstructionDetail, instruction_detail
 from ..document import Document, Hover, Selection
@@ -164,7 +164,7 @@ class RectHighlight(QGraphicsRectItem):
         self.show()
 
 
-class _LabelLayer(QGraphicsObject):
+class _LabelLayer(pg.GraphicsObject):
     """Every label of a :class:`TextPool`, painted in one go at a fixed pixel size: hundreds of
     pg.TextItems each re-laid out their text and re-mapped their transform on every edit and
     zoom, a good part of an edit's time."""
@@ -178,6 +178,11 @@ class _LabelLayer(QGraphicsObject):
         self.prepareGeometryChange()
         self._bounds = r
         self.update()
+
+    def viewTransformChanged(self) -> None:  # noqa: N802 - pyqtgraph's name
+        """The labels keep their size in pixels: at another zoom they cover other data."""
+        super().viewTransformChanged()
+        self.pool.update_bounds()
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
         return self._bounds
@@ -272,13 +277,18 @@ class TextPool:
             fill = lab[4] if len(lab) > 4 and lab[4] is not None else None
             out.append((float(x), float(y), str(text), qcolor(ink), QColor(*fill) if fill is not None else None))
         self.labels = out
+        self.update_bounds()
+        self.layer.update()
+
+    def update_bounds(self) -> None:
+        out = self.labels
         if not out:
             self.layer.set_bounds(QRectF())
             return
         xs = [lab[0] for lab in out]
         ys = [lab[1] for lab in out]
         # the text is sized in pixels: pad the label points by the widest label at today's zoom
-        # (labels are refitted on every zoom, so this stays true)
+        # (done again on every zoom, see _LabelLayer.viewTransformChanged)
         fm = QFontMetricsF(self.font)
         m = self.margin if self.margin is not None else 4.0
         wpx = max(fm.horizontalAdvance(lab[2]) for lab in out) + 2 * m + 4

@@ -10,15 +10,15 @@ with numpy positions, grouped by pen, and ``drawRects``/``drawEllipse``/``drawPo
 from __future__ import annotations
 
 import numpy as np
+import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QPen, QPolygonF
-from PySide6.QtWidgets import QGraphicsObject
 
 _NO_PEN = QPen(Qt.PenStyle.NoPen)
 _NO_BRUSH = QBrush(Qt.BrushStyle.NoBrush)
 
 
-class Marks(QGraphicsObject):
+class Marks(pg.GraphicsObject):
     """Shapes centred on (x, y) points, ``size`` cells across, in the parent's data coordinates.
 
     ``symbol``: "s" square, "t" triangle (pyqtgraph's: point down, drawn in data coordinates so
@@ -51,15 +51,24 @@ class Marks(QGraphicsObject):
         self.pens = list(pen) if isinstance(pen, (list, tuple)) else None
         if isinstance(pen, QPen):
             self.pen = pen
+        self._update_bounds()
+        self.update()
+
+    def _update_bounds(self) -> None:
         self.prepareGeometryChange()
         if self.x.size:
             hw, hh = self._half()
-            m = 0.1  # room for a thick cosmetic pen at any zoom a cell is legible
-            self._bounds = QRectF(self.x.min() - hw - m, self.y.min() - hh - m,
-                                  self.x.max() - self.x.min() + 2 * (hw + m), self.y.max() - self.y.min() + 2 * (hh + m))
+            # room for a thick cosmetic pen: 3 pixels at today's zoom (re-done on every zoom)
+            mx = max(0.05, 3 * abs(self.pixelWidth() or 0.0))
+            my = max(0.05, 3 * abs(self.pixelHeight() or 0.0))
+            self._bounds = QRectF(self.x.min() - hw - mx, self.y.min() - hh - my,
+                                  self.x.max() - self.x.min() + 2 * (hw + mx), self.y.max() - self.y.min() + 2 * (hh + my))
         else:
             self._bounds = QRectF()
-        self.update()
+
+    def viewTransformChanged(self) -> None:  # noqa: N802 - pyqtgraph's name
+        super().viewTransformChanged()
+        self._update_bounds()
 
     def getData(self) -> tuple[np.ndarray, np.ndarray]:  # noqa: N802 - pyqtgraph's name
         return self.x, self.y
@@ -99,7 +108,7 @@ class Marks(QGraphicsObject):
                 p.drawRects([QRectF(xs[i] - hw, ys[i] - hh, 2 * hw, 2 * hh) for i in idx])
 
 
-class Bars(QGraphicsObject):
+class Bars(pg.GraphicsObject):
     """Filled rectangles (x0, y0, width, height) in data coordinates, each in one of a few
     brushes: the bank-load bars and the instruction sequence, without pyqtgraph's BarGraphItem
     building a pen and a brush per bar on every edit."""
