@@ -108,9 +108,6 @@ class SummaryView(QTextBrowser):
         super().__init__(parent)
         self.doc, self.style_ = doc, style
         self.setOpenLinks(False)
-        # setHtml first empties the document: with a scroll bar shown only as needed it went
-        # away and came back, and the whole text was laid out twice per edit at two widths
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self._pending = False
         if doc is not None:
             doc.analysisChanged.connect(self.schedule)
@@ -130,7 +127,14 @@ class SummaryView(QTextBrowser):
         html = summary_html(an, sel, self.style_)
         if html != getattr(self, "_html", None):  # setHtml re-lays out the document: only on change
             self._html = html
+            # setHtml first empties the document: a scroll bar shown as needed went away and
+            # came back, and the text was laid out twice per edit, at two widths
+            bar = self.verticalScrollBar().isVisible()
+            if bar:
+                self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
             self.setHtml(html)
+            if bar:
+                self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
 
 
 class InstructionList(QWidget):
