@@ -10,6 +10,7 @@ import html
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QFontMetricsF
 
 from ...model.analysis import Analysis
 from ...model.hardware import issue_cycles_one_warp, latency_cycles
@@ -167,12 +168,14 @@ class TimelineView(DocView):
                 if wf[j] > 0:
                     k, it = int(an.source[r]), int(an.iteration[r])
                     labels.append((x0[j] + wf[j] / 2, 0.5, f"#{k}" + (f".{it}" if an.loop_values[k] else "")))
-        # each label inside its segment, in a smaller font where needed, or none (they overlapped)
+        # a label only on a segment wide enough to hold it (on narrow ones they overlapped)
         svb = self.seq.getViewBox()
         (sx0, sx1), _ = svb.viewRange()
         px = svb.width() / max(sx1 - sx0, 1e-9)
-        room = float(wf[wf > 0].min()) * px if labels else 0.0
-        self.seq_labels.fit(labels, room, max(6, st.font_pt - 1), color=(255, 255, 255))
+        fm = QFontMetricsF(self.seq_labels.font)
+        widths = [float(w) for w in wf if w > 0]
+        labels = [lab for lab, w in zip(labels, widths) if fm.horizontalAdvance(lab[2]) + 4 <= w * px]
+        self.seq_labels.set(labels, color=(255, 255, 255))
 
     def hover_at(self, scene_pos: QPointF) -> dict | None:
         an = self.an
