@@ -274,8 +274,8 @@ def _scattered_vector(arr, ins: Instruction, idx, addr: np.ndarray, served: np.n
     """A vector access (float4 over floats, ldmatrix rows) reads ``width`` bytes from its first
     element's address: that is what the hardware costs. If the layout puts the following elements
     elsewhere, the kernel reads other data than it names; say so (once, with the first lane)."""
-    if span <= 1 or not served.any():
-        return ""
+    if span <= 1 or arr.transform.kind == "none" or not served.any():
+        return ""  # a plain (padded) row is contiguous: nothing to check
     last = len(idx) - 1
     for j in range(1, span):
         nxt = list(idx)
