@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 
 from ..model.pattern import Pattern
@@ -114,26 +113,11 @@ def to_svg(pic: Picture) -> bytes:
 
 
 def atomic_write(path: str | os.PathLike, data: bytes) -> None:
-    """All of ``data`` or nothing at ``path``: a temporary file in the same folder, renamed over it.
-    The file gets the usual permissions (umask), not mkstemp's owner-only ones: figures are shared."""
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """All of ``data`` or nothing at ``path``, with the user's usual permissions: the pattern
+    files' writer (one mechanism for every file the app saves)."""
+    from ..io.patternfile import atomic_write as write
+
+    write(path, data)
 
 
 def check_scale(scale: int) -> None:
