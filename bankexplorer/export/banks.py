@@ -6,58 +6,14 @@ warp instruction reads are outlined in the colour of the wavefront that serves t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from ..model.errors import BankExplorerError
-from ..model.pattern import Pattern
+from ..model.memory_map import word_map
 from .canvas import Canvas, font, ink_on, text_width
 from .panel import CONFLICT, PADDING, WAVES, Panel, lh, tick_step, tw
 from .scene import Scene
 
 MAX_ROWS = 64
-
-
-@dataclass
-class WordMap:
-    rows: int
-    banks: int
-    array: np.ndarray  # (rows*banks,) array number, -1 nothing, -2 padding inside an array
-    index: np.ndarray  # (rows*banks, 3) element index, -1 none
-    column: np.ndarray  # (rows*banks,) last index of the element (the tint), -1 none
-
-
-def word_map(p: Pattern, extra_bytes: int = 0) -> WordMap:
-    """Which element of which array lives in each word (the first element, when several share one)."""
-    hw = p.hardware
-    bw, nb = hw.bank_width, hw.banks
-    total = max(p.shared_bytes(), extra_bytes, hw.row_bytes)
-    rows = -(-total // hw.row_bytes)
-    n = rows * nb
-    arr_of = np.full(n, -1, np.int64)
-    index = np.full((n, 3), -1, np.int64)
-    column = np.full(n, -1, np.int64)
-    for k, a in enumerate(p.arrays):
-        lo, hi = a.base // bw, -(-(a.base + a.nbytes) // bw)
-        arr_of[lo:min(hi, n)] = -2
-        idx = a.all_indices()
-        try:
-            addr = a.byte_addresses(idx)
-        except BankExplorerError:
-            continue
-        per = max(1, a.elem_size // bw)
-        words = (addr // bw)[:, None] + np.arange(per)[None, :]
-        order = np.arange(addr.size)[::-1]  # the first element of a word wins: write it last
-        w = words[order].ravel()
-        ok = w < n
-        src = np.repeat(order, per)[ok]
-        w = w[ok]
-        arr_of[w] = k
-        for d in range(a.ndim):
-            index[w, d] = idx[d][src]
-        column[w] = idx[-1][src]
-    return WordMap(rows, nb, arr_of, index, column)
 
 
 class BanksPanel(Panel):

@@ -13,7 +13,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF
 
 from ...model.analysis import Analysis
-from ...model.errors import BankExplorerError
+from ...model.memory_map import word_map
 from ...model.pattern import Pattern
 from ..document import Hover, Selection
 from ..palette import BANK_COLORS, WAVE_COLORS
@@ -53,32 +53,9 @@ def bank_map(p: Pattern, style, extra_bytes: int = 0) -> BankMap:
     m = _MAP_CACHE.get(key)
     if m is not None:
         return m
-    bw, nb = hw.bank_width, hw.banks
-    total = max(p.shared_bytes(), extra_bytes, hw.row_bytes)
-    rows = min(-(-total // hw.row_bytes), MAX_ROWS)
+    wm = word_map(p, extra_bytes, MAX_ROWS)
+    rows, nb, arr_of, index, tint = wm.rows, wm.banks, wm.array, wm.index, wm.column
     n_words = rows * nb
-    arr_of = np.full(n_words, -1, np.int64)
-    index = np.full((n_words, 3), -1, np.int64)
-    tint = np.full(n_words, -1, np.int64)
-    for k, a in enumerate(p.arrays):
-        lo, hi = a.base // bw, -(-(a.base + a.nbytes) // bw)
-        arr_of[lo:min(hi, n_words)] = -2
-        idx = a.all_indices()
-        try:
-            addr = a.byte_addresses(idx)
-        except BankExplorerError:
-            continue
-        per = max(1, a.elem_size // bw)  # words one element covers
-        words = (addr // bw)[:, None] + np.arange(per)[None, :]
-        order = np.arange(addr.size)[::-1]  # the first element of a word wins: write it last
-        w = words[order].ravel()
-        ok = w < n_words
-        src = np.repeat(order, per)[ok]
-        w = w[ok]
-        arr_of[w] = k
-        for d in range(a.ndim):
-            index[w, d] = idx[d][src]
-        tint[w] = idx[-1][src]
     rgba = np.zeros((n_words, 4), np.uint8)
     rgba[:, 3] = 255
     has = tint >= 0
