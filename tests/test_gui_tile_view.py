@@ -62,7 +62,7 @@ def test_64_row_array_fits_whole_and_a_long_one_says_rows_follow(qtbot, tmp_path
     w.tile.vb.setRange(yRange=(0, 30), padding=0)  # scrolled: rows 30.. are below
     QApplication.processEvents()
     assert w.tile.more_cue.isVisible()
-    assert w.tile.more_cue.textItem.toPlainText() == "rows 30–63 below ↓ (scroll)"
+    assert w.tile.more_cue.text() == "rows 30–63 below ↓ (scroll)"
     w.document.undo_stack.setClean()
 
 

@@ -17,13 +17,14 @@ from ...model.memory_map import word_map
 from ...model.pattern import Pattern
 from ..document import Hover, Selection
 from ..palette import BANK_COLORS, WAVE_COLORS
+from .axis import FastAxis
 from .marks import Marks
 from .base import set_ticks, Caption, DocView, fit_aspect, RectHighlight, TextPool, cosmetic_pen, detail_for, grid_image, hatch, lane_tip, pixels_per_cell, qcolor, selected_row
 
 MAX_ROWS = 4096  # bank rows drawn (512 KiB of 128-byte rows): far beyond any SM
 
 
-class _RowAxis(pg.AxisItem):
+class _RowAxis(FastAxis):
     """Left axis: the byte address where each bank row starts."""
 
     row_bytes = 128

@@ -12,11 +12,13 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsTextItem, QSizePolicy, QToolTip
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsView, QSizePolicy, QToolTip
 
 from ...model.analysis import Analysis, InstructionDetail, instruction_detail
 from ..document import Document, Hover, Selection
 from ..palette import SCREEN, Style
+from . import richtext
+from .axis import fast_axes
 
 pg.setConfigOptions(antialias=False, imageAxisOrder="row-major")
 
@@ -73,11 +75,6 @@ def set_ticks(axis: pg.AxisItem, ticks) -> None:
         axis.setTicks(ticks)
 
 
-def set_tick_spacing(axis: pg.AxisItem, major, minor) -> None:
-    if getattr(axis, "_be_spacing", None) != (major, minor):
-        axis._be_spacing = (major, minor)
-        axis.setTickSpacing(major, minor)
-
 
 def ink_on(rgb, dark=(20, 20, 25), light=(255, 255, 255)):
     """Text colour that reads on a cell of colour ``rgb`` (by perceived luminance)."""
@@ -107,45 +104,62 @@ def hatch(rgba: np.ndarray, mask: np.ndarray, k: int, color) -> np.ndarray:
 
 
 class Caption(pg.GraphicsWidget):
-    """A rich-text caption that wraps to the width it is given (pyqtgraph's LabelItem makes the
-    whole view at least as wide as its text, which clipped the views in narrow docks)."""
+    """A caption in the views' small markup (see :mod:`.richtext`) that wraps to the width it is
+    given (pyqtgraph's LabelItem makes the whole view at least as wide as its text, which clipped
+    the views in narrow docks) and is painted without a QTextDocument (cheap to change per edit)."""
+
+    MARGIN = 2.0
 
     def __init__(self, color, size_pt: int = 9):
         super().__init__()
-        self.text_item = QGraphicsTextItem(self)
-        self.text_item.setDefaultTextColor(color)
-        f = QFont()
-        f.setPointSize(size_pt)
-        self.text_item.setFont(f)
-        self.text_item.document().setDocumentMargin(2)
+        self.ink = QColor(color)
+        self.fonts = richtext.Fonts(size_pt)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.setMinimumWidth(10)
         self._html = ""
-        self._fit_height()
+        self._lines: tuple = ()
+        self._pieces: list = []
+        self._laid_width = -1.0
+        self._height = -1.0
+        self._relayout()
 
     def setText(self, html: str, size: str | None = None, **_) -> None:  # noqa: N802 - LabelItem's name
-        if size:
-            html = f"<span style='font-size:{size}'>{html}</span>"
+        if size and size.endswith("pt"):
+            pt = float(size[:-2])
+            if pt != self.fonts.regular.pointSizeF():
+                self.fonts = richtext.Fonts(pt)
+                self._html = None
         if html != self._html:
             self._html = html
-            self.text_item.setHtml(html)
-            self._fit_height()
+            self._lines = richtext.parse(html)
+            self._laid_width = -1.0
+            self._relayout()
+            self.update()
 
     def text(self) -> str:
         """The caption as plain text (tests read it)."""
-        return self.text_item.toPlainText()
+        return richtext.plain_text(self._html or "")
 
-    def _fit_height(self) -> None:
-        h = self.text_item.document().size().height()
-        self.setMinimumHeight(h)
-        self.setMaximumHeight(h)
-        self.setPreferredHeight(h)
+    def _relayout(self) -> None:
+        w = self.size().width() - 2 * self.MARGIN
+        if w == self._laid_width:
+            return
+        self._laid_width = w
+        self._pieces, n, _ = richtext.layout(self._lines, self.fonts, max(w, 20.0))
+        h = max(n, 1) * self.fonts.line_height + 2 * self.MARGIN
+        if h != self._height:
+            self._height = h
+            self.setMinimumHeight(h)
+            self.setMaximumHeight(h)
+            self.setPreferredHeight(h)
 
     def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt's name
-        w = self.size().width()
-        if w > 10 and abs(self.text_item.textWidth() - w) > 0.5:
-            self.text_item.setTextWidth(w)
-            self._fit_height()
+        if self.size().width() > 10:
+            self._relayout()
+
+    def paint(self, p, *args) -> None:
+        p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        richtext.paint_pieces(p, self._pieces, self.fonts, self.ink, self.MARGIN, self.MARGIN)
 
 
 class RectHighlight(QGraphicsRectItem):
@@ -162,6 +176,73 @@ class RectHighlight(QGraphicsRectItem):
     def show_rect(self, x: float, y: float, w: float, h: float) -> None:
         self.setRect(x, y, w, h)
         self.show()
+
+
+class Label(pg.GraphicsObject):
+    """A short text at a point of the data, at a fixed size in pixels, anchored like pyqtgraph's
+    TextItem (whose QTextDocument is laid out again on every ``setText``: a tenth of a
+    millisecond or more per label and edit)."""
+
+    MARGIN = 4.0  # the text's margin, as a TextItem's document margin
+
+    def __init__(self, text: str = "", color=(0, 0, 0), anchor=(0.0, 0.0), fill=None, border=None):
+        super().__init__()
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
+        self.font = QFont()
+        self._color = QColor(pg.mkColor(color))
+        self._anchor = (float(anchor[0]), float(anchor[1]))
+        self._fill = QColor(pg.mkColor(fill)) if fill is not None else None
+        self._border = pg.mkPen(border) if border is not None else None
+        self._text = ""
+        self._rect = QRectF()
+        self.setText(text)
+
+    def text(self) -> str:
+        return self._text
+
+    def setText(self, text: str, color=None) -> None:  # noqa: N802 - TextItem's name
+        if color is not None:
+            self.setColor(color)
+        if text != self._text or self._rect.isNull():
+            self._text = str(text)
+            self._relayout()
+
+    def setColor(self, color) -> None:  # noqa: N802 - TextItem's name
+        c = QColor(pg.mkColor(color))
+        if c != self._color:
+            self._color = c
+            self.update()
+
+    def setAnchor(self, anchor) -> None:  # noqa: N802 - TextItem's name
+        a = (float(anchor[0]), float(anchor[1]))
+        if a != self._anchor:
+            self._anchor = a
+            self._relayout()
+
+    def _relayout(self) -> None:
+        size = richtext.static_text(self._text, self.font).size() if self._text else None
+        w = (size.width() if size else 0.0) + 2 * self.MARGIN
+        h = (size.height() if size else 0.0) + 2 * self.MARGIN
+        self.prepareGeometryChange()
+        self._rect = QRectF(-self._anchor[0] * w, -self._anchor[1] * h, w, h)
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
+        return self._rect
+
+    def paint(self, p, *args) -> None:
+        if not self._text:
+            return
+        r = self._rect
+        if self._fill is not None:
+            p.fillRect(r, self._fill)
+        if self._border is not None:
+            p.setPen(self._border)
+            p.drawRect(r)
+        p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        p.setFont(self.font)
+        p.setPen(self._color)
+        p.drawStaticText(QPointF(r.left() + self.MARGIN, r.top() + self.MARGIN), richtext.static_text(self._text, self.font))
 
 
 class _LabelLayer(pg.GraphicsObject):
@@ -195,20 +276,24 @@ class _LabelLayer(pg.GraphicsObject):
         p.save()
         p.resetTransform()
         p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
-        p.setFont(pool.font)
-        fm = QFontMetricsF(pool.font)
+        font = pool.font
+        p.setFont(font)
         m = pool.margin if pool.margin is not None else 4.0
         ax, ay = pool.anchor
-        h = fm.height() + 2 * m
-        center = Qt.AlignmentFlag.AlignCenter
+        ink_now = None
+        key = font.key()
         for x, y, text, ink, fill in pool.labels:
             pt = tr.map(QPointF(x, y))
-            w = fm.horizontalAdvance(text) + 2 * m
-            r = QRectF(pt.x() - ax * w, pt.y() - ay * h, w, h)
+            st = richtext.static_text(text, font, key)
+            size = st.size()
+            w, h = size.width() + 2 * m, size.height() + 2 * m
+            left, top = pt.x() - ax * w, pt.y() - ay * h
             if fill is not None:
-                p.fillRect(r, fill)
-            p.setPen(ink)
-            p.drawText(r, center, text)
+                p.fillRect(QRectF(left, top, w, h), fill)
+            if ink is not ink_now:
+                p.setPen(ink)
+                ink_now = ink
+            p.drawStaticText(QPointF(left + m, top + m), st)
         p.restore()
 
 
@@ -305,6 +390,10 @@ class DocView(pg.GraphicsLayoutWidget):
 
     def __init__(self, doc: Document | None = None, style: Style = SCREEN, parent=None):
         super().__init__(parent=parent)
+        self.addPlot = self._add_plot  # GraphicsLayoutWidget binds ci.addPlot per instance
+        # an edit changes most of a view: repainting the whole viewport is cheaper than clipping
+        # every item to the union of a hundred small dirty rectangles (pyqtgraph's "minimal" mode)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.FullViewportUpdate)
         self.doc = doc
         self.style_ = style
         self.an: Analysis | None = None
@@ -324,6 +413,15 @@ class DocView(pg.GraphicsLayoutWidget):
             doc.selectionChanged.connect(self.schedule)
             doc.hoverChanged.connect(self._hover_changed)
             doc.loaded.connect(self._on_loaded)
+
+    def _add_plot(self, row=None, col=None, rowspan=1, colspan=1, **kargs):
+        """``addPlot`` whose plots get :class:`~.axis.FastAxis` axes (cheap to redraw after an edit)."""
+        given = kargs.get("axisItems") or {}
+        kargs["axisItems"] = fast_axes(given)
+        plot = self.ci.addPlot(row=row, col=col, rowspan=rowspan, colspan=colspan, **kargs)
+        for side in ("top", "right"):  # pyqtgraph shows every axis it is given; its default hides these
+            plot.showAxis(side, side in given)
+        return plot
 
     # ---- document plumbing -------------------------------------------------------------------
     def schedule(self) -> None:

@@ -13,7 +13,7 @@ from ...model.analysis import Analysis
 from ..document import Hover, Selection
 from ..palette import wave_rgba
 from .marks import Bars, Marks
-from .base import set_ticks, Caption, DocView, RectHighlight, TextPool, detail_for, grid_image, lane_tip, qcolor, selected_row
+from .base import Label, set_ticks, Caption, DocView, RectHighlight, TextPool, detail_for, grid_image, lane_tip, qcolor, selected_row
 
 
 class MatrixView(DocView):
@@ -32,7 +32,10 @@ class MatrixView(DocView):
         self.bars_plot.setMouseEnabled(x=True, y=False)
         self.bars = Bars()
         self.bars_plot.addItem(self.bars)
-        self.worst_label = pg.TextItem(color=qcolor(st.conflict), anchor=(0.5, 1.0))
+        # on a light box in the plot's top corner beside the busiest bar (above the bar it was
+        # clipped by the plot's top edge)
+        self.worst_label = Label(color=qcolor(st.conflict), anchor=(0.0, 0.0), fill=qcolor(st.background, 225))
+        self.worst_label.setZValue(20)
         self.bars_plot.addItem(self.worst_label, ignoreBounds=True)
         self.plot = self.addPlot(row=1, col=0)
         self.vb = self.plot.getViewBox()
@@ -131,7 +134,9 @@ class MatrixView(DocView):
             self._worst_look = look
             self.worst_label.setColor(top_c)
             self.worst_label.setText(f"bank {worst}: {int(load[worst])}")
-            self.worst_label.setPos(worst + 0.5, float(load[worst]) * 1.22)
+            right = worst < NB / 2  # the label goes where the bar leaves room: right of a left bar
+            self.worst_label.setAnchor((0.0, 0.0) if right else (1.0, 0.0))
+            self.worst_label.setPos(worst + 1.0 if right else worst, top * 1.22)
         first_bank = np.where(det.lane_banks[:, 0] >= 0, det.lane_banks[:, 0], -1)
         cl = np.flatnonzero(det.lane_conflict & (first_bank >= 0))
         self.badges.setData(x=first_bank[cl] + 0.78, y=cl + 0.25)

@@ -3,47 +3,54 @@ selects what every other view shows."""
 
 from __future__ import annotations
 
-import numpy as np
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, QTimer
+from PySide6.QtGui import QAction, QColor, QFont, QGuiApplication, QKeySequence, QPainter
 from PySide6.QtWidgets import (
-    QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QSpinBox, QTableWidget, QTableWidgetItem, QTextBrowser,
-    QVBoxLayout, QWidget,
+    QAbstractItemView, QAbstractScrollArea, QHBoxLayout, QHeaderView, QLabel, QSpinBox, QTableWidget,
+    QTableWidgetItem, QToolTip, QVBoxLayout, QWidget,
 )
 
 from ...model.analysis import Analysis
 from ...model.hardware import latency_cycles
 from ..document import Document, Selection
 from ..palette import SCREEN, Style
+from . import richtext
 from .base import detail_for, selected_row
 
 
-def summary_html(an: Analysis | None, sel: Selection, style: Style = SCREEN) -> str:
-    """The summary as HTML: one compact table, the selected warp instruction next to the whole
-    pattern (one pass of the block) and the kernel (x repeat counts), then the arrays."""
+#: a block of the summary: ("para", markup) wraps to the panel's width; ("table", rows) is a
+#: table whose rows are lists of cells (markup, right-aligned?, tooltip)
+Block = tuple
+
+
+def summary_blocks(an: Analysis | None, sel: Selection, style: Style = SCREEN) -> list[Block]:
+    """The summary: the selected warp instruction next to the whole pattern (one pass of the
+    block) and the kernel (x repeat counts), then the arrays."""
     if an is None:
-        return "<p>The pattern is not valid.</p>"
+        return [("para", "The pattern is not valid.")]
     red, ink, faint = style.hex(style.conflict), style.hex(style.ink), style.hex(style.faint)
+
+    def cell(v, bad=False, bold=False, color=None, tip=""):
+        """A right-aligned number: red where it shows a conflict."""
+        txt = f"<b>{v}</b>" if bold else str(v)
+        c = red if bad else color
+        return (f"<span style='color:{c}'>{txt}</span>" if c else txt, True, tip)
+
     p = an.pattern
     t = an.totals()
     row = selected_row(an, sel)
     det = detail_for(an, row)
-    out = []
-    head = ""
+    out: list[Block] = []
     if row is not None:
         k = int(an.source[row])
         head = f"#{k} {p.instructions[k].title()}"
         if an.loop_values[k]:
             head += " (" + ", ".join(f"{a}={b}" for a, b in an.loop_values[k][int(an.iteration[row])].items()) + ")"
         head += f", warp {int(an.warp[row])}"
-    out.append(f"<div style='margin:0 0 3px 0'><b>{_esc(head)}</b></div>" if head else "")
+        out.append(("para", f"<b>{_esc(head)}</b>"))
     if row is not None and det is None:
-        out.append(f"<p style='color:{red}'>{_esc(an.errors[row])}</p>")
-
-    def cell(v, bad=False, bold=False):
-        txt = f"<b>{v}</b>" if bold else str(v)
-        return f"<td align=right style='padding:0 6px;{'color:' + red if bad else ''}'>{txt}</td>"
-
-    rows: list[tuple[str, list[str]]] = []
+        out.append(("para", f"<span style='color:{red}'>{_esc(an.errors[row])}</span>"))
+    blank = ("", True, "")
     if det is not None:
         eff = det.ideal / det.wavefronts if det.wavefronts else 1.0
         bad = det.wavefronts > det.ideal
@@ -56,59 +63,61 @@ def summary_html(an: Analysis | None, sel: Selection, style: Style = SCREEN) -> 
     pb = t.excess > 0
     kb = t.kernel_excess > 0
     pat_vals = [cell(f"{t.worst_degree}-way", t.worst_degree > 1, True), cell(f"{t.wavefronts:,}", pb, True),
-                cell(f"{t.ideal:,}"), cell(f"{t.excess:,}", pb), cell(f"{t.efficiency:.0%}", pb), "<td></td>", "<td></td>",
-                f"<td align=right style='padding:0 6px;color:{faint}'>{t.instructions:,} instr.</td>"]
+                cell(f"{t.ideal:,}"), cell(f"{t.excess:,}", pb), cell(f"{t.efficiency:.0%}", pb), blank, blank,
+                cell(f"{t.instructions:,} instr.", color=faint)]
     k_eff = t.kernel_ideal / t.kernel_wavefronts if t.kernel_wavefronts else 1.0
-    ker_vals = ["<td></td>", cell(f"{t.kernel_wavefronts:,}", kb, True), cell(f"{t.kernel_ideal:,}"),
+    ker_vals = [blank, cell(f"{t.kernel_wavefronts:,}", kb, True), cell(f"{t.kernel_ideal:,}"),
                 cell(f"{t.kernel_excess:,}", kb), cell(f"{k_eff:.0%}", kb), cell(f"{t.bytes_requested:,}"),
-                cell(f"{t.bytes_moved:,}"),
-                f"<td align=right style='padding:0 6px;color:{faint}'>{t.kernel_instructions:,} instr.</td>"]
+                cell(f"{t.bytes_moved:,}"), cell(f"{t.kernel_instructions:,} instr.", color=faint)]
     names = ["N-way conflict", "wavefronts", "ideal", "excess", "efficiency", "bytes requested", "bytes moved",
              "latency · count"]
+    rows = [[("", False, ""), cell("selected", color=faint, tip="the selected warp instruction"),
+             cell("pattern", color=faint, tip="one pass of the block: every instruction, warp and loop iteration"),
+             cell("kernel", color=faint, tip="× repeat counts, all warps")]]
     for j, n in enumerate(names):
-        rows.append((n, [sel_vals[j], pat_vals[j], ker_vals[j]]))
-    out.append("<table cellspacing=0 cellpadding=1 style='margin:0'>"
-               f"<tr style='color:{faint}'><td></td><td align=right style='padding:0 6px'>selected</td>"
-               f"<td align=right style='padding:0 6px'>pattern</td>"
-               f"<td align=right style='padding:0 6px' title='× repeat counts, all warps'>kernel</td></tr>")
-    for n, vals in rows:
-        out.append(f"<tr><td style='color:{ink}'>{n}</td>{''.join(vals)}</tr>")
-    out.append("</table>")
-    out.append(f"<div style='margin:5px 0 1px 0'><b>Shared memory: {t.shared_bytes:,} B</b></div>"
-               "<table cellspacing=0 cellpadding=1>")
-    for a in p.arrays:
-        out.append(f"<tr><td><code>{_esc(a.declaration())}</code></td><td align=right style='padding:0 6px'>"
-                   f"{a.nbytes:,} B</td></tr>")
-    out.append("</table>")
+        rows.append([(f"<span style='color:{ink}'>{n}</span>", False, ""), sel_vals[j], pat_vals[j], ker_vals[j]])
+    out.append(("table", rows))
+    out.append(("para", f"<b>Shared memory: {t.shared_bytes:,} B</b>"))
+    out.append(("table", [[(f"<code>{_esc(a.declaration())}</code>", False, ""), cell(f"{a.nbytes:,} B")]
+                          for a in p.arrays]))
     if t.invalid:
-        out.append(f"<p style='color:{red}'>{t.invalid} warp instruction(s) are invalid.</p>")
-    out.append(f"<div style='color:{faint};margin-top:4px'>pattern = one pass of the block; "
-               f"kernel = × repeat counts, all warps</div>")
-    return "".join(out)
-
-
-def _set_max(sb: QSpinBox, v: int) -> None:
-    if sb.maximum() != v:
-        sb.setMaximum(v)
-
-
-def _set_tip(it: QTableWidgetItem, tip: str) -> None:
-    if it.toolTip() != tip:
-        it.setToolTip(tip)
+        out.append(("para", f"<span style='color:{red}'>{t.invalid} warp instruction(s) are invalid.</span>"))
+    out.append(("para", f"<span style='color:{faint}'>pattern = one pass of the block; "
+                        f"kernel = × repeat counts, all warps</span>"))
+    return out
 
 
 def _esc(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-class SummaryView(QTextBrowser):
+class SummaryView(QAbstractScrollArea):
+    """The summary numbers, painted (see :mod:`.richtext`: a QTextBrowser re-parsed and re-laid
+    out its HTML table on every edit). Right-click or Ctrl+C copies them as text."""
+
     title = "Summary"
+    MARGIN = 4.0
+    PAD = 6.0  # a table cell's padding left and right
 
     def __init__(self, doc: Document | None = None, style: Style = SCREEN, parent=None):
         super().__init__(parent)
         self.doc, self.style_ = doc, style
-        self.setOpenLinks(False)
         self._pending = False
+        self._blocks: list[Block] = []
+        self._placed: list[tuple[float, float, list]] = []  # (x, y, pieces)
+        self._tips: list[tuple[QRectF, str]] = []
+        self._content = QSize(0, 0)
+        self._laid_width = -1
+        self.fonts = richtext.Fonts(QFont().pointSizeF())
+        self.ink = QColor(style.hex(style.ink))
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.viewport().setMouseTracking(True)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        copy = QAction("Copy summary", self)
+        copy.setShortcut(QKeySequence.StandardKey.Copy)
+        copy.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        copy.triggered.connect(self.copy)
+        self.addAction(copy)
         if doc is not None:
             doc.analysisChanged.connect(self.schedule)
             doc.selectionChanged.connect(self.schedule)
@@ -124,17 +133,113 @@ class SummaryView(QTextBrowser):
             self.render(self.doc.analysis, self.doc.selection)
 
     def render(self, an: Analysis | None, sel: Selection) -> None:
-        html = summary_html(an, sel, self.style_)
-        if html != getattr(self, "_html", None):  # setHtml re-lays out the document: only on change
-            self._html = html
-            # setHtml first empties the document: a scroll bar shown as needed went away and
-            # came back, and the text was laid out twice per edit, at two widths
-            bar = self.verticalScrollBar().isVisible()
-            if bar:
-                self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
-            self.setHtml(html)
-            if bar:
-                self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        blocks = summary_blocks(an, sel, self.style_)
+        if blocks != self._blocks:  # repaint only what changed: nothing when the numbers stand
+            self._blocks = blocks
+            self._laid_width = -1
+            self._relayout()
+            self.viewport().update()
+
+    def toPlainText(self) -> str:  # noqa: N802 - QTextEdit's name, which this view replaced
+        out = []
+        for kind, body in self._blocks:
+            if kind == "para":
+                out.append(richtext.plain_text(body))
+            else:
+                out += ["\t".join(richtext.plain_text(c[0]) for c in r).rstrip() for r in body]
+        return "\n".join(out)
+
+    def copy(self) -> None:
+        QGuiApplication.clipboard().setText(self.toPlainText())
+
+    # ---- layout and painting -----------------------------------------------------------------
+    def _relayout(self) -> None:
+        width = max(self.viewport().width() - 2 * self.MARGIN, 120.0)
+        if width == self._laid_width:
+            return
+        self._laid_width = width
+        f, lh = self.fonts, self.fonts.line_height
+        placed, tips = [], []
+        y, widest = self.MARGIN, 0.0
+        for kind, body in self._blocks:
+            if kind == "para":
+                pieces, n, w = richtext.layout(richtext.parse(body), f, width)
+                placed.append((self.MARGIN, y, pieces))
+                y += n * lh + 3
+                widest = max(widest, w)
+                continue
+            cells = [[(richtext.layout(richtext.parse(m), f, None), right, tip) for m, right, tip in r] for r in body]
+            ncol = max((len(r) for r in cells), default=0)
+            for pad in (self.PAD, self.PAD / 2, 1.0):  # a narrow panel: tighter columns first
+                colw = [0.0] * ncol
+                for r in cells:
+                    for j, ((_, _, w), _, _) in enumerate(r):
+                        colw[j] = max(colw[j], w + (2 * pad if j else pad))
+                if sum(colw) <= width:
+                    break
+            for r in cells:
+                x = self.MARGIN
+                for j, ((pieces, _, w), right, tip) in enumerate(r):
+                    cx = x + colw[j] - pad - w if right else x + (pad if j else 0)
+                    placed.append((cx, y, pieces))
+                    if tip:
+                        tips.append((QRectF(x, y, colw[j], lh), tip))
+                    x += colw[j]
+                y += lh + 2
+                widest = max(widest, x - self.MARGIN)
+            y += 3
+        self._placed, self._tips = placed, tips
+        self._content = QSize(int(widest + 2 * self.MARGIN + 1), int(y + self.MARGIN))
+        self._update_bars()
+
+    def _update_bars(self) -> None:
+        vp = self.viewport().size()
+        for bar, extent, page in ((self.verticalScrollBar(), self._content.height(), vp.height()),
+                                  (self.horizontalScrollBar(), self._content.width(), vp.width())):
+            bar.setRange(0, max(0, extent - page))
+            bar.setPageStep(page)
+            bar.setSingleStep(int(self.fonts.line_height))
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(ev)
+        self._relayout()
+        self._update_bars()
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802 - Qt's name
+        self.viewport().update()
+
+    def paintEvent(self, ev) -> None:  # noqa: N802 - Qt's name
+        p = QPainter(self.viewport())
+        p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        p.translate(-self.horizontalScrollBar().value(), -self.verticalScrollBar().value())
+        for x, y, pieces in self._placed:
+            richtext.paint_pieces(p, pieces, self.fonts, self.ink, x, y)
+        p.end()
+
+    def viewportEvent(self, ev) -> bool:  # noqa: N802 - Qt's name
+        if ev.type() == QEvent.Type.ToolTip:
+            pos = QPointF(ev.pos()) + QPointF(self.horizontalScrollBar().value(), self.verticalScrollBar().value())
+            tip = next((t for r, t in self._tips if r.contains(pos)), "")
+            if tip:
+                QToolTip.showText(ev.globalPos(), tip, self.viewport())
+            else:
+                QToolTip.hideText()
+                ev.ignore()
+            return True
+        return super().viewportEvent(ev)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        return QSize(300, 240)
+
+
+def _set_max(sb: QSpinBox, v: int) -> None:
+    if sb.maximum() != v:
+        sb.setMaximum(v)
+
+
+def _set_tip(it: QTableWidgetItem, tip: str) -> None:
+    if it.toolTip() != tip:
+        it.setToolTip(tip)
 
 
 class InstructionList(QWidget):

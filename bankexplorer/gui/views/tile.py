@@ -23,7 +23,7 @@ from ..document import Hover, Selection
 from ..palette import bank_color, bank_rgba
 from .marks import Marks
 from .base import (
-    Caption, set_ticks, DocView, RectHighlight, TextPool, cosmetic_pen, detail_for, fit_aspect, grid_image, hatch, ink_on, lane_tip,
+    Caption, Label, set_ticks, DocView, RectHighlight, TextPool, cosmetic_pen, detail_for, fit_aspect, grid_image, hatch, ink_on, lane_tip,
     pixels_per_cell, qcolor, selected_row,
 )
 
@@ -216,10 +216,10 @@ class TileView(DocView):
         self.row_lines = pg.PlotDataItem(pen=pg.mkPen(qcolor(st.ink), width=2))
         self.row_lines.setZValue(9)
         self.plot.addItem(self.row_lines)
-        self.edge_hint = pg.TextItem("padding ⇔", color=qcolor(st.ink), anchor=(1, 0))
+        self.edge_hint = Label("padding ⇔", color=qcolor(st.ink), anchor=(1, 0))
         self.plot.addItem(self.edge_hint, ignoreBounds=True)
         # "rows 49-63 below": a long array is fitted to its width, and this says more rows exist
-        self.more_cue = pg.TextItem(color=qcolor(st.ink), anchor=(0.5, 1.0), fill=qcolor(st.background, 230),
+        self.more_cue = Label(color=qcolor(st.ink), anchor=(0.5, 1.0), fill=qcolor(st.background, 230),
                                     border=cosmetic_pen(st.faint))
         self.more_cue.setZValue(70)
         self.more_cue.hide()

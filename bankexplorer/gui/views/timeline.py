@@ -17,7 +17,7 @@ from ...model.hardware import issue_cycles_one_warp, latency_cycles
 from ..document import Hover, Selection
 from ..palette import wave_rgba
 from .marks import Bars
-from .base import cosmetic_pen, set_tick_spacing, set_ticks, Caption, DocView, RectHighlight, TextPool, detail_for, lane_tip, qcolor, selected_row
+from .base import Label, cosmetic_pen, set_ticks, Caption, DocView, RectHighlight, TextPool, detail_for, lane_tip, qcolor, selected_row
 
 
 class TimelineView(DocView):
@@ -42,7 +42,7 @@ class TimelineView(DocView):
         self.ideal_line = pg.InfiniteLine(angle=90, pen=pg.mkPen(qcolor(st.ink), width=2, style=Qt.PenStyle.DashLine))
         self.plot.addItem(self.ideal_line, ignoreBounds=True)
         # the line's caption sits in a band above lane 0, so it never covers a wavefront's bars
-        self.ideal_text = pg.TextItem(color=qcolor(st.ink), anchor=(1, 0.5))
+        self.ideal_text = Label(color=qcolor(st.ink), anchor=(1, 0.5))
         self.plot.addItem(self.ideal_text, ignoreBounds=True)
         self.lane_band = RectHighlight(st.highlight, 2.0, fill_alpha=60)
         self.plot.addItem(self.lane_band, ignoreBounds=True)
@@ -54,6 +54,7 @@ class TimelineView(DocView):
         self.seq.setLabel("bottom", "cycle — all instructions of the warp, in order", color=st.hex(st.ink))
         set_ticks(self.seq.getAxis("left"), [[(0.5, "actual"), (1.7, "ideal")], []])
         for pl in (self.plot, self.seq):
+            pl.getAxis("bottom").set_integer_ticks()
             for ax in ("bottom", "left"):
                 pl.getAxis(ax).setPen(qcolor(st.faint))
                 pl.getAxis(ax).setTextPen(qcolor(st.ink))
@@ -120,7 +121,6 @@ class TimelineView(DocView):
             self.ideal_text.setText(f" ideal {det.ideal}" if right else f"ideal {det.ideal} ")
             self.ideal_text.setPos(det.ideal, -self._band(W) / 2)
             self.ideal_text.show()
-            set_tick_spacing(self.plot.getAxis("bottom"), *((1, 1) if n <= 12 else (5, 1) if n <= 60 else (None, None)))
             set_ticks(self.plot.getAxis("left"), [[(ln + 0.5, str(ln)) for ln in range(0, W, 8)], []])
             key = (n, W, det.ideal)
             if key != self._key:

@@ -1,0 +1,194 @@
+"""Captions and summary text painted straight from a small markup, without a QTextDocument.
+
+The views' captions and the Summary change with almost every edit (the padding, the wavefront
+count), and ``setHtml`` parses and lays out a whole text document each time: about 0.5 ms per
+caption and over 1 ms for the summary table, a good share of an edit's redraw. The markup the
+views write is tiny, so it is parsed here once per distinct string into runs (text, bold, colour,
+monospace) and painted with a few ``drawText`` calls.
+
+Markup: ``<b>``, ``<code>``, ``<span style='color:#rrggbb'>`` (also on ``<b>``), ``<br>``, and
+HTML entities (``&nbsp;``, ``&amp;``, ``&lt;`` ...). Any other tag is ignored; user text must be
+escaped (``html.escape``) as for Qt's rich text.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QStaticText, QTransform
+
+_TAG = re.compile(r"<(/?)([a-zA-Z]+)([^>]*)>")
+_COLOR = re.compile(r"color\s*:\s*(#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3}|[a-zA-Z]+)")
+
+
+@dataclass(frozen=True)
+class Run:
+    """A piece of text in one look; ``color`` None means the widget's ink."""
+
+    text: str
+    bold: bool = False
+    color: str | None = None
+    mono: bool = False
+
+
+@lru_cache(maxsize=512)
+def parse(markup: str) -> tuple[tuple[Run, ...], ...]:
+    """Lines (split at ``<br>``) of runs."""
+    lines: list[list[Run]] = [[]]
+    stack: list[tuple[str, bool, str | None, bool]] = []
+    bold, color, mono = False, None, False
+    pos = 0
+
+    def add(text: str) -> None:
+        text = html.unescape(text)
+        if text:
+            lines[-1].append(Run(text, bold, color, mono))
+
+    for m in _TAG.finditer(markup):
+        add(markup[pos:m.start()])
+        pos = m.end()
+        closing, tag, attrs = m.group(1), m.group(2).lower(), m.group(3)
+        if tag == "br":
+            lines.append([])
+            continue
+        if closing:
+            # pop back to the matching opening tag (a stray closing tag is ignored)
+            for i in range(len(stack) - 1, -1, -1):
+                if stack[i][0] == tag:
+                    _, bold, color, mono = stack[i]
+                    del stack[i:]
+                    break
+            continue
+        stack.append((tag, bold, color, mono))
+        c = _COLOR.search(attrs)
+        if c:
+            color = c.group(1)
+        if tag in ("b", "strong"):
+            bold = True
+        elif tag in ("code", "tt"):
+            mono = True
+    add(markup[pos:])
+    return tuple(tuple(line) for line in lines)
+
+
+def plain_text(markup: str) -> str:
+    """What the markup reads as (tests and the clipboard)."""
+    return "\n".join("".join(r.text for r in line) for line in parse(markup)).replace("\xa0", " ")
+
+
+class Fonts:
+    """The four faces a caption uses, with word widths measured once."""
+
+    def __init__(self, size_pt: float, base: QFont | None = None):
+        self.regular = QFont(base) if base is not None else QFont()
+        self.regular.setPointSizeF(size_pt)
+        self.bold = QFont(self.regular)
+        self.bold.setBold(True)
+        self.mono = QFont(self.regular)
+        self.mono.setFamily("monospace")
+        self.mono.setStyleHint(QFont.StyleHint.Monospace)
+        self.mono_bold = QFont(self.mono)
+        self.mono_bold.setBold(True)
+        self._face = {(False, False): self.regular, (True, False): self.bold, (False, True): self.mono,
+                      (True, True): self.mono_bold}
+        self._metrics = {k: QFontMetricsF(f) for k, f in self._face.items()}
+        self._keys = {k: f.key() for k, f in self._face.items()}
+        self._widths: dict[tuple, float] = {}
+        self.line_height = max(m.height() for m in self._metrics.values())
+        self.ascent = max(m.ascent() for m in self._metrics.values())
+
+    def font(self, run: Run) -> QFont:
+        return self._face[(run.bold, run.mono)]
+
+    def static(self, run: Run, text: str) -> QStaticText:
+        return static_text(text, self.font(run), self._keys[(run.bold, run.mono)])
+
+    def width(self, run: Run, text: str) -> float:
+        key = (run.bold, run.mono, text)
+        w = self._widths.get(key)
+        if w is None:
+            if len(self._widths) > 4096:
+                self._widths.clear()
+            w = self._widths[key] = self._metrics[(run.bold, run.mono)].horizontalAdvance(text)
+        return w
+
+
+_STATIC: dict[tuple[str, str], QStaticText] = {}
+
+
+def static_text(text: str, font: QFont, font_key: str | None = None) -> QStaticText:
+    """``text`` laid out once in ``font``: ``drawStaticText`` is about 3x cheaper than ``drawText``,
+    which shapes the string again on every call (labels, ticks and captions repaint per edit).
+    ``font_key``: ``font.key()``, when the caller draws many strings in one font."""
+    key = (font_key or font.key(), text)
+    st = _STATIC.get(key)
+    if st is None:
+        if len(_STATIC) > 8192:
+            _STATIC.clear()
+        st = _STATIC[key] = QStaticText(text)
+        st.setTextFormat(Qt.TextFormat.PlainText)
+        st.prepare(QTransform(), font)
+    return st
+
+
+#: one painted piece: (x, line number, text, run)
+Piece = tuple[float, int, str, Run]
+
+
+def layout(lines: tuple[tuple[Run, ...], ...], fonts: Fonts, width: float | None) -> tuple[list[Piece], int, float]:
+    """Pieces placed line by line, wrapped at spaces to ``width`` (None: no wrapping); returns
+    (pieces, number of lines, widest line)."""
+    pieces: list[Piece] = []
+    row = 0
+    widest = 0.0
+    for line in lines:
+        x = 0.0
+        for run in line:
+            for word in re.split(r"( +)", run.text):
+                if not word:
+                    continue
+                w = fonts.width(run, word)
+                if word[0] == " ":
+                    if x > 0:  # spaces at the start of a wrapped line are dropped
+                        x += w
+                    continue
+                if width is not None and x > 0 and x + w > width:
+                    widest = max(widest, x)
+                    row += 1
+                    x = 0.0
+                if pieces and pieces[-1][1] == row and pieces[-1][3] is run and x > 0:
+                    # the same run on the same line: one drawText for the words and spaces between
+                    px, prow, ptext, prun = pieces[-1]
+                    gap = x - px - fonts.width(run, ptext)
+                    n_sp = round(gap / max(fonts.width(run, " "), 1e-6))
+                    if n_sp >= 0 and abs(gap - n_sp * fonts.width(run, " ")) < 0.5:
+                        pieces[-1] = (px, prow, ptext + " " * n_sp + word, run)
+                        x += w
+                        continue
+                pieces.append((x, row, word, run))
+                x += w
+        widest = max(widest, x)
+        row += 1
+    return pieces, row, widest
+
+
+def paint_pieces(p, pieces: list[Piece], fonts: Fonts, ink: QColor, x0: float = 0.0, y0: float = 0.0) -> None:
+    colors: dict[str | None, QColor] = {None: ink}
+    font = None
+    color = None
+    for x, row, text, run in pieces:
+        f = fonts.font(run)
+        if f is not font:
+            p.setFont(f)
+            font = f
+        c = colors.get(run.color)
+        if c is None:
+            c = colors[run.color] = QColor(run.color)
+        if c is not color:
+            p.setPen(c)
+            color = c
+        p.drawStaticText(QPointF(x0 + x, y0 + row * fonts.line_height), fonts.static(run, text))
