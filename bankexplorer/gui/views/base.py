@@ -378,7 +378,12 @@ class TextPool:
         m = self.margin if self.margin is not None else 4.0
         wpx = max(fm.horizontalAdvance(lab[2]) for lab in out) + 2 * m + 4
         hpx = fm.height() + 2 * m + 4
-        sx, sy = self.vb.viewPixelSize()
+        # data units per pixel, from the range the view is set to (viewPixelSize maps through
+        # the view's matrix, rebuilding it first whenever the range has just changed)
+        (x0, x1), (y0, y1) = self.vb.viewRange()
+        w, h = self.vb.width(), self.vb.height()
+        sx = (x1 - x0) / w if w > 0 else 0.0
+        sy = (y1 - y0) / h if h > 0 else 0.0
         px, py = wpx * abs(sx) if sx else 1.0, hpx * abs(sy) if sy else 1.0
         self.layer.set_bounds(QRectF(min(xs) - px, min(ys) - py, max(xs) - min(xs) + 2 * px, max(ys) - min(ys) + 2 * py))
 

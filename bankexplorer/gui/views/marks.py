@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QPen, QPolygonF
 
 _NO_PEN = QPen(Qt.PenStyle.NoPen)
@@ -153,3 +153,41 @@ class Bars(pg.GraphicsObject):
         for brush, rects in self.rects:
             p.setBrush(brush)
             p.drawRects(rects)
+
+
+class Segments(pg.GraphicsObject):
+    """Straight lines in data coordinates with one cosmetic pen (the tile's padding edge and row
+    separators): pyqtgraph's PlotDataItem re-derives a curve, its bounds and a path per setData."""
+
+    def __init__(self, pen: QPen):
+        super().__init__()
+        self.pen = QPen(pen)
+        self.pen.setCosmetic(True)
+        self.lines: list[QLineF] = []
+        self._key: list = []
+        self._bounds = QRectF()
+
+    def setSegments(self, segments) -> None:  # noqa: N802 - Qt's style
+        """``segments``: (x0, y0, x1, y1) each."""
+        key = [tuple(map(float, s)) for s in segments]
+        if key == self._key:
+            return
+        self._key = key
+        lines = [QLineF(*s) for s in key]
+        self.prepareGeometryChange()
+        self.lines = lines
+        if lines:
+            xs = [v for ln in lines for v in (ln.x1(), ln.x2())]
+            ys = [v for ln in lines for v in (ln.y1(), ln.y2())]
+            self._bounds = QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)).adjusted(-0.1, -0.1, 0.1, 0.1)
+        else:
+            self._bounds = QRectF()
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
+        return self._bounds
+
+    def paint(self, p, *args) -> None:
+        if self.lines:
+            p.setPen(self.pen)
+            p.drawLines(self.lines)

@@ -154,7 +154,10 @@ class SummaryView(QAbstractScrollArea):
 
     # ---- layout and painting -----------------------------------------------------------------
     def _relayout(self) -> None:
-        width = max(self.viewport().width() - 2 * self.MARGIN, 120.0)
+        # the width with room for a vertical scroll bar whether or not it shows: a layout that
+        # followed the bar (a tighter table when it appears) made it appear and go in a loop
+        bar = self.verticalScrollBar().sizeHint().width()
+        width = max(self.width() - 2 * self.frameWidth() - bar - 2 * self.MARGIN, 120.0)
         if width == self._laid_width:
             return
         self._laid_width = width

@@ -21,7 +21,7 @@ from ...model.layout import SharedArray
 from ...model.pattern import Pattern
 from ..document import Hover, Selection
 from ..palette import bank_color, bank_rgba
-from .marks import Marks
+from .marks import Marks, Segments
 from .base import (
     Caption, Label, set_ticks, DocView, RectHighlight, TextPool, cosmetic_pen, detail_for, fit_aspect, grid_image, hatch, ink_on, lane_tip,
     pixels_per_cell, qcolor, selected_row,
@@ -210,12 +210,12 @@ class TileView(DocView):
         for z, it in enumerate((self.outline, self.conflict, self.badge_conflict, self.badge_shared, self.hover_cells)):
             it.setZValue(10 + z)
             self.plot.addItem(it, ignoreBounds=True)
-        self.edge = pg.PlotDataItem(pen=pg.mkPen(qcolor(st.ink), width=3, style=Qt.PenStyle.DashLine))
+        self.edge = Segments(pg.mkPen(qcolor(st.ink), width=3, style=Qt.PenStyle.DashLine))
         self.edge.setZValue(30)
-        self.plot.addItem(self.edge)
-        self.row_lines = pg.PlotDataItem(pen=pg.mkPen(qcolor(st.ink), width=2))
+        self.plot.addItem(self.edge, ignoreBounds=True)
+        self.row_lines = Segments(pg.mkPen(qcolor(st.ink), width=2))
         self.row_lines.setZValue(9)
-        self.plot.addItem(self.row_lines)
+        self.plot.addItem(self.row_lines, ignoreBounds=True)
         self.edge_hint = Label("padding ⇔", color=qcolor(st.ink), anchor=(1, 0))
         self.plot.addItem(self.edge_hint, ignoreBounds=True)
         # "rows 49-63 below": a long array is fitted to its width, and this says more rows exist
@@ -276,7 +276,7 @@ class TileView(DocView):
             self.image.clear()
             for it in (self.outline, self.conflict, self.badge_conflict, self.badge_shared):
                 it.setData([])
-            self.edge.setData([], [])
+            self.edge.setSegments([])
             self.edge_hint.hide()
             self._lines_key = None
             self.caption.setText("no array to show" if an is not None else "the pattern is not valid")
@@ -303,17 +303,15 @@ class TileView(DocView):
         if lines_key != getattr(self, "_lines_key", None):  # setData re-lays the curves out
             self._lines_key = lines_key
             if g.fold > 1:  # a separator under each folded array row
-                ys = np.repeat(np.arange(g.fold, g.rows, g.fold, dtype=float), 2)
-                xs = np.tile([0.0, float(g.cols)], ys.size // 2)
-                self.row_lines.setData(xs, ys, connect="pairs")
+                self.row_lines.setSegments([(0, y, g.cols, y) for y in range(g.fold, g.rows, g.fold)])
             else:
-                self.row_lines.setData([], [])
+                self.row_lines.setSegments([])
             if g.paddable:
-                self.edge.setData([g.cols, g.cols], [0, g.rows])
+                self.edge.setSegments([(g.cols, 0, g.cols, g.rows)])
                 self.edge_hint.setPos(g.cols + 0.4, g.rows + 0.05)
                 self.edge_hint.show()
             else:
-                self.edge.setData([], [])
+                self.edge.setSegments([])
                 self.edge_hint.hide()
         self._draw_accesses(an, sel, g)
 
