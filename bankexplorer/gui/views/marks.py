@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QPainterPath, QPen, QPolygonF
 
 _NO_PEN = QPen(Qt.PenStyle.NoPen)
 _NO_BRUSH = QBrush(Qt.BrushStyle.NoBrush)
@@ -35,6 +35,7 @@ class Marks(pg.GraphicsObject):
         self.x = np.zeros(0)
         self.y = np.zeros(0)
         self.pens: list[QPen] | None = None
+        self._plan: list | None = None
         self._bounds = QRectF()
 
     # ---- data --------------------------------------------------------------------------------
@@ -46,11 +47,16 @@ class Marks(pg.GraphicsObject):
             x, y = pos[:, 0], pos[:, 1]
         if x is None or args:  # setData([]): nothing
             x, y = np.zeros(0), np.zeros(0)
-        self.x = np.asarray(x, float).ravel()
-        self.y = np.asarray(y, float).ravel()
-        self.pens = list(pen) if isinstance(pen, (list, tuple)) else None
+        x, y = np.asarray(x, float).ravel(), np.asarray(y, float).ravel()
+        pens = list(pen) if isinstance(pen, (list, tuple)) else None
+        if (np.array_equal(x, self.x) and np.array_equal(y, self.y) and not isinstance(pen, QPen)
+                and pens == self.pens and symbol in (None, self.symbol) and self._plan is not None):
+            return  # the same marks: nothing to repaint (a view whose picture stands is not redrawn)
+        self.x, self.y = x, y
+        self.pens = pens
         if isinstance(pen, QPen):
             self.pen = pen
+        self._plan = None
         self._update_bounds()
         self.update()
 
@@ -83,11 +89,23 @@ class Marks(pg.GraphicsObject):
         return self._bounds
 
     def paint(self, p, *args) -> None:
+        if self._plan is None:
+            self._plan = self._make_plan()
+        p.setBrush(self.brush)
+        for pen, kind, shapes in self._plan:
+            p.setPen(pen)
+            if kind == "rects":
+                p.drawRects(shapes)
+            else:
+                p.drawPath(shapes)
+
+    def _make_plan(self) -> list:
+        """The shapes grouped by pen, in data coordinates (they do not change with the zoom: made
+        once per setData, not on every paint)."""
         n = self.x.size
         if not n:
-            return
+            return []
         hw, hh = self._half()
-        p.setBrush(self.brush)
         groups: dict[int, tuple[QPen, list[int]]] = {}
         if self.pens is not None and len(self.pens) == n:
             for i, pen in enumerate(self.pens):
@@ -95,17 +113,22 @@ class Marks(pg.GraphicsObject):
         else:
             groups[0] = (self.pen, range(n))
         xs, ys = self.x.tolist(), self.y.tolist()
+        plan = []
         for pen, idx in groups.values():
-            p.setPen(pen)
-            if self.symbol == "o":
-                for i in idx:
-                    p.drawEllipse(QPointF(xs[i], ys[i]), hw, hh)
-            elif self.symbol == "t":
+            if self.symbol in ("o", "t"):
+                path = QPainterPath()
+                path.setFillRule(Qt.FillRule.WindingFill)
                 for i in idx:
                     x, y = xs[i], ys[i]
-                    p.drawPolygon(QPolygonF([QPointF(x - hw, y - hh), QPointF(x, y + hh), QPointF(x + hw, y - hh)]))
+                    if self.symbol == "o":
+                        path.addEllipse(QPointF(x, y), hw, hh)
+                    else:
+                        path.addPolygon(QPolygonF([QPointF(x - hw, y - hh), QPointF(x, y + hh), QPointF(x + hw, y - hh)]))
+                        path.closeSubpath()
+                plan.append((pen, "path", path))
             else:
-                p.drawRects([QRectF(xs[i] - hw, ys[i] - hh, 2 * hw, 2 * hh) for i in idx])
+                plan.append((pen, "rects", [QRectF(xs[i] - hw, ys[i] - hh, 2 * hw, 2 * hh) for i in idx]))
+        return plan
 
 
 class Bars(pg.GraphicsObject):

@@ -97,6 +97,7 @@ class TimelineView(DocView):
         det = detail_for(an, row)
         if det is None:
             self.image.clear()
+            self._grid = None
             self.ideal_line.hide()
             self.ideal_text.hide()
             msg = an.errors[row] if row is not None and an.errors[row] else "no valid instruction selected"
@@ -106,14 +107,18 @@ class TimelineView(DocView):
             grid = np.full((W, n), -1, np.int64)
             lanes = np.flatnonzero(det.lane_wave >= 0)
             grid[lanes, det.lane_wave[lanes]] = det.lane_wave[lanes]
-            rgba = wave_rgba(grid)
-            rgba[grid < 0] = (*st.empty, 255)
-            # 16 pixels per wavefront with a 1-pixel gap between wavefronts, one per lane: wide,
-            # short cells would turn grid_image's square grid lines into stripes
-            img = np.repeat(rgba, 16, axis=1)
-            img[:, ::16, :3] = st.background
-            self.image.setImage(img, autoLevels=False)
-            self.image.setRect(QRectF(0, 0, n, W))
+            last = getattr(self, "_grid", None)
+            if last is None or last.shape != grid.shape or not np.array_equal(last, grid) or self.image.image is None:
+                # a new picture only when the lanes' wavefronts changed (an edit elsewhere: none)
+                self._grid = grid
+                rgba = wave_rgba(grid)
+                rgba[grid < 0] = (*st.empty, 255)
+                # 16 pixels per wavefront with a 1-pixel gap between wavefronts, one per lane: wide,
+                # short cells would turn grid_image's square grid lines into stripes
+                img = np.repeat(rgba, 16, axis=1)
+                img[:, ::16, :3] = st.background
+                self.image.setImage(img, autoLevels=False)
+                self.image.setRect(QRectF(0, 0, n, W))
             self.ideal_line.setValue(det.ideal)
             self.ideal_line.show()
             right = det.ideal < n / 2  # room on the right of the line: say it there
