@@ -365,9 +365,11 @@ class MainWindow(QMainWindow):
     def _show_selected_note(self) -> None:
         k = self.document.selection.instruction
         note = self.instruction_note(k)
-        self.note_status.setText(f"⚠ #{k}: {note}" if note else "")
-        self.note_status.setToolTip(note)
-        self.note_status.updateGeometry()
+        text = f"⚠ #{k}: {note}" if note else ""
+        if text != self.note_status.text():  # a change re-lays out the status bar and the window
+            self.note_status.setText(text)
+            self.note_status.setToolTip(note)
+            self.note_status.updateGeometry()
 
     # ---- state -------------------------------------------------------------------------------
     def _show_errors(self) -> None:

@@ -534,10 +534,13 @@ class EditorPanel(QScrollArea):
             return
         self.ins_box.setTitle(f"Instruction #{self.doc.selection.instruction}")
         arr_combo: QComboBox = self.fields["ins.array"]
-        arr_combo.blockSignals(True)
-        arr_combo.clear()
-        arr_combo.addItems(names)
-        arr_combo.blockSignals(False)
+        if [arr_combo.itemText(i) for i in range(arr_combo.count())] != names:
+            # refilled only when the arrays change: a refill resets the combo's model and makes
+            # the whole panel lay itself out again, on every edit
+            arr_combo.blockSignals(True)
+            arr_combo.clear()
+            arr_combo.addItems(names)
+            arr_combo.blockSignals(False)
         self._set("ins.kind", ins.kind)
         self._set("ins.space", ins.space)
         self._set("ins.op", ins.op)

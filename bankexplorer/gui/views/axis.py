@@ -29,6 +29,7 @@ class FastAxis(pg.AxisItem):
         super().__init__(*args, **kwargs)
         self._integer_px: float | None = None
         self._plan = None
+        self._pens: dict[tuple, QPen] = {}
 
     def set_integer_ticks(self, min_px: float | None = 48.0) -> None:
         """Label whole numbers (cycles) at a 1-2-5 step that leaves ``min_px`` pixels per label,
@@ -103,6 +104,17 @@ class FastAxis(pg.AxisItem):
                 p.drawStaticText(pt, st)
         p.restore()
 
+    def _level_pen(self, base: QPen, alpha: int) -> QPen:
+        """The tick pen at a level's opacity (made once per pen and level, not per redraw)."""
+        key = (base.color().rgba(), base.widthF(), alpha)
+        pen = self._pens.get(key)
+        if pen is None:
+            pen = self._pens[key] = QPen(base)
+            c = QColor(base.color())
+            c.setAlpha(alpha)
+            pen.setColor(c)
+        return pen
+
     def _make_plan(self):
         """pyqtgraph's generateDrawSpecs for fixed ticks (same positions, alignment, crowding
         rule and clipping), straight to lines and laid-out labels."""
@@ -122,10 +134,11 @@ class FastAxis(pg.AxisItem):
         else:
             a, b = bounds.topLeft() + QPointF(-1, 1), bounds.topRight() + QPointF(1, 1)
             stop, sign = bounds.top(), 1
-        d0, d1 = self.mapToDevice(a), self.mapToDevice(b)
-        if d0 is None or d1 is None or d0 == d1:
+        # an axis is never scaled inside its view: its own units are pixels (pyqtgraph maps the
+        # ends to the device, a costly transform lookup, for the same number)
+        length_px = math.hypot(b.x() - a.x(), b.y() - a.y())
+        if length_px <= 0 or self.getViewWidget() is None:
             return None
-        length_px = math.hypot(d1.x() - d0.x(), d1.y() - d0.y())
         levels = self._integer_levels(length_px) if self._integer_px is not None else self._tickLevels
         lo, hi = self.range
         if hi == lo:
@@ -147,10 +160,7 @@ class FastAxis(pg.AxisItem):
             if solid:
                 alpha = 255 / (i + 1) if alpha_style is None else (
                     alpha_style * 255 if isinstance(alpha_style, float) else alpha_style)
-                pen = QPen(base_pen)
-                c = QColor(pen.color())
-                c.setAlpha(int(max(0, min(255, round(alpha)))))
-                pen.setColor(c)
+                pen = self._level_pen(base_pen, int(max(0, min(255, round(alpha)))))
             lines, pos = [], []
             for v, _ in level:
                 x = v * scale - offset

@@ -117,7 +117,6 @@ class Caption(pg.GraphicsWidget):
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.setMinimumWidth(10)
         self._html = ""
-        self._lines: tuple = ()
         self._pieces: list = []
         self._laid_width = -1.0
         self._height = -1.0
@@ -131,7 +130,6 @@ class Caption(pg.GraphicsWidget):
                 self._html = None
         if html != self._html:
             self._html = html
-            self._lines = richtext.parse(html)
             self._laid_width = -1.0
             self._relayout()
             self.update()
@@ -145,7 +143,7 @@ class Caption(pg.GraphicsWidget):
         if w == self._laid_width:
             return
         self._laid_width = w
-        self._pieces, n, _ = richtext.layout(self._lines, self.fonts, max(w, 20.0))
+        self._pieces, n, _ = self.fonts.laid_out(self._html or "", max(w, 20.0))
         h = max(n, 1) * self.fonts.line_height + 2 * self.MARGIN
         if h != self._height:
             self._height = h

@@ -98,6 +98,7 @@ class Fonts:
         self._metrics = {k: QFontMetricsF(f) for k, f in self._face.items()}
         self._keys = {k: f.key() for k, f in self._face.items()}
         self._widths: dict[tuple, float] = {}
+        self._layouts: dict[tuple, tuple] = {}
         self.line_height = max(m.height() for m in self._metrics.values())
         self.ascent = max(m.ascent() for m in self._metrics.values())
 
@@ -106,6 +107,17 @@ class Fonts:
 
     def static(self, run: Run, text: str) -> QStaticText:
         return static_text(text, self.font(run), self._keys[(run.bold, run.mono)])
+
+    def laid_out(self, markup: str, width: float | None = None) -> tuple[list, int, float]:
+        """:func:`layout` of ``markup``, remembered: the summary's cells and the captions come
+        back to the same strings edit after edit."""
+        key = (markup, width)
+        out = self._layouts.get(key)
+        if out is None:
+            if len(self._layouts) > 2048:
+                self._layouts.clear()
+            out = self._layouts[key] = layout(parse(markup), self, width)
+        return out
 
     def width(self, run: Run, text: str) -> float:
         key = (run.bold, run.mono, text)

@@ -166,12 +166,12 @@ class SummaryView(QAbstractScrollArea):
         y, widest = self.MARGIN, 0.0
         for kind, body in self._blocks:
             if kind == "para":
-                pieces, n, w = richtext.layout(richtext.parse(body), f, width)
+                pieces, n, w = f.laid_out(body, width)
                 placed.append((self.MARGIN, y, pieces))
                 y += n * lh + 3
                 widest = max(widest, w)
                 continue
-            cells = [[(richtext.layout(richtext.parse(m), f, None), right, tip) for m, right, tip in r] for r in body]
+            cells = [[(f.laid_out(m), right, tip) for m, right, tip in r] for r in body]
             ncol = max((len(r) for r in cells), default=0)
             for pad in (self.PAD, self.PAD / 2, 1.0):  # a narrow panel: tighter columns first
                 colw = [0.0] * ncol
