@@ -15,6 +15,7 @@ Further layout kinds (CuTe layouts, Triton and TMA swizzles) register themselves
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Callable
 
 import numpy as np
@@ -108,6 +109,15 @@ class SharedArray:
         return f"{self.dtype} {self.name}{dims}"
 
     def validate(self) -> list[tuple[str, str]]:
+        """Every problem of the array, as (field, message). Remembered per array value: a
+        swizzle's check evaluates it over every element, and the window validates on each edit
+        arrays that mostly did not change."""
+        try:
+            return list(_validate_array(self))
+        except TypeError:  # a field that is not hashable (built by hand with a list): no memo
+            return self._validate()
+
+    def _validate(self) -> list[tuple[str, str]]:
         p: list[tuple[str, str]] = []
         if not self.name or not self.name.replace("_", "a").isalnum() or self.name[0].isdigit():
             p.append(("name", f"{self.name!r} is not an identifier"))
@@ -311,3 +321,8 @@ def _footprint(arr: SharedArray) -> int:
 
 def with_padding(arr: SharedArray, padding: int) -> SharedArray:
     return replace(arr, padding=padding)
+
+
+@lru_cache(maxsize=256)
+def _validate_array(arr: SharedArray) -> tuple[tuple[str, str], ...]:
+    return tuple(arr._validate())

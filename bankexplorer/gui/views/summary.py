@@ -3,6 +3,7 @@ selects what every other view shows."""
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QColor, QFont, QGuiApplication, QKeySequence, QPainter
 from PySide6.QtWidgets import (
@@ -296,21 +297,40 @@ class InstructionList(QWidget):
 
     def refresh(self) -> None:
         an, p = self.doc.analysis, self.doc.pattern
+        n = len(p.instructions)
         self.table.blockSignals(True)
-        self.table.setRowCount(len(p.instructions))
+        if self.table.rowCount() != n:
+            self.table.setRowCount(n)
+        if an is not None:  # per instruction, over its warps and iterations, in one pass each
+            src = an.source
+            wf, ideal, deg = an.result.wavefronts, an.result.ideal, an.result.degree
+            count = np.bincount(src, minlength=n)
+            bad_n = np.bincount(src, weights=wf < 0, minlength=n)
+            wf_sum = np.bincount(src, weights=np.maximum(wf, 0), minlength=n).astype(np.int64)
+            id_sum = np.bincount(src, weights=ideal, minlength=n).astype(np.int64)
+            wf_max, id_max, deg_max = (np.zeros(n, np.int64) for _ in range(3))
+            np.maximum.at(wf_max, src, wf)
+            np.maximum.at(id_max, src, ideal)
+            np.maximum.at(deg_max, src, deg)
         for k, ins in enumerate(p.instructions):
             vals = [str(k), ins.title(), "", "", ""]
+            tips: list[str | None] = [None] * 5
             bad = False
             if an is not None:
-                rows = an.rows_of(k)
-                wf = an.result.wavefronts[rows]
-                bad = bool((wf < 0).any())
+                bad = bool(bad_n[k])
                 if bad:
                     vals[2] = "error"
+                    tips = [an.instruction_errors.get(k, "")] * 5
                 else:
-                    vals[2] = f"{int(wf.sum()):,}"
-                    vals[3] = f"{int(an.result.ideal[rows].sum()):,}"
-                    vals[4] = f"{int(an.result.degree[rows].max(initial=0))}-way"
+                    vals[2] = f"{int(wf_sum[k]):,}"
+                    vals[3] = f"{int(id_sum[k]):,}"
+                    vals[4] = f"{int(deg_max[k])}-way"
+                    c = int(count[k])
+                    base = (f"sum over {c:,} warp instruction{'s' if c != 1 else ''} "
+                            f"({p.warps} warp{'s' if p.warps != 1 else ''} × {ins.iterations()} "
+                            f"iteration{'s' if ins.iterations() != 1 else ''}); at most ")
+                    tips[2] = base + f"{int(wf_max[k])} per warp instruction"
+                    tips[3] = base + f"{int(id_max[k])} per warp instruction"
             for c, v in enumerate(vals):
                 it = self.table.item(k, c)
                 if it is None:
@@ -320,14 +340,8 @@ class InstructionList(QWidget):
                     self.table.setItem(k, c, it)
                 if it.text() != v:  # every change repaints the table (and re-decorates its rows)
                     it.setText(v)
-                if bad and an is not None:
-                    _set_tip(it, an.instruction_errors.get(k, ""))
-                elif an is not None and c in (2, 3):
-                    n = len(rows)
-                    per = int(an.result.wavefronts[rows].max(initial=0)) if c == 2 else int(an.result.ideal[rows].max(initial=0))
-                    _set_tip(it, f"sum over {n:,} warp instruction{'s' if n != 1 else ''} "
-                                  f"({p.warps} warp{'s' if p.warps != 1 else ''} × {ins.iterations()} "
-                                  f"iteration{'s' if ins.iterations() != 1 else ''}); at most {per} per warp instruction")
+                if tips[c] is not None:
+                    _set_tip(it, tips[c])
         self.table.blockSignals(False)
         self.sync_selection()
 
