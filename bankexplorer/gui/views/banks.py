@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF
 
 from ...model.analysis import Analysis
@@ -19,6 +18,7 @@ from ..document import Hover, Selection
 from ..palette import BANK_COLORS, WAVE_COLORS
 from .axis import FastAxis
 from .marks import Marks
+from .image import RGBAImage
 from .base import set_ticks, Caption, DocView, fit_aspect, RectHighlight, TextPool, cosmetic_pen, detail_for, grid_image, hatch, lane_tip, pixels_per_cell, qcolor, selected_row
 
 MAX_ROWS = 4096  # bank rows drawn (512 KiB of 128-byte rows): far beyond any SM
@@ -96,7 +96,7 @@ class BanksView(DocView):
             self.plot.getAxis(ax).setTextPen(qcolor(st.ink))
         self.plot.setLabel("top", "bank", color=st.hex(st.ink))
         self.plot.setLabel("left", "byte address", color=st.hex(st.ink))
-        self.image = pg.ImageItem()
+        self.image = RGBAImage()
         self.plot.addItem(self.image)
         self.marks = Marks("s", 0.9)
         self.marks.setZValue(10)

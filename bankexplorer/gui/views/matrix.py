@@ -6,13 +6,13 @@ deliver), the worst bank in the conflict colour. A vertical run of marks is a ba
 from __future__ import annotations
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF
 
 from ...model.analysis import Analysis
 from ..document import Hover, Selection
 from ..palette import wave_rgba
 from .marks import Bars, Marks
+from .image import RGBAImage
 from .base import Label, set_ticks, Caption, DocView, RectHighlight, TextPool, detail_for, grid_image, lane_tip, qcolor, selected_row
 
 
@@ -52,7 +52,7 @@ class MatrixView(DocView):
                 pl.getAxis(ax).setTextPen(qcolor(st.ink))
         self.plot.getAxis("left").setWidth(44)
         self.bars_plot.getAxis("left").setWidth(44)
-        self.image = pg.ImageItem()
+        self.image = RGBAImage()
         self.plot.addItem(self.image)
         self.badges = Marks("t", 0.45, brush=qcolor(st.conflict))
         self.badges.setZValue(10)

@@ -22,6 +22,7 @@ from ...model.pattern import Pattern
 from ..document import Hover, Selection
 from ..palette import bank_color, bank_rgba
 from .marks import Marks, Segments
+from .image import RGBAImage
 from .base import (
     Caption, Label, set_ticks, DocView, RectHighlight, TextPool, cosmetic_pen, detail_for, fit_aspect, grid_image, hatch, ink_on, lane_tip,
     pixels_per_cell, qcolor, selected_row,
@@ -200,7 +201,7 @@ class TileView(DocView):
             self.plot.getAxis(ax).setPen(qcolor(st.faint))
             self.plot.getAxis(ax).setTextPen(qcolor(st.ink))
         self.plot.setMenuEnabled(False)
-        self.image = pg.ImageItem()
+        self.image = RGBAImage()
         self.plot.addItem(self.image)
         self.outline = Marks("s", 0.92, pen=cosmetic_pen(st.ink, 2.0))
         self.conflict = Marks("s", 0.92, pen=cosmetic_pen(st.conflict, 3.0))
@@ -242,7 +243,7 @@ class TileView(DocView):
             self.legend.getAxis(ax).setPen(qcolor(st.faint))
             self.legend.getAxis(ax).setTextPen(qcolor(st.ink))
         self.legend.getViewBox().invertY(True)
-        self.legend_img = pg.ImageItem()
+        self.legend_img = RGBAImage()
         self.legend.addItem(self.legend_img)
         self._legend_n = -1
         self.caption = Caption(qcolor(st.ink), st.font_pt)

@@ -17,6 +17,7 @@ from ...model.hardware import issue_cycles_one_warp, latency_cycles
 from ..document import Hover, Selection
 from ..palette import wave_rgba
 from .marks import Bars
+from .image import RGBAImage
 from .base import Label, cosmetic_pen, set_ticks, Caption, DocView, RectHighlight, TextPool, detail_for, lane_tip, qcolor, selected_row
 
 
@@ -37,7 +38,7 @@ class TimelineView(DocView):
         self.plot.setLabel("left", "lane", color=st.hex(st.ink))
         self.plot.setLabel("bottom", "cycle (one wavefront each) — selected instruction", color=st.hex(st.ink))
         self.plot.setMouseEnabled(x=True, y=False)
-        self.image = pg.ImageItem()
+        self.image = RGBAImage()
         self.plot.addItem(self.image)
         self.ideal_line = pg.InfiniteLine(angle=90, pen=pg.mkPen(qcolor(st.ink), width=2, style=Qt.PenStyle.DashLine))
         self.plot.addItem(self.ideal_line, ignoreBounds=True)
