@@ -33,6 +33,16 @@ class _RowAxis(FastAxis):
         return [f"{int(v) * self.row_bytes}" if v >= 0 else "" for v in values]
 
 
+_WAVE_PENS: list = []
+
+
+def _wave_pens() -> list:
+    """The outline pen of each wavefront colour, made once (a QPen per mark per edit added up)."""
+    if not _WAVE_PENS:
+        _WAVE_PENS.extend(cosmetic_pen(tuple(c), 3.0) for c in WAVE_COLORS)
+    return _WAVE_PENS
+
+
 @dataclass
 class BankMap:
     """Which array element lives in each word of shared memory."""
@@ -169,7 +179,8 @@ class BanksView(DocView):
         waves_a = np.array(waves, np.int64)
         x = words_a % hw.banks + 0.5
         y = words_a // hw.banks + 0.5
-        pens = [cosmetic_pen(tuple(WAVE_COLORS[w % len(WAVE_COLORS)]), 3.0) for w in waves_a.tolist()]
+        wave_pens = _wave_pens()
+        pens = [wave_pens[w % len(wave_pens)] for w in waves_a.tolist()]
         self.marks.setData(x=x, y=y, pen=pens)
         # a conflict: the word's bank delivers several distinct words in the lanes' phase
         confl = np.array([bool(det.lane_conflict[ls].any()) for ls in lanes], bool)

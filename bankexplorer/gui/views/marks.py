@@ -18,6 +18,18 @@ _NO_PEN = QPen(Qt.PenStyle.NoPen)
 _NO_BRUSH = QBrush(Qt.BrushStyle.NoBrush)
 
 
+def _pixel_size(item: pg.GraphicsObject) -> tuple[float, float]:
+    """Data units per screen pixel in the item's view, from the range the view is set to
+    (pyqtgraph's pixelWidth maps through the device transform: slow, and stale right after a
+    range change)."""
+    vb = item.getViewBox()
+    if vb is None or not hasattr(vb, "viewRange"):
+        return abs(item.pixelWidth() or 0.0), abs(item.pixelHeight() or 0.0)
+    (x0, x1), (y0, y1) = vb.viewRange()
+    w, h = vb.width(), vb.height()
+    return (abs(x1 - x0) / w if w > 0 else 0.0), (abs(y1 - y0) / h if h > 0 else 0.0)
+
+
 class Marks(pg.GraphicsObject):
     """Shapes centred on (x, y) points, ``size`` cells across, in the parent's data coordinates.
 
@@ -65,8 +77,9 @@ class Marks(pg.GraphicsObject):
         if self.x.size:
             hw, hh = self._half()
             # room for a thick cosmetic pen: 3 pixels at today's zoom (re-done on every zoom)
-            mx = max(0.05, 3 * abs(self.pixelWidth() or 0.0))
-            my = max(0.05, 3 * abs(self.pixelHeight() or 0.0))
+            px, py = _pixel_size(self)
+            mx = max(0.05, 3 * px)
+            my = max(0.05, 3 * py)
             self._bounds = QRectF(self.x.min() - hw - mx, self.y.min() - hh - my,
                                   self.x.max() - self.x.min() + 2 * (hw + mx), self.y.max() - self.y.min() + 2 * (hh + my))
         else:
