@@ -185,13 +185,27 @@ def layout(lines: tuple[tuple[Run, ...], ...], fonts: Fonts, width: float | None
                 x += w
         widest = max(widest, x)
         row += 1
+    # painted face by face, colour by colour: the order does not show (pieces never overlap)
+    # and each change of font is a font-engine lookup in the painter
+    pieces.sort(key=lambda pc: (pc[3].bold, pc[3].mono, pc[3].color or ""))
     return pieces, row, widest
+
+
+def place(blocks: list[tuple[float, float, list[Piece]]], fonts: Fonts) -> list[Piece]:
+    """Pieces of several laid-out blocks (x, y, pieces) as one list for :func:`paint_pieces` at
+    (0, 0) (rows in line heights from the top), sorted by face and colour so that a whole panel
+    paints with few font changes."""
+    lh = fonts.line_height
+    out = [(x0 + x, y0 / lh + row, text, run) for x0, y0, pieces in blocks for x, row, text, run in pieces]
+    out.sort(key=lambda pc: (pc[3].bold, pc[3].mono, pc[3].color or ""))
+    return out
 
 
 def paint_pieces(p, pieces: list[Piece], fonts: Fonts, ink: QColor, x0: float = 0.0, y0: float = 0.0) -> None:
     colors: dict[str | None, QColor] = {None: ink}
     font = None
     color = None
+    lh = fonts.line_height
     for x, row, text, run in pieces:
         f = fonts.font(run)
         if f is not font:
@@ -203,4 +217,4 @@ def paint_pieces(p, pieces: list[Piece], fonts: Fonts, ink: QColor, x0: float = 
         if c is not color:
             p.setPen(c)
             color = c
-        p.drawStaticText(QPointF(x0 + x, y0 + row * fonts.line_height), fonts.static(run, text))
+        p.drawStaticText(QPointF(x0 + x, y0 + row * lh), fonts.static(run, text))

@@ -105,7 +105,7 @@ class SummaryView(QAbstractScrollArea):
         self.doc, self.style_ = doc, style
         self._pending = False
         self._blocks: list[Block] = []
-        self._placed: list[tuple[float, float, list]] = []  # (x, y, pieces)
+        self._placed: list = []  # every piece of text at its place (richtext.place)
         self._tips: list[tuple[QRectF, str]] = []
         self._content = QSize(0, 0)
         self._laid_width = -1
@@ -192,7 +192,7 @@ class SummaryView(QAbstractScrollArea):
                 y += lh + 2
                 widest = max(widest, x - self.MARGIN)
             y += 3
-        self._placed, self._tips = placed, tips
+        self._placed, self._tips = richtext.place(placed, f), tips
         self._content = QSize(int(widest + 2 * self.MARGIN + 1), int(y + self.MARGIN))
         self._update_bars()
 
@@ -216,8 +216,7 @@ class SummaryView(QAbstractScrollArea):
         p = QPainter(self.viewport())
         p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
         p.translate(-self.horizontalScrollBar().value(), -self.verticalScrollBar().value())
-        for x, y, pieces in self._placed:
-            richtext.paint_pieces(p, pieces, self.fonts, self.ink, x, y)
+        richtext.paint_pieces(p, self._placed, self.fonts, self.ink)
         p.end()
 
     def viewportEvent(self, ev) -> bool:  # noqa: N802 - Qt's name
