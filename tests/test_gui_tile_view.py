@@ -74,3 +74,15 @@ def test_boxed_lane_labels_stay_inside_their_box(qtbot, tmp_path):
     px = t._cell_pixels()
     box_h = QFontMetricsF(t.lane_labels.font).height() + 2 * t.lane_labels.margin  # the filled box, in pixels
     assert box_h <= px - 2, (box_h, px)
+
+
+def test_short_wide_array_is_centred_and_a_full_one_starts_at_its_top(qtbot, tmp_path):
+    w = _open(qtbot, tmp_path, "16_atomics_cas_and_loops.json")  # int counts[64]: 2 rows of 32
+    (x0, x1), (y0, y1) = w.tile.vb.viewRange()
+    assert w.tile.grid.rows == 2 and y1 - y0 > 8  # far more room than rows
+    assert abs((y0 + y1) / 2 - 1.0) < 0.05  # the two rows sit in the middle, not stuck on top
+    assert x0 < 0 < 32 < x1
+    w.document.undo_stack.setClean()
+    w2 = _open(qtbot, tmp_path, "06_transpose_32x32.json")  # fills the height: starts at row 0
+    (_, _), (y0, y1) = w2.tile.vb.viewRange()
+    assert -1.5 < y0 <= 0 and y1 >= 32

@@ -304,11 +304,8 @@ class MainWindow(QMainWindow):
 
     # ---- the instruction table and the status bar ------------------------------------------
     def _setup_instruction_table(self) -> None:
-        """Titles elided at the right (the start says what the instruction is), the full title
-        and the instruction's note as tooltips, a warning icon on instructions that have a note;
+        """The full title and the instruction's note as tooltips, a warning icon on instructions that have a note;
         the selected instruction's note also stays in the status bar."""
-        table = self.instructions.table
-        table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self._note_icon = self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
         self.note_status = ElidedLabel()
         self.note_status.setStyleSheet("color:#805000;")
@@ -321,7 +318,7 @@ class MainWindow(QMainWindow):
         self._decorate_timer = QTimer(self)
         self._decorate_timer.setSingleShot(True)
         self._decorate_timer.timeout.connect(self._decorate_instruction_table)
-        model = table.model()
+        model = self.instructions.table.model()
         for sig in (model.rowsInserted, model.modelReset):
             sig.connect(lambda *_: self._decorate_timer.start(0))
         model.dataChanged.connect(self._table_data_changed)

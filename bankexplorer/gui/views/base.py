@@ -555,8 +555,9 @@ class DocView(pg.GraphicsLayoutWidget):
 def fit_aspect(vb: pg.ViewBox, x0: float, x1: float, y0: float, y1: float, width_only: bool = False,
                margin: float = 0.02) -> None:
     """Show [x0, x1] x [y0, y1] in an aspect-locked ViewBox at the largest scale that fits,
-    centred across and anchored at the top (``y0``). ``width_only``: fit the width and show as
-    many rows from the top as the height allows (the banks view: all 32 banks, rows scroll)."""
+    centred (a picture that fills the height starts at its top, ``y0``). ``width_only``: fit the
+    width and show as many rows from the top as the height allows (the banks view: all 32
+    banks, rows scroll)."""
     w, h = max(vb.width(), 1.0), max(vb.height(), 1.0)
     mx, my = (x1 - x0) * margin, (y1 - y0) * margin if not width_only else 0.0
     x0, x1 = x0 - mx, x1 + mx
@@ -564,6 +565,8 @@ def fit_aspect(vb: pg.ViewBox, x0: float, x1: float, y0: float, y1: float, width
     vw, vh = w / scale, h / scale
     cx = (x0 + x1) / 2
     top = y0 - my if not width_only else y0 - 0.15
+    if not width_only and y1 - y0 + 2 * my < vh:  # a short, wide picture: centred, not stuck on top
+        top = (y0 + y1) / 2 - vh / 2
     vb.setRange(xRange=(cx - vw / 2, cx + vw / 2), yRange=(top, top + vh), padding=0)
 
 

@@ -264,7 +264,9 @@ class InstructionList(QWidget):
                                  "the conflict-free minimum, summed the same way",
                                  "worst conflict degree of any one warp instruction (1-way = no conflict)"]):
             self.table.horizontalHeaderItem(c).setToolTip(tip)
-        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        # titles cut at the right: their start says what the instruction is (the full title is
+        # the row's tooltip)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.setWordWrap(False)
         self.table.verticalHeader().hide()
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
