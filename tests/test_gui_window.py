@@ -421,3 +421,24 @@ def test_window_goes_idle_after_an_edit(qtbot, settings, example):
         QApplication.instance().removeEventFilter(count)
     assert count.n < 20
     w.document.undo_stack.setClean()
+
+
+def test_summary_reads_and_copies_as_text(qtbot, settings):
+    """The painted summary (no QTextDocument) still reads as its numbers, row by row, and Copy
+    puts exactly that text on the clipboard."""
+    w = _open_window(qtbot, settings, "04_stride32_float.json")
+    text = w.summary.toPlainText()
+    lines = text.splitlines()
+    assert lines[0] == "#0 load s[lane * 32], warp 0"
+    assert "wavefronts\t32\t32\t32" in lines  # selected, pattern, kernel
+    assert "N-way conflict\t32-way\t32-way" in lines
+    assert "Shared memory: 4,096 B" in lines and "float s[1024]\t4,096 B" in lines
+    w.summary.copy()
+    assert QApplication.clipboard().text() == text
+    # the numbers follow an edit: a stride of 33 floats is conflict-free
+    k = w.document.pattern.instructions[0]
+    from dataclasses import replace
+    assert w.document.apply(w.document.pattern.with_instruction(0, replace(k, index=("lane * 33",))), "stride 33")
+    w.refresh_now()
+    assert "wavefronts\t1\t1\t1" in w.summary.toPlainText().splitlines()
+    w.document.undo_stack.setClean()
