@@ -81,7 +81,7 @@ def test_short_wide_array_is_centred_and_a_full_one_starts_at_its_top(qtbot, tmp
     (x0, x1), (y0, y1) = w.tile.vb.viewRange()
     assert w.tile.grid.rows == 2 and y1 - y0 > 8  # far more room than rows
     assert abs((y0 + y1) / 2 - 1.0) < 0.05  # the two rows sit in the middle, not stuck on top
-    assert x0 < 0 < 32 < x1
+    assert x0 < 0 and x1 > 32
     w.document.undo_stack.setClean()
     w2 = _open(qtbot, tmp_path, "06_transpose_32x32.json")  # fills the height: starts at row 0
     (_, _), (y0, y1) = w2.tile.vb.viewRange()

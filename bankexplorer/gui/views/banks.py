@@ -17,9 +17,24 @@ from ...model.pattern import Pattern
 from ..document import Hover, Selection
 from ..palette import BANK_COLORS, WAVE_COLORS
 from .axis import FastAxis
-from .marks import Marks
+from .base import (
+    Caption,
+    DocView,
+    RectHighlight,
+    TextPool,
+    cosmetic_pen,
+    detail_for,
+    fit_aspect,
+    grid_image,
+    hatch,
+    lane_tip,
+    pixels_per_cell,
+    qcolor,
+    selected_row,
+    set_ticks,
+)
 from .image import RGBAImage
-from .base import set_ticks, Caption, DocView, fit_aspect, RectHighlight, TextPool, cosmetic_pen, detail_for, grid_image, hatch, lane_tip, pixels_per_cell, qcolor, selected_row
+from .marks import Marks
 
 MAX_ROWS = 4096  # bank rows drawn (512 KiB of 128-byte rows): far beyond any SM
 

@@ -11,9 +11,21 @@ from PySide6.QtCore import QPointF, QRectF
 from ...model.analysis import Analysis
 from ..document import Hover, Selection
 from ..palette import wave_rgba
-from .marks import Bars, Marks
+from .base import (
+    Caption,
+    DocView,
+    Label,
+    RectHighlight,
+    TextPool,
+    detail_for,
+    grid_image,
+    lane_tip,
+    qcolor,
+    selected_row,
+    set_ticks,
+)
 from .image import RGBAImage
-from .base import Label, set_ticks, Caption, DocView, RectHighlight, TextPool, detail_for, grid_image, lane_tip, qcolor, selected_row
+from .marks import Bars, Marks
 
 
 class MatrixView(DocView):

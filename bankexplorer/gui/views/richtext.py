@@ -174,7 +174,7 @@ def layout(lines: tuple[tuple[Run, ...], ...], fonts: Fonts, width: float | None
                     x = 0.0
                 if pieces and pieces[-1][1] == row and pieces[-1][3] is run and x > 0:
                     # the same run on the same line: one drawText for the words and spaces between
-                    px, prow, ptext, prun = pieces[-1]
+                    px, prow, ptext, _ = pieces[-1]
                     gap = x - px - fonts.width(run, ptext)
                     n_sp = round(gap / max(fonts.width(run, " "), 1e-6))
                     if n_sp >= 0 and abs(gap - n_sp * fonts.width(run, " ")) < 0.5:

@@ -7,8 +7,17 @@ import numpy as np
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QColor, QFont, QGuiApplication, QKeySequence, QPainter
 from PySide6.QtWidgets import (
-    QAbstractItemView, QAbstractScrollArea, QHBoxLayout, QHeaderView, QLabel, QSpinBox, QTableWidget,
-    QTableWidgetItem, QToolTip, QVBoxLayout, QWidget,
+    QAbstractItemView,
+    QAbstractScrollArea,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
 )
 
 from ...model.analysis import Analysis
@@ -17,7 +26,6 @@ from ..document import Document, Selection
 from ..palette import SCREEN, Style
 from . import richtext
 from .base import detail_for, selected_row
-
 
 #: a block of the summary: ("para", markup) wraps to the panel's width; ("table", rows) is a
 #: table whose rows are lists of cells (markup, right-aligned?, tooltip)

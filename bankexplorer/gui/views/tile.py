@@ -21,12 +21,26 @@ from ...model.layout import SharedArray
 from ...model.pattern import Pattern
 from ..document import Hover, Selection
 from ..palette import bank_color, bank_rgba
-from .marks import Marks, Segments
-from .image import RGBAImage
 from .base import (
-    Caption, Label, set_ticks, DocView, RectHighlight, TextPool, cosmetic_pen, detail_for, fit_aspect, grid_image, hatch, ink_on, lane_tip,
-    pixels_per_cell, qcolor, selected_row,
+    Caption,
+    DocView,
+    Label,
+    RectHighlight,
+    TextPool,
+    cosmetic_pen,
+    detail_for,
+    fit_aspect,
+    grid_image,
+    hatch,
+    ink_on,
+    lane_tip,
+    pixels_per_cell,
+    qcolor,
+    selected_row,
+    set_ticks,
 )
+from .image import RGBAImage
+from .marks import Marks, Segments
 
 _MERGE_IDS = itertools.count(1_000_000)
 

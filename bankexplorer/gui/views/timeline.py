@@ -16,9 +16,21 @@ from ...model.analysis import Analysis
 from ...model.hardware import issue_cycles_one_warp, latency_cycles
 from ..document import Hover, Selection
 from ..palette import wave_rgba
-from .marks import Bars
+from .base import (
+    Caption,
+    DocView,
+    Label,
+    RectHighlight,
+    TextPool,
+    cosmetic_pen,
+    detail_for,
+    lane_tip,
+    qcolor,
+    selected_row,
+    set_ticks,
+)
 from .image import RGBAImage
-from .base import Label, cosmetic_pen, set_ticks, Caption, DocView, RectHighlight, TextPool, detail_for, lane_tip, qcolor, selected_row
+from .marks import Bars
 
 
 class TimelineView(DocView):
