@@ -112,7 +112,7 @@ class Caption(pg.GraphicsWidget):
 
     def __init__(self, color, size_pt: int = 9):
         super().__init__()
-        self.ink = QColor(color)
+        self.ink = QColor(pg.mkColor(color))
         self.fonts = richtext.Fonts(size_pt)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.setMinimumWidth(10)

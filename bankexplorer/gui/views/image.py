@@ -70,7 +70,7 @@ class RGBAImage(pg.GraphicsObject):
 
     def paint(self, p, *args) -> None:
         img = self._qimage
-        if img is None:
+        if img is None or img.isNull() or self._rect.isEmpty():
             return
         # through a scaled transform, as ImageItem does: drawImage into a target rectangle
         # samples differently and left some grid lines a pixel thinner than their neighbours

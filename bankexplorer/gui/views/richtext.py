@@ -159,6 +159,7 @@ def layout(lines: tuple[tuple[Run, ...], ...], fonts: Fonts, width: float | None
     widest = 0.0
     for line in lines:
         x = 0.0
+        inked = 0.0  # where the line's last word ends (trailing spaces do not widen it)
         for run in line:
             for word in re.split(r"( +)", run.text):
                 if not word:
@@ -169,7 +170,7 @@ def layout(lines: tuple[tuple[Run, ...], ...], fonts: Fonts, width: float | None
                         x += w
                     continue
                 if width is not None and x > 0 and x + w > width:
-                    widest = max(widest, x)
+                    widest = max(widest, inked)
                     row += 1
                     x = 0.0
                 if pieces and pieces[-1][1] == row and pieces[-1][3] is run and x > 0:
@@ -180,10 +181,12 @@ def layout(lines: tuple[tuple[Run, ...], ...], fonts: Fonts, width: float | None
                     if n_sp >= 0 and abs(gap - n_sp * fonts.width(run, " ")) < 0.5:
                         pieces[-1] = (px, prow, ptext + " " * n_sp + word, run)
                         x += w
+                        inked = x
                         continue
                 pieces.append((x, row, word, run))
                 x += w
-        widest = max(widest, x)
+                inked = x
+        widest = max(widest, inked)
         row += 1
     # painted face by face, colour by colour: the order does not show (pieces never overlap)
     # and each change of font is a font-engine lookup in the painter
