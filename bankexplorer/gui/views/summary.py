@@ -265,7 +265,8 @@ class InstructionList(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
         self.table = QTableWidget(0, 5)
-        self.table.setHorizontalHeaderLabels(["#", "instruction", "Σ wavefr.", "Σ ideal", "worst"])
+        # two-line headers keep the number columns narrow: the titles get the room
+        self.table.setHorizontalHeaderLabels(["#", "instruction", "Σ wave-\nfronts", "Σ\nideal", "worst"])
         for c, tip in enumerate(["instruction number", "the instruction as the kernel writes it",
                                  "wavefronts summed over every warp and loop iteration of the block "
                                  "(a conflict-free instruction of 8 warps x 4 iterations shows 32)",
