@@ -18,6 +18,13 @@ _NO_PEN = QPen(Qt.PenStyle.NoPen)
 _NO_BRUSH = QBrush(Qt.BrushStyle.NoBrush)
 
 
+def _span(xs: list[float], ys: list[float], pad: float) -> QRectF:
+    """The rectangle around the points, ``pad`` wider on each side (empty for no points)."""
+    if not xs:
+        return QRectF()
+    return QRectF(min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad)
+
+
 def _pixel_size(item: pg.GraphicsObject) -> tuple[float, float]:
     """Data units per screen pixel in the item's view, from the range the view is set to
     (pyqtgraph's pixelWidth maps through the device transform: slow, and stale right after a
@@ -173,12 +180,8 @@ class Bars(pg.GraphicsObject):
         self.prepareGeometryChange()
         self.rects = list(groups.values())
         rs = [r for _, lst in self.rects for r in lst]
-        if rs:
-            left, top = min(r.left() for r in rs), min(r.top() for r in rs)
-            right, bottom = max(r.right() for r in rs), max(r.bottom() for r in rs)
-            self._bounds = QRectF(left, top, right - left, bottom - top).adjusted(-0.05, -0.05, 0.05, 0.05)
-        else:
-            self._bounds = QRectF()
+        self._bounds = _span([v for r in rs for v in (r.left(), r.right())],
+                             [v for r in rs for v in (r.top(), r.bottom())], 0.05)
         self.update()
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
@@ -212,12 +215,8 @@ class Segments(pg.GraphicsObject):
         lines = [QLineF(*s) for s in key]
         self.prepareGeometryChange()
         self.lines = lines
-        if lines:
-            xs = [v for ln in lines for v in (ln.x1(), ln.x2())]
-            ys = [v for ln in lines for v in (ln.y1(), ln.y2())]
-            self._bounds = QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)).adjusted(-0.1, -0.1, 0.1, 0.1)
-        else:
-            self._bounds = QRectF()
+        self._bounds = _span([v for ln in lines for v in (ln.x1(), ln.x2())],
+                             [v for ln in lines for v in (ln.y1(), ln.y2())], 0.1)
         self.update()
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
