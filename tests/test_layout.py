@@ -56,6 +56,14 @@ def test_cute_on_elements_vs_bytes():
     assert list(at(by, np.arange(8), 0) // 16 % 8) == list(range(8))
 
 
+def test_a_constant_remap_puts_every_element_on_one_word():
+    """A remap that does not use ``i`` ("5", typed by a user) evaluates to one number: it is every
+    element's offset (the fuzz walk over the side panel found it raising IndexError)."""
+    a = SharedArray("s", "float", (64,), transform=Transform.make("remap", expr="5"))
+    assert a.validate() == []
+    assert list(at(a, np.array([0, 1, 63]))) == [20, 20, 20]
+
+
 def test_remap_and_footprint():
     a = SharedArray("s", "float", (1024,), transform=Transform.make("remap", expr="i + i / 32"))
     assert list(at(a, np.array([0, 31, 32, 64]))) == [0, 124, 132, 264]
@@ -72,6 +80,7 @@ def test_remap_and_footprint():
     (SharedArray("s", "float", (32, 32), transform=Transform.make("cute", B=3, M=4, S=2)), "transform.S", "at least B"),
     (SharedArray("s", "float", (32, 32), transform=Transform.make("remap", expr="i - 1")), "transform.expr", "negative"),
     (SharedArray("s", "float", (32, 32), transform=Transform.make("remap", expr="i / 0")), "transform.expr", "division by zero"),
+    (SharedArray("s", "float", (32,), transform=Transform.make("remap", expr="-1")), "transform.expr", "negative offset (-1)"),
 ])
 def test_array_validation(arr, where, fragment):
     problems = arr.validate()

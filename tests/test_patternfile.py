@@ -85,6 +85,18 @@ def test_bad_files_name_the_path(mutation, where, fragment):
     assert any(w == where and fragment in m for w, m in problems), problems
 
 
+def test_too_many_warp_instructions_in_one_pass():
+    """Each number within its own bound, together 32 warps x 4,096 loop steps: the window's
+    analysis would take tens of seconds per edit (a fuzz walk over the side panel found it)."""
+    d = with_("instructions.0.loops", [{"var": "k", "start": 0, "stop": 4096}])
+    d["block"] = [1024, 1, 1]
+    problems = problems_of(d)
+    assert ("instructions", "131,072 warp instructions in one pass of the block is too many (at most 65,536): "
+            "fewer threads, loop iterations or instructions") in problems
+    d["block"] = [512, 1, 1]
+    assert pf.from_dict(d).warps == 16  # 65,536: allowed
+
+
 def test_all_problems_are_reported_at_once():
     d = with_("instructions.0.width", 3)
     d["arrays"][0]["padding"] = -2

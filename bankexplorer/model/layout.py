@@ -258,13 +258,16 @@ def _validate_cute(arr: SharedArray) -> list[tuple[str, str]]:
 def _remap(arr: SharedArray, idx):
     e = E.parse(str(arr.transform.get("expr", "i")))
     i = linear(arr, idx)
-    return e.evaluate({"i": i, "n": np.int64(arr.numel)}) * arr.elem_size
+    # a constant expression ("0") is a number, not one offset per element
+    v = np.broadcast_to(np.asarray(e.evaluate({"i": i, "n": np.int64(arr.numel)}), np.int64), np.shape(i))
+    return v * arr.elem_size
 
 
 def _validate_remap(arr: SharedArray) -> list[tuple[str, str]]:
     try:
         e = E.parse(str(arr.transform.get("expr", "i")))
-        v = e.evaluate({"i": linear(arr, arr.all_indices()), "n": np.int64(arr.numel)})
+        i = linear(arr, arr.all_indices())
+        v = np.broadcast_to(np.asarray(e.evaluate({"i": i, "n": np.int64(arr.numel)}), np.int64), np.shape(i))
     except BankExplorerError as err:
         return [("expr", err.message)]
     if (v < 0).any():

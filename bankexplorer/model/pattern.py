@@ -16,6 +16,9 @@ MAX_THREADS = 1024
 FLOAT_TYPES = frozenset({"float", "double", "half", "__half", "bf16", "__nv_bfloat16", "half2", "__half2",
                          "float2", "float4", "double2"})
 MAX_LOOP_ITERATIONS = 4096
+#: warp instructions in one pass of the block (instructions x iterations x warps): about half a
+#: second of analysis; a 1,024-thread block with two instructions in a 1,024-step loop is 65,536
+MAX_WARP_INSTRUCTIONS = 1 << 16
 MAX_REPEAT = 10**12
 RESERVED_NAMES = {
     "threadIdx.x", "threadIdx.y", "threadIdx.z", "blockDim.x", "blockDim.y", "blockDim.z",
@@ -241,6 +244,11 @@ class Pattern:
         arrays = self.array_map()
         for k, ins in enumerate(self.instructions):
             p += [(f"instructions[{k}].{w}", m) for w, m in ins.validate(arrays)]
+        if not p:
+            n = self.warps * sum(ins.iterations() for ins in self.instructions)
+            if n > MAX_WARP_INSTRUCTIONS:
+                p.append(("instructions", f"{n:,} warp instructions in one pass of the block is too many (at most "
+                          f"{MAX_WARP_INSTRUCTIONS:,}): fewer threads, loop iterations or instructions"))
         return p
 
     def with_instruction(self, k: int, ins: Instruction) -> "Pattern":
