@@ -34,8 +34,11 @@ DTYPES: dict[str, int] = {
     "float4": 16, "int4": 16, "uint4": 16, "double2": 16, "longlong2": 16,
 }
 MAX_DIMS = 3
-MAX_ELEMENTS = 1 << 22  # 4 Mi elements: far beyond any SM's shared memory, still cheap to map
-MAX_BYTES = 1 << 24  # 16 MiB
+#: the largest array: far beyond any SM's shared memory (an H100 has 228 KB) and still redrawn in
+#: under a second per edit (at 16 MiB an edit of a 2048 x 2048 float array took seconds)
+MAX_BYTES = 1 << 23  # 8 MiB
+MAX_ELEMENTS = 1 << 21  # 2 Mi elements (a 2048 x 1024 float array)
+MAX_BYTES_TEXT = f"{MAX_BYTES >> 20} MiB"
 
 
 @dataclass(frozen=True)
@@ -274,7 +277,7 @@ def _validate_remap(arr: SharedArray) -> list[tuple[str, str]]:
         k = int(np.argmax(v < 0))
         return [("expr", f"maps element {k} to a negative offset ({int(v[k])})")]
     if v.max(initial=0) * arr.elem_size > MAX_BYTES:
-        return [("expr", "maps elements beyond 16 MiB")]
+        return [("expr", f"maps elements beyond {MAX_BYTES_TEXT}")]
     return []
 
 

@@ -38,7 +38,7 @@ from typing import Union
 import numpy as np
 
 from ..errors import BankExplorerError, ExprError
-from ..layout import MAX_ELEMENTS, SharedArray, Transform, TransformInfo, register_transform
+from ..layout import MAX_BYTES, MAX_BYTES_TEXT, MAX_ELEMENTS, SharedArray, Transform, TransformInfo, register_transform
 from ..swizzle import Swizzle
 
 KIND = "cute-layout"
@@ -458,8 +458,8 @@ def _validate(arr: SharedArray) -> list[tuple[str, str]]:
             return [("layout", f"the pointer swizzle moves {arr.name}{where} before the array's base {arr.base}: "
                                f"place the array at a multiple of {period} bytes, as CuTe's swizzled smem must be")]
         return [("layout", f"maps {arr.name}{where} to a negative offset ({int(off[k])})")]
-    if off.size and int(off.max()) * arr.elem_size >= 1 << 24:
-        return [("layout", "maps elements beyond 16 MiB")]
+    if off.size and int(off.max()) * arr.elem_size >= MAX_BYTES:
+        return [("layout", f"maps elements beyond {MAX_BYTES_TEXT}")]
     return []
 
 
