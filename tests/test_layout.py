@@ -56,6 +56,15 @@ def test_cute_on_elements_vs_bytes():
     assert list(at(by, np.arange(8), 0) // 16 % 8) == list(range(8))
 
 
+def test_an_array_too_big_is_refused_before_its_transform_is_evaluated():
+    """The size check comes first: evaluating a remap over 67 million elements took seconds."""
+    import time
+    a = SharedArray("s", "bf16", (1024, 1024, 64), transform=Transform.make("remap", expr="i"))
+    t0 = time.perf_counter()
+    assert a.validate() == [("dims", "67,108,864 elements is too many (at most 2,097,152)")]
+    assert time.perf_counter() - t0 < 0.5
+
+
 def test_a_constant_remap_puts_every_element_on_one_word():
     """A remap that does not use ``i`` ("5", typed by a user) evaluates to one number: it is every
     element's offset (the fuzz walk over the side panel found it raising IndexError)."""

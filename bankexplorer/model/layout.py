@@ -145,7 +145,7 @@ class SharedArray:
             p.append(("dims", f"{self.nbytes_padded():,} bytes is too large (at most {MAX_BYTES:,})"))
         if self.transform.kind not in TRANSFORMS:
             p.append(("transform.kind", f"unknown transform {self.transform.kind!r} (known: {', '.join(TRANSFORMS)})"))
-        else:
+        elif not p:  # a transform's check evaluates it on every element: only on an array that can exist
             p += [(f"transform.{w}" if w else "transform", m) for w, m in TRANSFORM_INFO[self.transform.kind].validate(self)]
         return p
 
