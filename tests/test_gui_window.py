@@ -5,19 +5,17 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QEvent, QMimeData, QObject, QPoint, QPointF, QSettings, Qt, QUrl  # noqa: E402
+from PySide6.QtCore import QEvent, QMimeData, QObject, QPointF, QSettings, Qt, QUrl  # noqa: E402
 from PySide6.QtGui import QDropEvent, QMouseEvent  # noqa: E402
 from PySide6.QtWidgets import QApplication, QMessageBox  # noqa: E402
 
 from bankexplorer import resources  # noqa: E402
-from bankexplorer.gui import app as app_module  # noqa: E402
 from bankexplorer.gui.app import MainWindow, install_excepthook  # noqa: E402
 from bankexplorer.gui.editors import BAD  # noqa: E402
 from bankexplorer.io import patternfile  # noqa: E402

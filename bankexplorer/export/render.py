@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from pathlib import Path
 
 from ..model.pattern import Pattern

@@ -104,7 +104,7 @@ class TilePanel(Panel):
 
     def __init__(self, scene: Scene, max_w: float = 900.0, max_h: float = 900.0):
         super().__init__(scene)
-        st, f = self.st, self.f
+        f = self.f
         self.arr = arr = scene.array
         self.head = self._head_text()
         self.head_h = lh(f.bold) + lh(f.small) + 4

@@ -422,7 +422,6 @@ class InstructionDetail:
 def instruction_detail(an: Analysis, r: int) -> InstructionDetail:
     hw = an.hardware
     res = an.result
-    W = hw.warp_size
     served = res.served[r]
     addr = np.where(served, an.batch.addr[r], -1)
     width = int(an.batch.width[r])

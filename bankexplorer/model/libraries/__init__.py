@@ -8,15 +8,20 @@ string pasted from a library's printout into the matching :class:`Transform`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import cute, tma, triton  # noqa: F401  (registration)
 from .paste import from_text
+
+if TYPE_CHECKING:
+    from ..layout import Transform
 
 KINDS = (cute.KIND, triton.SWIZZLED, triton.NVMMA, tma.KIND)
 
 __all__ = ["cute", "triton", "tma", "from_text", "default", "KINDS"]
 
 
-def default(kind: str, dims: tuple[int, ...]) -> "Transform":
+def default(kind: str, dims: tuple[int, ...]) -> Transform:
     """A valid starting point when the user switches an array to a library kind in the window:
     the array's current row-major order, with the swizzle these libraries use most."""
     from ..layout import Transform
