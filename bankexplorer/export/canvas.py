@@ -55,16 +55,6 @@ def wrap(text: str, f: QFont, width: float) -> list[str]:
     return out
 
 
-def luminance(rgb) -> float:
-    r, g, b = (x / 255 for x in rgb[:3])
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def ink_on(rgb) -> RGB:
-    """Black or white text, whichever reads better on ``rgb``."""
-    return (15, 15, 15) if luminance(rgb) > 0.5 else (255, 255, 255)
-
-
 class Canvas:
     """Drawing primitives in logical (1x) coordinates."""
 

@@ -6,8 +6,9 @@ a narrow single view and a wide composed figure.
 
 from __future__ import annotations
 
-from .canvas import Canvas, ink_on
-from .panel import (ACCESSED, BANKS, BROADCAST, CONFLICT, EXCESS, IDEAL, LOAD, NEEDED, PADDING, WAVES, Panel, lh, tw)
+from ..gui.palette import ink_on
+from .canvas import Canvas
+from .panel import ACCESSED, BANKS, BROADCAST, CONFLICT, EXCESS, IDEAL, LOAD, NEEDED, PADDING, WAVES, Panel, lh, tw
 from .scene import Scene
 
 LABELS = {

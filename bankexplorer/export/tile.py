@@ -10,8 +10,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..gui.palette import ink_on
 from ..model.layout import SharedArray
-from .canvas import Canvas, font, ink_on, text_width
+from .canvas import Canvas, font, text_width
 from .panel import ACCESSED, BANKS, BROADCAST, CONFLICT, PADDING, Panel, lh, tick_step, tw
 from .scene import Scene
 

@@ -54,6 +54,13 @@ def wave_color(wave: int) -> RGB:
     return int(c[0]), int(c[1]), int(c[2])
 
 
+def ink_on(rgb) -> RGB:
+    """Black or white text, whichever reads better on a cell of colour ``rgb`` (the window's
+    labels and the exported figures' use the same rule, so a cell reads the same in both)."""
+    r, g, b = (int(x) / 255 for x in rgb[:3])
+    return (15, 15, 15) if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5 else (255, 255, 255)
+
+
 def bank_rgba(banks: np.ndarray, alpha: int = 255) -> np.ndarray:
     """(..., 4) uint8 image of bank colours; negative banks become transparent."""
     b = np.asarray(banks)

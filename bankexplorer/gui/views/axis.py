@@ -58,9 +58,12 @@ class FastAxis(pg.AxisItem):
         super().setRange(mn, mx)
 
     def setTicks(self, ticks) -> None:  # noqa: N802 - pyqtgraph's name
-        """New ticks that look the same in today's range (a row more, below the visible ones)
-        are kept without a redraw; the next range change draws them."""
+        """The same ticks again (views set them on every render), or new ones that look the
+        same in today's range (a row more, below the visible ones), are kept without a redraw:
+        pyqtgraph redraws on every call; the next range change draws them."""
         old = self._tickLevels
+        if ticks == old:
+            return
         if old is not None and ticks is not None and self.picture is not None and len(old) == len(ticks):
             lo, hi = sorted(self.range)
 

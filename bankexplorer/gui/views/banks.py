@@ -31,7 +31,6 @@ from .base import (
     pixels_per_cell,
     qcolor,
     selected_row,
-    set_ticks,
 )
 from .image import RGBAImage
 from .marks import Marks
@@ -149,7 +148,7 @@ class BanksView(DocView):
         self.an, self.sel = an, sel
         st = self.style_
         if an is None:
-            self.caption.setText("the pattern is not valid", size=f"{st.font_pt}pt")
+            self.caption.setText("the pattern is not valid")
             return
         hw = an.hardware
         self.axis.row_bytes = hw.row_bytes
@@ -168,15 +167,14 @@ class BanksView(DocView):
             self._shape_key = key
             self.shape_changed()
         step = 1 if m.banks <= 16 else 2 if self._cell_pixels() >= 11 else 4
-        set_ticks(self.plot.getAxis("top"), [[(b + 0.5, str(b)) for b in range(0, m.banks, step)], []])
+        self.plot.getAxis("top").setTicks([[(b + 0.5, str(b)) for b in range(0, m.banks, step)], []])
         ystep = max(1, m.rows // 16)
         ystep = 1 << (ystep.bit_length() - 1) if ystep > 1 else 1
-        set_ticks(self.plot.getAxis("left"), [[(r + 0.5, f"{r * hw.row_bytes}") for r in range(0, m.rows, ystep)], []])
+        self.plot.getAxis("left").setTicks([[(r + 0.5, f"{r * hw.row_bytes}") for r in range(0, m.rows, ystep)], []])
         self.caption.setText(
             f"{hw.banks} banks × {hw.bank_width} B; one row = {hw.row_bytes} B of shared memory<br>"
             f"tint = column of the element stored in the word &nbsp;·&nbsp; number = lane, outline colour = "
-            f"wavefront<br><span style='color:{st.hex(st.conflict)}'>▲ bank conflict</span> &nbsp;▨ padding",
-            size=f"{st.font_pt}pt")
+            f"wavefront<br><span style='color:{st.hex(st.conflict)}'>▲ bank conflict</span> &nbsp;▨ padding")
         self._word_lanes = {}
         if det is None:
             self.marks.setData([])

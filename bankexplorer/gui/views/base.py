@@ -19,6 +19,7 @@ from ..document import Document, Hover, Selection
 from ..palette import SCREEN, Style
 from . import richtext
 from .axis import fast_axes
+from .marks import units_per_pixel
 
 pg.setConfigOptions(antialias=False, imageAxisOrder="row-major")
 
@@ -67,21 +68,6 @@ def grid_image(rgba: np.ndarray, k: int, line: tuple[int, int, int] | None) -> n
     return img
 
 
-def set_ticks(axis: pg.AxisItem, ticks) -> None:
-    """``axis.setTicks`` only when the ticks differ: setting them (even to the same list) makes
-    the axis recompute and repaint its labels, a good part of an edit's redraw."""
-    if getattr(axis, "_be_ticks", None) != ticks:
-        axis._be_ticks = ticks
-        axis.setTicks(ticks)
-
-
-
-def ink_on(rgb, dark=(20, 20, 25), light=(255, 255, 255)):
-    """Text colour that reads on a cell of colour ``rgb`` (by perceived luminance)."""
-    r, g, b = (int(v) for v in rgb[:3])
-    return dark if 0.299 * r + 0.587 * g + 0.114 * b > 150 else light
-
-
 def pixels_per_cell(n_cells: int) -> int:
     if n_cells <= 20000:
         return 8
@@ -122,12 +108,7 @@ class Caption(pg.GraphicsWidget):
         self._height = -1.0
         self._relayout()
 
-    def setText(self, html: str, size: str | None = None, **_) -> None:  # noqa: N802 - LabelItem's name
-        if size and size.endswith("pt"):
-            pt = float(size[:-2])
-            if pt != self.fonts.regular.pointSizeF():
-                self.fonts = richtext.Fonts(pt)
-                self._html = None
+    def setText(self, html: str) -> None:  # noqa: N802 - LabelItem's name
         if html != self._html:
             self._html = html
             self._laid_width = -1.0
@@ -136,14 +117,14 @@ class Caption(pg.GraphicsWidget):
 
     def text(self) -> str:
         """The caption as plain text (tests read it)."""
-        return richtext.plain_text(self._html or "")
+        return richtext.plain_text(self._html)
 
     def _relayout(self) -> None:
         w = self.size().width() - 2 * self.MARGIN
         if w == self._laid_width:
             return
         self._laid_width = w
-        self._pieces, n, _ = self.fonts.laid_out(self._html or "", max(w, 20.0))
+        self._pieces, n, _ = self.fonts.laid_out(self._html, max(w, 20.0))
         h = max(n, 1) * self.fonts.line_height + 2 * self.MARGIN
         if h != self._height:
             self._height = h
@@ -376,13 +357,8 @@ class TextPool:
         m = self.margin if self.margin is not None else 4.0
         wpx = max(fm.horizontalAdvance(lab[2]) for lab in out) + 2 * m + 4
         hpx = fm.height() + 2 * m + 4
-        # data units per pixel, from the range the view is set to (viewPixelSize maps through
-        # the view's matrix, rebuilding it first whenever the range has just changed)
-        (x0, x1), (y0, y1) = self.vb.viewRange()
-        w, h = self.vb.width(), self.vb.height()
-        sx = (x1 - x0) / w if w > 0 else 0.0
-        sy = (y1 - y0) / h if h > 0 else 0.0
-        px, py = wpx * abs(sx) if sx else 1.0, hpx * abs(sy) if sy else 1.0
+        sx, sy = units_per_pixel(self.vb)
+        px, py = wpx * sx if sx else 1.0, hpx * sy if sy else 1.0
         self.layer.set_bounds(QRectF(min(xs) - px, min(ys) - py, max(xs) - min(xs) + 2 * px, max(ys) - min(ys) + 2 * py))
 
 

@@ -4,7 +4,7 @@ pyqtgraph's ScatterPlotItem (with ``pxMode=False``) rebuilds its point records, 
 bounds in Python on every ``setData`` and draws each point as a path; an edit re-sets a handful
 of them in every view, which was a good part of an edit's time. The marks drawn here are plain
 shapes in data coordinates (squares, boxes several cells wide, triangles, dots), so one item
-with numpy positions, grouped by pen, and ``drawRects``/``drawEllipse``/``drawPolygon`` does it.
+with numpy positions, grouped by pen, drawn with one ``drawRects`` or ``drawPath`` per pen, does it.
 """
 
 from __future__ import annotations
@@ -25,13 +25,12 @@ def _span(xs: list[float], ys: list[float], pad: float) -> QRectF:
     return QRectF(min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad)
 
 
-def _pixel_size(item: pg.GraphicsObject) -> tuple[float, float]:
-    """Data units per screen pixel in the item's view, from the range the view is set to
-    (pyqtgraph's pixelWidth maps through the device transform: slow, and stale right after a
-    range change)."""
-    vb = item.getViewBox()
+def units_per_pixel(vb) -> tuple[float, float]:
+    """Data units per screen pixel in a ViewBox, from the range it is set to (pyqtgraph's
+    pixelWidth/viewPixelSize map through the device transform: slow, and stale right after a
+    range change). Items sized in pixels (labels, thick pens) pad their bounds with it."""
     if vb is None or not hasattr(vb, "viewRange"):
-        return abs(item.pixelWidth() or 0.0), abs(item.pixelHeight() or 0.0)
+        return 0.0, 0.0
     (x0, x1), (y0, y1) = vb.viewRange()
     w, h = vb.width(), vb.height()
     return (abs(x1 - x0) / w if w > 0 else 0.0), (abs(y1 - y0) / h if h > 0 else 0.0)
@@ -59,8 +58,7 @@ class Marks(pg.GraphicsObject):
 
     # ---- data --------------------------------------------------------------------------------
     def setData(self, *args, pos=None, x=None, y=None, symbol=None, pen=None) -> None:  # noqa: N802 - pyqtgraph's name
-        if symbol is not None:
-            self.symbol = symbol
+        symbol = self.symbol if symbol is None else symbol
         if pos is not None:
             pos = np.asarray(pos, float).reshape(-1, 2)
             x, y = pos[:, 0], pos[:, 1]
@@ -68,9 +66,10 @@ class Marks(pg.GraphicsObject):
             x, y = np.zeros(0), np.zeros(0)
         x, y = np.asarray(x, float).ravel(), np.asarray(y, float).ravel()
         pens = list(pen) if isinstance(pen, (list, tuple)) else None
-        if (np.array_equal(x, self.x) and np.array_equal(y, self.y) and not isinstance(pen, QPen)
-                and pens == self.pens and symbol in (None, self.symbol) and self._plan is not None):
+        if (symbol == self.symbol and pens == self.pens and not isinstance(pen, QPen)
+                and np.array_equal(x, self.x) and np.array_equal(y, self.y)):
             return  # the same marks: nothing to repaint (a view whose picture stands is not redrawn)
+        self.symbol = symbol
         self.x, self.y = x, y
         self.pens = pens
         if isinstance(pen, QPen):
@@ -84,7 +83,7 @@ class Marks(pg.GraphicsObject):
         if self.x.size:
             hw, hh = self._half()
             # room for a thick cosmetic pen: 3 pixels at today's zoom (re-done on every zoom)
-            px, py = _pixel_size(self)
+            px, py = units_per_pixel(self.getViewBox())
             mx = max(0.05, 3 * px)
             my = max(0.05, 3 * py)
             self._bounds = QRectF(self.x.min() - hw - mx, self.y.min() - hh - my,

@@ -22,7 +22,6 @@ from .base import (
     lane_tip,
     qcolor,
     selected_row,
-    set_ticks,
 )
 from .image import RGBAImage
 from .marks import Bars, Marks
@@ -96,7 +95,7 @@ class MatrixView(DocView):
         row = selected_row(an, sel)
         det = detail_for(an, row)
         if an is None:
-            self.caption.setText("the pattern is not valid", size=f"{st.font_pt}pt")
+            self.caption.setText("the pattern is not valid")
             return
         hw = an.hardware
         W, NB = hw.warp_size, hw.banks
@@ -116,9 +115,9 @@ class MatrixView(DocView):
             self._shape_key = (W, NB)
             self.shape_changed()
         step = 1 if NB <= 16 else 2 if NB <= 32 else 4
-        set_ticks(self.plot.getAxis("top"), [[(b + 0.5, str(b)) for b in range(0, NB, step)], []])
+        self.plot.getAxis("top").setTicks([[(b + 0.5, str(b)) for b in range(0, NB, step)], []])
         lstep = 1 if W <= 16 else 2 if W <= 32 else 4
-        set_ticks(self.plot.getAxis("left"), [[(ln + 0.5, str(ln)) for ln in range(0, W, lstep)], []])
+        self.plot.getAxis("left").setTicks([[(ln + 0.5, str(ln)) for ln in range(0, W, lstep)], []])
         if det is None:
             self.bars.setBars([], [], [], [], qcolor(st.faint), key=())
             self.badges.setData([])
@@ -126,7 +125,7 @@ class MatrixView(DocView):
             self.worst_label.setText("")
             self._worst_look = None
             msg = an.errors[row] if row is not None and an.errors[row] else "no instruction selected"
-            self.caption.setText(msg, size=f"{st.font_pt}pt")
+            self.caption.setText(msg)
             self.sel_band.hide()
             return
         load = det.bank_load
@@ -140,7 +139,7 @@ class MatrixView(DocView):
             self._top = top
             self.bars_plot.setYRange(0, top * 1.25, padding=0)
         ystep = max(1, -(-top // 4))  # whole words: 0, 1 or 0, 8, 16, 24, 32
-        set_ticks(self.bars_plot.getAxis("left"), [[(v, str(v)) for v in range(0, top + 1, ystep)], []])
+        self.bars_plot.getAxis("left").setTicks([[(v, str(v)) for v in range(0, top + 1, ystep)], []])
         look = (hot, worst, int(load[worst]))
         if getattr(self, "_worst_look", None) != look:
             self._worst_look = look
@@ -168,8 +167,7 @@ class MatrixView(DocView):
             f"<b>{det.degree}-way</b> &nbsp;·&nbsp; bars: distinct words per bank<br>"
             f"mark colour / number = wavefront serving the lane &nbsp;"
             f"<span style='color:{st.hex(st.conflict)}'>▲ conflict</span> &nbsp;"
-            f"<span style='color:{st.hex(st.broadcast)}'>● broadcast</span>",
-            size=f"{st.font_pt}pt")
+            f"<span style='color:{st.hex(st.broadcast)}'>● broadcast</span>")
 
     def hover_at(self, scene_pos: QPointF) -> dict | None:
         an = self.an

@@ -83,8 +83,8 @@ def plain_text(markup: str) -> str:
 class Fonts:
     """The four faces a caption uses, with word widths measured once."""
 
-    def __init__(self, size_pt: float, base: QFont | None = None):
-        self.regular = QFont(base) if base is not None else QFont()
+    def __init__(self, size_pt: float):
+        self.regular = QFont()
         self.regular.setPointSizeF(size_pt)
         self.bold = QFont(self.regular)
         self.bold.setBold(True)
@@ -100,7 +100,6 @@ class Fonts:
         self._widths: dict[tuple, float] = {}
         self._layouts: dict[tuple, tuple] = {}
         self.line_height = max(m.height() for m in self._metrics.values())
-        self.ascent = max(m.ascent() for m in self._metrics.values())
 
     def font(self, run: Run) -> QFont:
         return self._face[(run.bold, run.mono)]
@@ -151,6 +150,13 @@ def static_text(text: str, font: QFont, font_key: str | None = None) -> QStaticT
 Piece = tuple[float, int, str, Run]
 
 
+def _paint_order(piece: Piece) -> tuple:
+    """Face by face, colour by colour: the order does not show (pieces never overlap) and each
+    change of font is a font-engine lookup in the painter."""
+    run = piece[3]
+    return run.bold, run.mono, run.color or ""
+
+
 def layout(lines: tuple[tuple[Run, ...], ...], fonts: Fonts, width: float | None) -> tuple[list[Piece], int, float]:
     """Pieces placed line by line, wrapped at spaces to ``width`` (None: no wrapping); returns
     (pieces, number of lines, widest line)."""
@@ -160,6 +166,7 @@ def layout(lines: tuple[tuple[Run, ...], ...], fonts: Fonts, width: float | None
     for line in lines:
         x = 0.0
         inked = 0.0  # where the line's last word ends (trailing spaces do not widen it)
+        gap = ""  # the spaces since that word
         for run in line:
             for word in re.split(r"( +)", run.text):
                 if not word:
@@ -168,29 +175,23 @@ def layout(lines: tuple[tuple[Run, ...], ...], fonts: Fonts, width: float | None
                 if word[0] == " ":
                     if x > 0:  # spaces at the start of a wrapped line are dropped
                         x += w
+                        gap += word
                     continue
                 if width is not None and x > 0 and x + w > width:
                     widest = max(widest, inked)
                     row += 1
-                    x = 0.0
-                if pieces and pieces[-1][1] == row and pieces[-1][3] is run and x > 0:
-                    # the same run on the same line: one drawText for the words and spaces between
-                    px, prow, ptext, _ = pieces[-1]
-                    gap = x - px - fonts.width(run, ptext)
-                    n_sp = round(gap / max(fonts.width(run, " "), 1e-6))
-                    if n_sp >= 0 and abs(gap - n_sp * fonts.width(run, " ")) < 0.5:
-                        pieces[-1] = (px, prow, ptext + " " * n_sp + word, run)
-                        x += w
-                        inked = x
-                        continue
-                pieces.append((x, row, word, run))
+                    x, gap = 0.0, ""
+                last = pieces[-1] if pieces else None
+                if last is not None and last[1] == row and last[3] is run:
+                    # the same run on the same line (the spaces between are its own): one piece
+                    pieces[-1] = (last[0], row, last[2] + gap + word, run)
+                else:
+                    pieces.append((x, row, word, run))
                 x += w
-                inked = x
+                inked, gap = x, ""
         widest = max(widest, inked)
         row += 1
-    # painted face by face, colour by colour: the order does not show (pieces never overlap)
-    # and each change of font is a font-engine lookup in the painter
-    pieces.sort(key=lambda pc: (pc[3].bold, pc[3].mono, pc[3].color or ""))
+    pieces.sort(key=_paint_order)
     return pieces, row, widest
 
 
@@ -200,7 +201,7 @@ def place(blocks: list[tuple[float, float, list[Piece]]], fonts: Fonts) -> list[
     paints with few font changes."""
     lh = fonts.line_height
     out = [(x0 + x, y0 / lh + row, text, run) for x0, y0, pieces in blocks for x, row, text, run in pieces]
-    out.sort(key=lambda pc: (pc[3].bold, pc[3].mono, pc[3].color or ""))
+    out.sort(key=_paint_order)
     return out
 
 

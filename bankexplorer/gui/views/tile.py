@@ -20,7 +20,7 @@ from ...model.analysis import Analysis
 from ...model.layout import SharedArray
 from ...model.pattern import Pattern
 from ..document import Hover, Selection
-from ..palette import bank_color, bank_rgba
+from ..palette import bank_color, bank_rgba, ink_on
 from .base import (
     Caption,
     DocView,
@@ -32,12 +32,10 @@ from .base import (
     fit_aspect,
     grid_image,
     hatch,
-    ink_on,
     lane_tip,
     pixels_per_cell,
     qcolor,
     selected_row,
-    set_ticks,
 )
 from .image import RGBAImage
 from .marks import Marks, Segments
@@ -252,7 +250,7 @@ class TileView(DocView):
         self.legend.setMouseEnabled(x=False, y=False)
         self.legend.hideButtons()
         self.legend.getAxis("left").setWidth(78)
-        set_ticks(self.legend.getAxis("left"), [[(0.5, "bank colour")], []])
+        self.legend.getAxis("left").setTicks([[(0.5, "bank colour")], []])
         for ax in ("bottom", "left"):
             self.legend.getAxis(ax).setPen(qcolor(st.faint))
             self.legend.getAxis(ax).setTextPen(qcolor(st.ink))
@@ -363,7 +361,7 @@ class TileView(DocView):
         self.legend_img.setImage(grid_image(rgba, 8, self.style_.background), autoLevels=False)
         self.legend_img.setRect(QRectF(0, 0, nb, 1))
         step = 1 if nb <= 16 else 4 if nb <= 64 else 8
-        set_ticks(self.legend.getAxis("bottom"), [[(b + 0.5, str(b)) for b in range(0, nb, step)], []])
+        self.legend.getAxis("bottom").setTicks([[(b + 0.5, str(b)) for b in range(0, nb, step)], []])
         self.legend.setXRange(0, nb, padding=0)
         self.legend.setYRange(0, 1, padding=0)
 
@@ -372,13 +370,13 @@ class TileView(DocView):
             step = 1 if n <= 16 else 4 if n <= 64 else 8 if n <= 256 else 32
             return [[(i + 0.5, str(i)) for i in range(0, n, step)], []]
 
-        set_ticks(self.plot.getAxis("top"), ticks(g.cols))
+        self.plot.getAxis("top").setTicks(ticks(g.cols))
         if g.fold > 1:  # label the first line of each array row with the row's index
             n = g.rows // g.fold
             step = 1 if n <= 16 else 4
-            set_ticks(self.plot.getAxis("left"), [[(r * g.fold + 0.5, str(r)) for r in range(0, n, step)], []])
+            self.plot.getAxis("left").setTicks([[(r * g.fold + 0.5, str(r)) for r in range(0, n, step)], []])
         else:
-            set_ticks(self.plot.getAxis("left"), ticks(g.rows))
+            self.plot.getAxis("left").setTicks(ticks(g.rows))
 
     def _draw_accesses(self, an: Analysis, sel: Selection, g: TileGrid) -> None:
         row = selected_row(an, sel)
@@ -401,7 +399,7 @@ class TileView(DocView):
                    + (" (drag the dashed edge)" if g.paddable else "")
                    + (f"<br>each row of {arr.pitch} elements is drawn as {g.fold} lines of {g.cols} "
                       f"(one {hw.row_bytes}-byte bank row each), rows separated by a line" if g.fold > 1 else ""))
-        self.caption.setText(caption, size=f"{st.font_pt}pt")
+        self.caption.setText(caption)
         if det is None or ins is None or ins.array != arr.name:
             for it in (self.outline, self.conflict, self.badge_conflict, self.badge_shared):
                 it.setData([])

@@ -27,7 +27,6 @@ from .base import (
     lane_tip,
     qcolor,
     selected_row,
-    set_ticks,
 )
 from .image import RGBAImage
 from .marks import Bars
@@ -65,7 +64,7 @@ class TimelineView(DocView):
         self.seq.setMouseEnabled(x=True, y=False)
         self.seq.getViewBox().invertY(True)
         self.seq.setLabel("bottom", "cycle — all instructions of the warp, in order", color=st.hex(st.ink))
-        set_ticks(self.seq.getAxis("left"), [[(0.5, "actual"), (1.7, "ideal")], []])
+        self.seq.getAxis("left").setTicks([[(0.5, "actual"), (1.7, "ideal")], []])
         for pl in (self.plot, self.seq):
             pl.getAxis("bottom").set_integer_ticks()
             for ax in ("bottom", "left"):
@@ -102,7 +101,7 @@ class TimelineView(DocView):
         self.an, self.sel = an, sel
         st = self.style_
         if an is None:
-            self.head.setText("the pattern is not valid", size=f"{st.font_pt}pt")
+            self.head.setText("the pattern is not valid")
             return
         hw = an.hardware
         W = hw.warp_size
@@ -114,7 +113,7 @@ class TimelineView(DocView):
             self.ideal_line.hide()
             self.ideal_text.hide()
             msg = an.errors[row] if row is not None and an.errors[row] else "no valid instruction selected"
-            self.head.setText(msg, size=f"{st.font_pt}pt")
+            self.head.setText(msg)
         else:
             n = max(det.wavefronts, 1)
             grid = np.full((W, n), -1, np.int64)
@@ -139,7 +138,7 @@ class TimelineView(DocView):
             self.ideal_text.setText(f" ideal {det.ideal}" if right else f"ideal {det.ideal} ")
             self.ideal_text.setPos(det.ideal, -self._band(W) / 2)
             self.ideal_text.show()
-            set_ticks(self.plot.getAxis("left"), [[(ln + 0.5, str(ln)) for ln in range(0, W, 8)], []])
+            self.plot.getAxis("left").setTicks([[(ln + 0.5, str(ln)) for ln in range(0, W, 8)], []])
             key = (n, W, det.ideal)
             if key != self._key:
                 self._key = key
@@ -151,8 +150,7 @@ class TimelineView(DocView):
                 f"<b>{html.escape(ins.title())}</b> · warp {int(an.warp[row])}: "
                 f"<b style='color:{color}'>{det.wavefronts}</b> wavefront{'s' if det.wavefronts != 1 else ''} "
                 f"vs ideal {det.ideal} ({eff:.0%}) · latency ≈ {float(latency_cycles(det.wavefronts)):.0f} cycles · "
-                f"issue ≈ {float(issue_cycles_one_warp(det.wavefronts)):.0f} cycles/warp",
-                size=f"{st.font_pt}pt")
+                f"issue ≈ {float(issue_cycles_one_warp(det.wavefronts)):.0f} cycles/warp")
         self._render_sequence(an, sel, row)
 
     def _render_sequence(self, an: Analysis, sel: Selection, row: int | None) -> None:
