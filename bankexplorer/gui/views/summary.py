@@ -3,6 +3,8 @@ selects what every other view shows."""
 
 from __future__ import annotations
 
+from html import escape as _esc  # user text inside the summary's markup
+
 import numpy as np
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QColor, QFont, QGuiApplication, QKeySequence, QPainter
@@ -94,10 +96,6 @@ def summary_blocks(an: Analysis | None, sel: Selection, style: Style = SCREEN) -
     out.append(("para", f"<span style='color:{faint}'>pattern = one pass of the block; "
                         f"kernel = × repeat counts, all warps</span>"))
     return out
-
-
-def _esc(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 class SummaryView(QAbstractScrollArea):
