@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from typing import TYPE_CHECKING
+
 from ..model.pattern import Pattern
+
+if TYPE_CHECKING:
+    from .compiled import Compiled
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,8 @@ class ImportResult:
     sources: tuple[SourceSpan, ...]  # one per instruction of ``pattern``
     diagnostics: tuple[Diagnostic, ...]
     block_origin: str  # where the block size came from: "given", "launch at line N", ...
+    #: the compile step (``compiled.import_compiled``): None for an import as written
+    compiled: "Compiled | None" = None
 
     @property
     def complete(self) -> bool:

@@ -28,7 +28,7 @@ _TOP_KEYS = {"format", "version", "name", "description", "hardware", "block", "c
 _HW_KEYS = {"preset", "banks", "bank_width", "warp_size"}
 _ARRAY_KEYS = {"name", "type", "dims", "padding", "base", "transform"}
 _INSTR_KEYS = {"kind", "width", "matrices", "trans", "array", "index", "loops", "active", "repeat", "addresses", "label",
-               "space", "op"}
+               "space", "op", "aggregate"}
 _LOOP_KEYS = {"var", "start", "stop", "step"}
 
 
@@ -202,6 +202,11 @@ def _instruction(d: Any, path: str, P: _Problems) -> Instruction | None:
         P.add(f"{path}.op", f"must be one of {', '.join(ATOMIC_OPS)}, got {op!r}")
     elif "op" in d and kind != "atomic":
         P.add(f"{path}.op", f"only atomics have an operation, not {kind}")
+    aggregate = d.get("aggregate", False)
+    if not isinstance(aggregate, bool):
+        P.add(f"{path}.aggregate", f"must be true or false, got {_tname(aggregate)}")
+    elif aggregate and kind != "atomic":
+        P.add(f"{path}.aggregate", f"only atomics can be warp-aggregated, not {kind}")
     addresses = None
     array = None
     index: tuple[str, ...] = ()
@@ -256,7 +261,7 @@ def _instruction(d: Any, path: str, P: _Problems) -> Instruction | None:
     if len(P.items) > n0:
         return None
     return Instruction(kind, width, matrices, trans, array, index, tuple(loops), active, repeat, addresses, label,
-                       space, op)
+                       space, op, aggregate is True)
 
 
 def from_dict(d: Any, source: str = "") -> Pattern:
@@ -392,6 +397,8 @@ def to_dict(p: Pattern) -> dict:
             x["space"] = i.space
         if i.kind == "atomic" and i.op != "add":
             x["op"] = i.op
+        if i.aggregate:
+            x["aggregate"] = True
         d["instructions"].append(x)
     if p.figure != Figure():
         d["figure"] = {"style": p.figure.style, "title": p.figure.title}

@@ -15,7 +15,7 @@ import numpy as np
 from . import expr as E
 from .engine import BatchResult, WarpBatch, analyze_batch, count_wavefronts, narrow
 from .errors import BankExplorerError
-from .hardware import Hardware, issue_cycles_one_warp, latency_cycles
+from .hardware import Hardware, aggregated_lanes, issue_cycles_one_warp, latency_cycles
 from .pattern import Instruction, Pattern
 
 
@@ -67,8 +67,16 @@ class Analysis:
         wf = np.where(ok, self.result.wavefronts, 0)
         ideal = np.where(ok, self.result.ideal, 0)
         rep = self.repeat
+        res = self.result
+        zero = np.zeros(len(self), np.int64)
+        loop_wf = np.where(ok, res.loop_load_wavefronts if res.loop_load_wavefronts is not None else zero, 0)
+        execs = np.where(ok, res.executions if res.executions is not None else 1, 0)
+        # a compare-and-swap loop executes its load as often as its ATOMS
+        loop_execs = np.where(loop_wf > 0, execs, 0)
+        wf = wf + loop_wf
         return Totals(
             instructions=len(self),
+            executed=int(((execs + loop_execs) * rep).sum()),
             invalid=int((~ok).sum()),
             wavefronts=int(wf.sum()),
             ideal=int(ideal.sum()),
@@ -104,6 +112,8 @@ class Analysis:
             d["op"] = ins.atomic_op(arrays)
         if ins.space != "shared":
             d["space"] = ins.space
+        if ins.aggregate:
+            d["aggregate"] = True
         note = self.note(k)
         if note:
             d["note"] = note
@@ -121,9 +131,12 @@ class Analysis:
             bytes_moved=int(res.bytes_moved[r]),
             efficiency=round(float(res.ideal[r]) / wf, 4) if wf else 1.0,
             repeat=int(self.repeat[r]),
+            executions=int(res.executions[r]) if res.executions is not None else 1,
             latency_cycles=float(latency_cycles(wf)),
             issue_cycles_one_warp=float(issue_cycles_one_warp(wf)),
         )
+        if res.loop_load_wavefronts is not None and res.loop_load_wavefronts[r]:
+            d["loop_load_wavefronts"] = int(res.loop_load_wavefronts[r])
         return d
 
     def to_json(self) -> dict:
@@ -144,6 +157,9 @@ class Analysis:
 @dataclass
 class Totals:
     instructions: int  # warp instructions, one pass of the block
+    #: warp instructions that execute, x repeat counts: warps with an active lane, each iteration of a
+    #: compare-and-swap loop (its load too): compare with the profiler's shared instruction counters
+    executed: int
     invalid: int
     wavefronts: int
     ideal: int
@@ -337,6 +353,8 @@ def analyze(pattern: Pattern, detail: bool = True) -> Analysis:
                 act = np.zeros((L * warps, W), bool)
                 li = np.full((L * warps, W, 3), -1, np.int64)
             tid = np.tile(lane_tid_all, (L, 1))
+        if ins.aggregate:
+            act = aggregated_lanes(act)
         if err:
             instr_errors[k] = err
         rows = L * nw

@@ -89,6 +89,11 @@ class BatchResult:
     bytes_requested: np.ndarray  # (N,)
     bytes_moved: np.ndarray  # (N,)
     error: list[str | None]
+    #: (N,) times the warp executes the instruction: 0 with no served lane, the iterations of a
+    #: compare-and-swap loop, else 1 (what the profiler's instruction counters count)
+    executions: np.ndarray | None = None
+    #: (N,) wavefronts of the loads inside a compare-and-swap loop (counted as loads by a profiler)
+    loop_load_wavefronts: np.ndarray | None = None
 
     @property
     def excess(self) -> np.ndarray:
@@ -213,7 +218,10 @@ def analyze_batch(batch: WarpBatch, hw: Hardware = hwr.NVIDIA_SM70_SM90, detail:
     out = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     bad = out.pop("bad")
     none = np.zeros((0, W), bool)
+    executions, loop_loads = _executions(batch, out["served"], bad, hw)
     return BatchResult(
+        executions=executions,
+        loop_load_wavefronts=loop_loads,
         wavefronts=np.where(bad, -1, out.pop("wavefronts")),
         error=_messages(batch, hw, bad),
         lane_phase=out.pop("lane_phase", none),
@@ -223,6 +231,18 @@ def analyze_batch(batch: WarpBatch, hw: Hardware = hwr.NVIDIA_SM70_SM90, detail:
         lane_conflict=out.pop("lane_conflict", none),
         **out,
     )
+
+
+def _executions(batch: WarpBatch, served: np.ndarray, bad: np.ndarray, hw: Hardware) -> tuple[np.ndarray, np.ndarray]:
+    """Warp instructions executed per row and the loads of compare-and-swap loops (few rows: the
+    loop rule runs per such row)."""
+    executions = (_count_per_row(served) > 0).astype(np.int64)
+    executions[bad] = 0
+    loop_loads = np.zeros(len(batch), np.int64)
+    for r in np.flatnonzero((batch.kind == KIND_CODE["atomic_cas_loop"]) & ~bad & (executions > 0)):
+        executions[r], loop_loads[r] = hwr.cas_loop(np.asarray(batch.addr[r], np.int64), served[r],
+                                                    int(batch.width[r]), hw)
+    return executions, loop_loads
 
 
 def count_wavefronts(batch: WarpBatch, hw: Hardware = hwr.NVIDIA_SM70_SM90) -> BatchResult:
@@ -267,7 +287,7 @@ def _analyze_rows(kind, width, addr, served, hw: Hardware, detail: bool) -> dict
     first = valid.copy()
     first[1:] &= skey[1:] != skey[:-1]
     first[::W] = valid[::W]
-    atomic = (kind == hwr.ATOMIC_CODES[0]) | (kind == hwr.ATOMIC_CODES[1])
+    atomic = np.isin(kind, hwr.ATOMIC_CODES)
     if atomic.any():  # atomics: equal addresses still count once per lane
         first.reshape(N, W)[atomic] = valid.reshape(N, W)[atomic]
     # from here on, one entry per distinct unit (row-major, sorted by phase, slot, unit)

@@ -22,6 +22,22 @@ a document says otherwise, the measurement wins. In short, for the NVIDIA sm_70-
   (``float`` add, 64-bit add/min/max/and/or/xor) are compiled to a loop of a load and a
   ``ATOMS.CAST.SPIN`` compare-and-swap; one uncontended iteration costs like a CAS, and lanes that
   contend for one address make the loop retry (see :data:`NATIVE_ATOMIC_OPS`).
+* **Compare-and-swap loops** (``ATOMS.CAST.SPIN``) serve one lane per bank slot per iteration (the
+  others' compare fails and they retry): the loop runs as many times as the busiest slot of a phase
+  has lanes, each iteration costs two wavefronts per phase that still has lanes (which adds up to the
+  atomic count above, doubled), and each iteration reloads the remaining lanes' words with an
+  ``LDS`` (:func:`cas_loop`; measured in ``resources/hardware/atomics/`` and
+  ``h100_verification.jsonl``). 64-bit loops whose lanes share one address retried more often than
+  this in some runs (64 to 96 wavefronts for 32 lanes); the model gives the lower bound and says so.
+
+What nvcc makes of a source atomic (measured in ``resources/hardware/atomics/MEASURED.md``):
+
+* ``atomicAdd(p, 1)`` with the result unused becomes ``ATOMS.POPC.INC``: lanes on one word are
+  merged (a population count), so it costs like a load: the most distinct words in one bank
+  (op ``popc_inc``).
+* An associative atomic (add, sub, and, or, xor, min, max) on an address the compiler proves to be
+  the same for the whole warp is **warp-aggregated** (``REDUX``/``POPC``, then one lane's
+  ``ATOMS``): one lane per warp (:func:`aggregated_lanes`). ``atomicInc`` and float add are not.
 
 Because accesses are naturally aligned, a lane's ``width``-byte access covers whole banks of one
 128-byte row, so "distinct words per bank" equals "distinct *units* per *slot*", where a unit is an
@@ -43,14 +59,21 @@ KIND_CODE = {k: i for i, k in enumerate(KINDS)}
 #: bank passes are doubled (compare-and-swap, and the CAS loops the compiler emits)
 KIND_CODE["load_generic"] = len(KINDS)
 KIND_CODE["atomic_cas"] = len(KINDS) + 1
-ATOMIC_CODES = (KIND_CODE["atomic"], KIND_CODE["atomic_cas"])
+#: a compiler-made compare-and-swap loop (LDS + ATOMS.CAST.SPIN), see :func:`cas_loop`
+KIND_CODE["atomic_cas_loop"] = len(KINDS) + 2
+#: ATOMS.POPC.INC: an atomic whose lanes on one word merge, so it counts words like a load
+KIND_CODE["atomic_merged"] = len(KINDS) + 3
+#: kinds whose lanes on one address still count once each
+ATOMIC_CODES = (KIND_CODE["atomic"], KIND_CODE["atomic_cas"], KIND_CODE["atomic_cas_loop"])
 
 SPACES = ("shared", "generic")
-ATOMIC_OPS = ("add", "fadd", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas")
+ATOMIC_OPS = ("add", "fadd", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas", "popc_inc")
+#: ops the compiler may aggregate over a warp when every lane has the same address
+AGGREGATABLE_OPS = frozenset({"add", "min", "max", "and", "or", "xor"})
 #: what ``ATOMS`` does natively on sm_70-sm_90, per width (measured on an H100: every other
 #: op/width compiles to a load plus an ``ATOMS.CAST.SPIN`` compare-and-swap loop)
 NATIVE_ATOMIC_OPS = {
-    4: frozenset({"add", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas"}),
+    4: frozenset({"add", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas", "popc_inc"}),
     8: frozenset({"exch", "cas"}),
 }
 
@@ -63,8 +86,13 @@ def kind_code(kind: str, width: int, space: str = "shared", op: str = "add") -> 
     """The engine's code for an instruction: the user's kind refined by what changes the rules."""
     if kind == "load" and space == "generic":
         return KIND_CODE["load_generic"]
-    if kind == "atomic" and (op == "cas" or not atomic_is_native(op, width)):
-        return KIND_CODE["atomic_cas"]
+    if kind == "atomic":
+        if op == "popc_inc" and width == 4:
+            return KIND_CODE["atomic_merged"]
+        if not atomic_is_native(op, width):
+            return KIND_CODE["atomic_cas_loop"]
+        if op == "cas":
+            return KIND_CODE["atomic_cas"]
     return KIND_CODE.get(kind, 0)
 
 
@@ -84,7 +112,59 @@ def code_for_ptx(kind: str, width: int, ptx: str = "") -> int:
 
 def passes(kind: np.ndarray) -> np.ndarray:
     """How many times an instruction's phases go through the banks (CAS: compare, then swap)."""
-    return np.where(np.asarray(kind) == KIND_CODE["atomic_cas"], 2, 1)
+    kind = np.asarray(kind)
+    return np.where((kind == KIND_CODE["atomic_cas"]) | (kind == KIND_CODE["atomic_cas_loop"]), 2, 1)
+
+
+def aggregated_lanes(active: np.ndarray) -> np.ndarray:
+    """A warp-aggregated atomic: only the first active lane of each warp issues the ATOMS."""
+    active = np.asarray(active, bool)
+    first = np.zeros_like(active)
+    rows = np.flatnonzero(active.any(axis=-1))
+    first[rows, np.argmax(active[rows], axis=-1)] = True
+    return first
+
+
+def cas_loop(addr: np.ndarray, served: np.ndarray, width: int, hw: "Hardware") -> tuple[int, int]:
+    """One warp's compare-and-swap loop: (iterations, wavefronts of the loop's reloads).
+
+    Each iteration serves one lane per (phase, slot): the lowest remaining lane wins, the others
+    reload their word and retry. A unit (an aligned word) is reloaded while any of its lanes remains,
+    so iteration ``j`` costs, per phase, the most units any slot still has. Lane arrays are (W,)."""
+    W = hw.warp_size
+    u = int(max(width, hw.bank_width))
+    per = max(1, min(W, hw.row_bytes // u))
+    lanes = np.flatnonzero(served)
+    if lanes.size == 0:
+        return 0, 0
+    unit = addr[lanes] // u
+    slot = unit % max(hw.row_bytes // u, 1)
+    phase = lanes // per
+    group = phase * (hw.row_bytes + 1) + slot  # (phase, slot)
+    order = np.lexsort((lanes, group))
+    g = group[order]
+    start = np.r_[True, g[1:] != g[:-1]]
+    first_pos = np.maximum.accumulate(np.where(start, np.arange(g.size), 0))
+    rank = np.empty(g.size, np.int64)
+    rank[order] = np.arange(g.size) - first_pos  # iteration in which each lane succeeds
+    iterations = int(rank.max()) + 1
+    # a unit is reloaded in iterations 0..(the rank of its last lane)
+    key = group * (1 << 40) + unit
+    uk, inv = np.unique(key, return_inverse=True)
+    last = np.zeros(uk.size, np.int64)
+    np.maximum.at(last, inv, rank)
+    ugroup = uk >> 40
+    uphase = ugroup // (hw.row_bytes + 1)
+    loads = 0
+    for j in range(iterations):
+        alive = last >= j
+        if not alive.any():
+            break
+        gp, cnt = np.unique(ugroup[alive], return_counts=True)
+        ph = gp // (hw.row_bytes + 1)
+        loads += int(sum(cnt[ph == p].max() for p in np.unique(ph)))
+    del uphase
+    return iterations, loads
 
 #: SM cycles, from resources/hardware/h100_timing.txt (32-bit loads, one warp / 32 warps)
 LATENCY_BASE_CYCLES = 30.0

@@ -59,7 +59,8 @@ class Instruction:
     addresses: tuple[int | None, ...] | None = None
     label: str = ""
     space: str = "shared"  # loads/stores: "generic" = through a generic pointer (SASS LD/ST)
-    op: str = "add"  # atomics: add (a float add on float arrays), min, max, ..., exch, cas
+    op: str = "add"  # atomics: add (a float add on float arrays), min, max, ..., exch, cas, popc_inc
+    aggregate: bool = False  # atomics: warp-aggregated by the compiler, one lane per warp issues it
 
     @property
     def explicit(self) -> bool:
@@ -93,11 +94,16 @@ class Instruction:
         if self.kind != "atomic":
             return ""
         op, w = self.atomic_op(arrays), self.lane_width(arrays)
+        if self.aggregate:
+            return "warp-aggregated by the compiler: one lane per warp issues the atomic"
         if op == "cas":
             return "compare-and-swap goes through the banks twice"
+        if op == "popc_inc":
+            return "ATOMS.POPC.INC (atomicAdd(p, 1), result unused): lanes on one word merge, it costs like a load"
         if not atomic_is_native(op, w):
-            return (f"no {w * 8}-bit {op} instruction: compiled to a load plus a compare-and-swap loop "
-                    "(ATOMS.CAST.SPIN); shown is one iteration, lanes that share an address make it retry")
+            return (f"no {w * 8}-bit {op} instruction: compiled to a loop of a load and a compare-and-swap "
+                    "(ATOMS.CAST.SPIN) that serves one lane per bank per iteration; the loop's loads are counted "
+                    "with it" + ("; lanes sharing a 64-bit address retried more often on the GPU" if w == 8 else ""))
         return ""
 
     def iterations(self) -> int:
@@ -157,6 +163,8 @@ class Instruction:
             p.append(("op", f"must be one of {', '.join(ATOMIC_OPS)}"))
         elif self.op != "add" and self.kind != "atomic":
             p.append(("op", f"only atomics have an operation, not {self.kind}"))
+        if self.aggregate and self.kind != "atomic":
+            p.append(("aggregate", f"only atomics can be warp-aggregated, not {self.kind}"))
         if not 1 <= self.repeat <= MAX_REPEAT:
             p.append(("repeat", f"must be from 1 to {MAX_REPEAT:,}"))
         if self.explicit:

@@ -1,0 +1,495 @@
+"""As compiled: make the imported pattern execute what nvcc's code executes.
+
+The importer reads the source one access at a time ("as written"). The GPU runs what the compiler
+emitted, which differs in three ways that change the numbers (measured on an H100 in
+``resources/hardware/kernels/``):
+
+* neighbouring accesses of unrolled code are fused into one wider ``LDS.64``/``LDS.128``
+  (``STS`` too): iterations of the innermost loop, or several accesses on one line;
+* atomics change form: ``ATOMS.POPC.INC`` for ``atomicAdd(p, 1)`` with the result unused, a
+  warp-aggregated ``ATOMS`` (one lane) for a warp-uniform address, a compare-and-swap loop;
+* accesses disappear (loads of memory nothing wrote, a load repeated on one line).
+
+This stage compiles the text with NVRTC (``bankexplorer.compiler``), reads which shared-memory
+instructions each source line has in the SASS, and adjusts the line's instructions until their
+widths and counts are exactly the SASS's: it searches which fusions of the accesses (each checked
+lane by lane for contiguity and alignment) give the compiled widths. Lines it cannot reconcile
+stay as written and say so.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections import Counter
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from ..compiler import nvrtc
+from ..compiler.sass import Disassembly, SassInstruction
+from ..model.hardware import AGGREGATABLE_OPS
+from ..model.pattern import Instruction
+from .result import Diagnostic, ImportResult, SourceSpan
+
+#: SASS class of each model kind, as the profiler counts them
+_CLASS = {"load": "ld", "ldmatrix": "ld", "store": "st", "stmatrix": "st", "atomic": "atom"}
+_OPNAME = {"load": "LDS", "store": "STS", "atomic": "ATOMS", "ldmatrix": "LDSM", "stmatrix": "STSM"}
+_WIDTH_SUFFIX = {1: ".U8", 2: ".U16", 4: "", 8: ".64", 16: ".128"}
+MAX_SEARCH = 20000  # fusion choices tried per line before giving up (lines have a handful of accesses)
+
+
+@dataclass(frozen=True)
+class LineChange:
+    """What one source line does as written and as compiled (shown by the CLI and the dialog)."""
+
+    line: int
+    written: str  # "16 x LDS"
+    compiled: str  # "4 x LDS.128"
+    wavefronts_written: int = 0
+    wavefronts_compiled: int = 0
+    note: str = ""
+    sass: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """The compile step's outcome, attached to the as-compiled ImportResult."""
+
+    arch: str
+    status: str  # "compiled" | "failed" | "unavailable"
+    message: str = ""
+    sass: Disassembly | None = None
+    changes: tuple[LineChange, ...] = ()
+    written: ImportResult | None = None  # the import as written, for the comparison
+
+    @property
+    def measured_arch(self) -> bool:
+        return self.arch in nvrtc.MEASURED_ARCHITECTURES
+
+
+@dataclass
+class _Acc:
+    """One instruction of the as-written pattern while it is being adjusted."""
+
+    k: int
+    ins: Instruction
+    span: SourceSpan
+    iterations: int
+    width: int
+    addr: np.ndarray | None = None  # (L, warps, W)
+    active: np.ndarray | None = None
+    removed: bool = False
+    merged_into: int | None = None
+    new: Instruction | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def compile_text(text: str, arch: str, defines: dict[str, int], path: str | None = None):
+    """NVRTC compile of the text's device code, then its SASS. (Disassembly | None, message)."""
+    from ..compiler import sass as sass_mod
+    from .device_source import device_source, kernel_parameters
+
+    local = os.path.dirname(os.path.abspath(path)) if path else None
+    code = device_source(text, nvrtc.include_dirs(), local)
+    params = kernel_parameters(text)
+    opts = tuple(f"-D{k}={v}" for k, v in defines.items() if k not in params)
+    if local:
+        opts += (f"-I{local}",)
+    out = nvrtc.compile_cuda(code, arch, name=os.path.basename(path) if path else "kernel.cu", options=opts)
+    if not out.ok:
+        return None, out.log
+    return sass_mod.disassemble(out.cubin), out.log
+
+
+def compiler_diagnostics(log: str) -> list[Diagnostic]:
+    """NVRTC's ``name(line): error: message`` lines as diagnostics (column from the caret line)."""
+    import re
+
+    diags: list[Diagnostic] = []
+    lines = log.splitlines()
+    for i, ln in enumerate(lines):
+        m = re.match(r"^.*?\((\d+)\): (error|warning|catastrophic error)\s*(?:#\w+-\w+)?:?\s*(.*)$", ln)
+        if not m:
+            continue
+        col = 1
+        for follow in lines[i + 1:i + 4]:
+            if follow.strip() == "^":
+                col = follow.index("^") + 1
+                break
+        sev = "warning" if m.group(2) == "warning" else "error"
+        diags.append(Diagnostic(int(m.group(1)), col, f"compiler: {m.group(3).strip()}", sev))
+    if not diags and log.strip():
+        diags.append(Diagnostic(1, 1, f"compiler: {log.strip().splitlines()[-1]}", "error"))
+    return diags
+
+
+def import_compiled(text: str, options=None, arch: str = nvrtc.DEFAULT_ARCH, path: str | None = None) -> ImportResult:
+    """Import ``text`` as compiled for ``arch``. Without NVRTC, or when the text does not compile,
+    the as-written import comes back with ``compiled.status`` saying why."""
+    from . import ImportOptions, import_cuda
+
+    opts = options or ImportOptions()
+    written = import_cuda(text, opts)
+    if not nvrtc.available():
+        return replace(written, compiled=Compiled(arch, "unavailable", nvrtc.INSTALL_HINT, written=written))
+    try:
+        dis, log = compile_text(text, arch, dict(opts.defines), path)
+    except Exception as e:  # a broken toolchain must not cost the import
+        return replace(written, compiled=Compiled(arch, "failed", f"could not compile: {e}", written=written))
+    if dis is None:
+        diags = tuple(written.diagnostics) + tuple(compiler_diagnostics(log))
+        return replace(written, diagnostics=diags,
+                       compiled=Compiled(arch, "failed", "the text does not compile: shown as written", written=written))
+    return adjust(written, dis, arch)
+
+
+def adjust(written: ImportResult, dis: Disassembly, arch: str = nvrtc.DEFAULT_ARCH) -> ImportResult:
+    """The as-compiled ImportResult: ``written``'s instructions fused, re-formed or removed so that
+    each source line has the shared-memory instructions the SASS has."""
+    from ..model.analysis import analyze
+
+    pat = written.pattern
+    arrays = pat.array_map()
+    accs: list[_Acc] = []
+    for k, (ins, span) in enumerate(zip(pat.instructions, written.sources)):
+        accs.append(_Acc(k, ins, span, ins.iterations(), ins.lane_width(arrays)))
+    if pat.instructions:
+        an = analyze(pat, detail=False)
+        W = pat.hardware.warp_size
+        for a in accs:
+            rows = an.rows_of(a.k)
+            if a.ins.explicit or rows.size == 0 or a.k in an.instruction_errors:
+                continue
+            a.addr = np.asarray(an.batch.addr[rows], np.int64).reshape(a.iterations, -1, W)
+            a.active = an.batch.active[rows].reshape(a.iterations, -1, W)
+
+    shared = dis.shared()
+    by_line: dict[int, dict[str, list[SassInstruction]]] = {}
+    for s in shared:
+        by_line.setdefault(s.line, {}).setdefault(_CLASS[s.kind], []).append(s)
+    src_lines: dict[int, dict[str, list[_Acc]]] = {}
+    for a in accs:
+        src_lines.setdefault(a.span.line, {}).setdefault(_CLASS[a.ins.kind], []).append(a)
+
+    _reattribute(by_line, src_lines)
+    diags: list[Diagnostic] = []
+    changes: list[LineChange] = []
+    for line in sorted(set(src_lines) | {ln for ln in by_line if ln}):
+        sass_here = by_line.get(line, {})
+        src_here = src_lines.get(line, {})
+        notes: list[str] = []
+        # the loads of a compare-and-swap loop belong to its atomic, not to a source load
+        spins = sum(1 for s in sass_here.get("atom", []) if s.atomic_variant == "CAST.SPIN")
+        lds = list(sass_here.get("ld", []))
+        for _ in range(spins):
+            cand = [s for s in lds if s.kind == "load"]
+            if cand:
+                lds.remove(cand[0])
+        for cls in ("ld", "st", "atom"):
+            srcs = src_here.get(cls, [])
+            sas = lds if cls == "ld" else sass_here.get(cls, [])
+            if not srcs and not sas:
+                continue
+            if not srcs:
+                notes.append(f"{len(sas)} x {_summary(sas)} that the import did not model")
+                continue
+            if cls == "atom":
+                notes += _atomics(srcs, sas, dis.aggregates_on(line))
+            else:
+                notes += _match(srcs, sas)
+        if notes:
+            for n in notes:
+                diags.append(Diagnostic(line, 1, f"as compiled: {n}", "note"))
+        w_desc = _describe_written(src_here)
+        c_desc = _describe_compiled(src_here, sass_here)
+        if src_here or sass_here:
+            changes.append(LineChange(line, w_desc, c_desc, note="; ".join(notes),
+                                      sass=tuple(s.text for c in sass_here.values() for s in c)))
+
+    new_ins: list[Instruction] = []
+    new_src: list[SourceSpan] = []
+    for a in accs:
+        if a.removed or a.merged_into is not None:
+            continue
+        new_ins.append(a.new or a.ins)
+        new_src.append(a.span)
+    compiled_pat = replace(pat, instructions=tuple(new_ins))
+    comp = Compiled(arch, "compiled", "", dis, tuple(changes), written)
+    res = ImportResult(compiled_pat, tuple(new_src), tuple(written.diagnostics) + tuple(diags), written.block_origin,
+                       compiled=comp)
+    return _with_wavefronts(res)
+
+
+def _with_wavefronts(res: ImportResult) -> ImportResult:
+    """Fill each line's wavefronts as written and as compiled (one analysis of each pattern)."""
+    from ..model.analysis import analyze
+
+    comp = res.compiled
+    if comp is None or comp.written is None:
+        return res
+
+    def per_line(r: ImportResult) -> Counter:
+        c: Counter = Counter()
+        if not r.pattern.instructions:
+            return c
+        an = analyze(r.pattern, detail=False)
+        ok = an.ok
+        wf = np.where(ok, an.result.wavefronts, 0) + np.where(ok, an.result.loop_load_wavefronts, 0)
+        for k, span in enumerate(r.sources):
+            c[span.line] += int(wf[an.source == k].sum())
+        return c
+
+    before, after = per_line(comp.written), per_line(res)
+    changes = tuple(replace(ch, wavefronts_written=before.get(ch.line, 0), wavefronts_compiled=after.get(ch.line, 0))
+                    for ch in comp.changes)
+    return replace(res, compiled=replace(comp, changes=changes))
+
+
+def _reattribute(by_line: dict[int, dict[str, list[SassInstruction]]], src_lines: dict[int, dict[str, list[_Acc]]]):
+    """The line table puts an instruction where the compiler placed it, which can be the line that
+    uses the value (a load sunk to its use). SASS on a line with no source access of its class is
+    moved to the nearest line whose accesses of that class have no SASS, when their bytes agree."""
+    for cls in ("ld", "st", "atom"):
+        orphans = [ln for ln, c in by_line.items() if c.get(cls) and not src_lines.get(ln, {}).get(cls)]
+        missing = [ln for ln, c in src_lines.items() if c.get(cls) and not by_line.get(ln, {}).get(cls)]
+        for ln in sorted(missing):
+            src_bytes = sum(a.iterations * a.width for a in src_lines[ln][cls])
+            fits = [o for o in orphans
+                    if src_bytes % max(1, sum(x.width for x in by_line[o][cls])) == 0]
+            if not fits:
+                continue
+            o = min(fits, key=lambda x: abs(x - ln))
+            by_line.setdefault(ln, {})[cls] = by_line[o].pop(cls)
+            orphans.remove(o)
+
+
+def _summary(sas: list[SassInstruction]) -> str:
+    c = Counter(s.opcode.split(" ")[0] for s in sas)
+    return " + ".join(f"{n} x {op}" if n > 1 else op for op, n in c.items())
+
+
+def _op_text(kind: str, width: int) -> str:
+    if kind in ("ldmatrix", "stmatrix"):
+        return _OPNAME[kind]
+    return _OPNAME[kind] + (_WIDTH_SUFFIX.get(width, "") if kind != "atomic" else "")
+
+
+def _describe_written(src_here: dict[str, list[_Acc]]) -> str:
+    c: Counter = Counter()
+    for accs in src_here.values():
+        for a in accs:
+            c[_op_text(a.ins.kind, a.width)] += a.iterations
+    return " + ".join(f"{n} x {op}" for op, n in c.items()) or "-"
+
+
+def _describe_compiled(src_here: dict[str, list[_Acc]], sass_here: dict[str, list[SassInstruction]]) -> str:
+    c: Counter = Counter()
+    for accs in src_here.values():
+        for a in accs:
+            if a.removed or a.merged_into is not None:
+                continue
+            ins = a.new or a.ins
+            name = _op_text(ins.kind, ins.width or a.width)
+            if ins.kind == "atomic":
+                name = "ATOMS.POPC.INC" if ins.op == "popc_inc" else ("ATOMS (1 lane, aggregated)" if ins.aggregate
+                                                                      else "ATOMS")
+            c[name] += ins.iterations()
+    spins = [s for s in sass_here.get("atom", []) if s.atomic_variant == "CAST.SPIN"]
+    if spins:
+        c["LDS + ATOMS.CAST.SPIN loop"] += len(spins)
+        c.pop("ATOMS", None)
+    return " + ".join(f"{n} x {op}" for op, n in c.items()) or "removed"
+
+
+# ---- loads and stores -------------------------------------------------------------------------
+def _match(srcs: list[_Acc], sas: list[SassInstruction]) -> list[str]:
+    """Fuse or remove ``srcs`` (one line, one class) until their widths are the SASS's."""
+    if not sas:
+        for a in srcs:
+            a.removed = True
+        what = "loads" if _CLASS[srcs[0].ins.kind] == "ld" else "stores"
+        return [f"nvcc removed the {what} of this line ({sum(a.iterations for a in srcs)} per thread): their values "
+                f"are never used, or the memory is never written"]
+    matrix = [a for a in srcs if a.ins.is_matrix]
+    if matrix:  # ldmatrix/stmatrix are never fused: nothing to reconcile
+        return []
+    target = Counter()
+    for s in sas:
+        if s.kind in ("load", "store"):
+            target[s.width] += 1
+    notes: list[str] = []
+    live = [a for a in srcs if a.addr is not None]
+    if len(live) != len(srcs):
+        return ["some accesses of this line could not be evaluated: shown as written"]
+    for attempt in ("as is", "dedupe"):
+        if attempt == "dedupe":
+            dup = _dedupe(live)
+            if not dup:
+                break
+            notes.append(f"nvcc loads {dup} repeated access(es) of this line once")
+        total = sum(a.iterations * a.width for a in live if not a.removed)
+        sbytes = sum(w * n for w, n in target.items())
+        if sbytes == 0 or total % sbytes:
+            continue
+        r = total // sbytes  # > 1: the loop around this line is not fully unrolled
+        want = Counter({w: n * r for w, n in target.items()})
+        plan = _search([a for a in live if not a.removed], want)
+        if plan is not None:
+            _apply(plan)
+            return notes
+    for a in live:
+        a.removed = False
+    have = Counter()
+    for a in srcs:
+        have[a.width] += a.iterations
+    return [f"the compiled code has {_summary(sas)} where the source has "
+            + " + ".join(f"{n} x {w}-byte" for w, n in have.items()) + ": shown as written"]
+
+
+def _dedupe(accs: list[_Acc]) -> int:
+    """Loads that repeat an earlier load of the line exactly (same addresses, same lanes): gone."""
+    n = 0
+    for i, a in enumerate(accs):
+        if a.removed or a.ins.kind != "load":
+            continue
+        for b in accs[:i]:
+            if (not b.removed and b.ins.kind == "load" and b.width == a.width and b.addr.shape == a.addr.shape
+                    and np.array_equal(b.active, a.active) and np.array_equal(np.where(a.active, a.addr, 0),
+                                                                              np.where(b.active, b.addr, 0))):
+                a.removed = True
+                n += 1
+                break
+    return n
+
+
+def _loop_fusions(a: _Acc) -> list[int]:
+    """Factors f (2, 4, ...) by which consecutive iterations of ``a``'s innermost loop are one
+    contiguous, aligned access of f times the width for every lane."""
+    out = []
+    if not a.ins.loops or a.addr is None:
+        return out
+    n_in = len(a.ins.loops[-1].values())
+    L = a.iterations
+    for f in (2, 4, 8, 16):
+        wf = a.width * f
+        if wf > 16 or n_in % f:
+            continue
+        A = a.addr.reshape(L // n_in, n_in // f, f, *a.addr.shape[1:])
+        M = a.active.reshape(L // n_in, n_in // f, f, *a.active.shape[1:])
+        if not (M == M[:, :, :1]).all():
+            continue
+        step = np.arange(f).reshape(1, 1, f, 1, 1) * a.width
+        ok = np.where(M, A == A[:, :, :1] + step, True).all() and np.where(M[:, :, 0], A[:, :, 0] % wf == 0, True).all()
+        if ok:
+            out.append(f)
+    return out
+
+
+def _group_fusions(accs: list[_Acc], i: int) -> list[list[int]]:
+    """Groups of accesses (``i`` first, at the lowest address) that are one contiguous aligned access."""
+    a = accs[i]
+    out = []
+    peers = []
+    for j, b in enumerate(accs):
+        if j == i or b.ins.kind != a.ins.kind or b.width != a.width or b.ins.loops != a.ins.loops:
+            continue
+        if b.addr.shape != a.addr.shape or not np.array_equal(b.active, a.active):
+            continue
+        d = np.where(a.active, b.addr - a.addr, 0)
+        vals = np.unique(d[a.active]) if a.active.any() else np.array([])
+        if vals.size == 1 and vals[0] > 0 and vals[0] % a.width == 0:
+            peers.append((int(vals[0]) // a.width, j))
+    pos = dict(peers)
+    for f in (2, 4):
+        if a.width * f > 16 or not all(m in pos for m in range(1, f)):
+            continue
+        if np.where(a.active, a.addr % (a.width * f) == 0, True).all():
+            out.append([i] + [pos[m] for m in range(1, f)])
+    return out
+
+
+def _search(accs: list[_Acc], want: Counter):
+    """Choose per access: unchanged, fused along its loop, or fused with others of the line, so
+    that the widths come out as ``want`` (instances per thread). Fewest fusions first."""
+    options: list[list[tuple]] = []
+    for i, a in enumerate(accs):
+        opts: list[tuple] = [("keep",)]
+        opts += [("loop", f) for f in _loop_fusions(a)]
+        opts += [("group", g) for g in _group_fusions(accs, i)]
+        options.append(opts)
+    sizes = [len(o) for o in options]
+    if int(np.prod(sizes)) <= MAX_SEARCH:  # fewest fusions first
+        choices = sorted(itertools.product(*[range(n) for n in sizes]), key=lambda c: sum(1 for x in c if x))
+    else:
+        choices = itertools.islice(itertools.product(*[range(n) for n in sizes]), MAX_SEARCH)
+    for combo in choices:
+        members: set[int] = set()
+        ok = True
+        for i, c in enumerate(combo):
+            op = options[i][c]
+            if op[0] == "group":
+                g = set(op[1][1:])
+                if g & members or i in members or any(combo[j] != 0 for j in g):
+                    ok = False
+                    break
+                members |= g
+        if not ok or any(i in members and combo[i] != 0 for i in range(len(accs))):
+            continue
+        got: Counter = Counter()
+        for i, c in enumerate(combo):
+            if i in members:
+                continue
+            a, op = accs[i], options[i][c]
+            if op[0] == "keep":
+                got[a.width] += a.iterations
+            elif op[0] == "loop":
+                got[a.width * op[1]] += a.iterations // op[1]
+            else:
+                got[a.width * len(op[1])] += a.iterations
+        if got == want:
+            return [(accs[i], options[i][c], [accs[j] for j in (options[i][c][1] if options[i][c][0] == "group" else [])])
+                    for i, c in enumerate(combo)]
+    return None
+
+
+def _apply(plan) -> None:
+    for a, op, members in plan:
+        if op[0] == "loop":
+            f = op[1]
+            lp = a.ins.loops[-1]
+            a.new = replace(a.ins, width=a.width * f, loops=a.ins.loops[:-1] + (replace(lp, step=lp.step * f),),
+                            label=_relabel(a.ins, a.width * f))
+        elif op[0] == "group":
+            for b in members[1:]:
+                b.merged_into = a.k
+            a.new = replace(a.ins, width=a.width * len(members), label=_relabel(a.ins, a.width * len(members)))
+
+
+def _relabel(ins: Instruction, width: int) -> str:
+    op = _op_text(ins.kind, width)
+    return f"{ins.label or ins.title()} [{op}]"
+
+
+# ---- atomics ----------------------------------------------------------------------------------
+def _atomics(srcs: list[_Acc], sas: list[SassInstruction], aggregates: bool) -> list[str]:
+    """Give each source atomic the form nvcc emitted for it (matched in order on the line)."""
+    if not sas:
+        for a in srcs:
+            a.removed = True
+        return ["nvcc removed the atomics of this line"]
+    if len(sas) % len(srcs) and len(srcs) % len(sas):
+        return [f"the compiled code has {_summary(sas)} for {len(srcs)} source atomic(s): shown as written"]
+    notes = []
+    for i, a in enumerate(srcs):
+        s = sas[min(i, len(sas) - 1)]
+        v = s.atomic_variant
+        if v == "POPC.INC" and a.ins.op != "popc_inc":
+            a.new = replace(a.ins, op="popc_inc", label=f"{a.ins.label or a.ins.title()} [ATOMS.POPC.INC]")
+            notes.append("atomicAdd(p, 1) with the result unused is ATOMS.POPC.INC: lanes on one word merge")
+        elif (s.uniform_address and s.predicate and aggregates and a.ins.op in AGGREGATABLE_OPS
+              and v.split(".")[0] in ("ADD", "MIN", "MAX", "AND", "OR", "XOR")):
+            a.new = replace(a.ins, aggregate=True, label=f"{a.ins.label or a.ins.title()} [aggregated]")
+            notes.append("the address is the same for the whole warp: nvcc aggregates the warp and one lane "
+                         "issues the atomic")
+    return notes

@@ -1,0 +1,74 @@
+"""The part of a pasted text that NVRTC can compile: device code only.
+
+People paste whole ``.cu`` files: a kernel next to ``main()``, ``cudaMalloc`` and ``<<<...>>>``
+launches, and ``#include <cstdio>``. NVRTC compiles device code only and has no C++ standard
+headers, so host functions and headers it cannot find are blanked out, character for character
+with newlines kept, so every line and column of the compiler's messages and line table still
+points into the user's text.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from .syntax import parse
+
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', re.M)
+_DEVICE_WORDS = re.compile(r"\b(__global__|__device__|__host__\s+__device__)\b")
+
+
+def _blank(text: str, start: int, end: int) -> str:
+    return text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
+
+
+def device_source(text: str, include_dirs: list[str], local_dir: str | None = None) -> str:
+    """``text`` with host functions and unavailable ``#include`` lines blanked."""
+    for m in reversed(list(_INCLUDE.finditer(text))):
+        name = m.group(1)
+        dirs = include_dirs + ([local_dir] if local_dir else [])
+        if not any(os.path.isfile(os.path.join(d, name)) for d in dirs):
+            text = _blank(text, m.start(), m.end())
+    src = parse(text)
+    spans: list[tuple[int, int]] = []
+
+    def walk(node) -> None:
+        for ch in node.children:
+            if ch.type == "function_definition":
+                body = ch.child_by_field_name("body")
+                head = src.data[ch.start_byte:body.start_byte if body else ch.end_byte].decode("utf-8", "replace")
+                # a template's prefix sits on the enclosing template_declaration
+                prefix = src.data[node.start_byte:ch.start_byte].decode("utf-8", "replace") \
+                    if node.type == "template_declaration" else ""
+                if not _DEVICE_WORDS.search(head + prefix):
+                    spans.append((ch.start_byte, ch.end_byte))
+            elif ch.type in ("translation_unit", "template_declaration", "namespace_definition", "declaration_list",
+                             "linkage_specification", "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif"):
+                walk(ch)
+
+    walk(src.tree.root_node)
+    data = src.data
+    for s, e in sorted(spans, reverse=True):
+        data = data[:s] + re.sub(rb"[^\n]", b" ", data[s:e]) + data[e:]
+    return data.decode("utf-8", "replace")
+
+
+def kernel_parameters(text: str) -> set[str]:
+    """Names of the parameters of the text's functions (``-D`` values for them are import-only:
+    passed to the compiler they would rewrite the declaration)."""
+    src = parse(text)
+    names: set[str] = set()
+
+    def walk(node) -> None:
+        if node.type == "parameter_declaration":
+            d = node.child_by_field_name("declarator")
+            while d is not None and d.type not in ("identifier",):
+                d = d.child_by_field_name("declarator")
+            if d is not None:
+                names.add(src.node_text(d))
+            return
+        for ch in node.children:
+            walk(ch)
+
+    walk(src.tree.root_node)
+    return names
