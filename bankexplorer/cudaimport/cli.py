@@ -12,6 +12,8 @@ import sys
 
 from ..cli import COMMANDS, EXIT_BAD_INPUT, UsageError, _fmt_table
 from .report import instruction_stats, worst
+from ..compiler import nvrtc
+from .compiled import import_compiled
 from .translate import ImportOptions, import_cuda, parse_block as _parse_block
 
 
@@ -45,6 +47,14 @@ def _add(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--name", help="pattern name (default: the file name)")
     sp.add_argument("--out", "-o", help="write the pattern file (.json) here instead of printing the analysis")
     sp.add_argument("--detail", action="store_true", help="also print every warp instruction (as 'analyze' does)")
+    sp.add_argument("--as-written", action="store_true",
+                    help="analyze the source one access at a time, without compiling it (the default compiles the "
+                         "kernel with NVRTC and follows the machine code: fused vector accesses, atomic forms, "
+                         "removed loads)")
+    sp.add_argument("--arch", default=None, metavar="SM",
+                    help="architecture to compile for (sm_80, sm_86, sm_89, sm_90, sm_100, sm_120; default sm_90, "
+                         "the one the bank rules were measured on)")
+    sp.add_argument("--sass", action="store_true", help="also print each line's shared-memory SASS instructions")
 
 
 def _read(path: str) -> tuple[str, str]:
@@ -73,7 +83,13 @@ def _run(args: argparse.Namespace) -> int:
         opts.extern_bytes = args.extern_size
     text, where = _read(args.file)
     opts.name = args.name or (Path(args.file).stem if args.file != "-" else "Imported CUDA")
-    res = import_cuda(text, opts)
+    arch = args.arch or nvrtc.DEFAULT_ARCH
+    if arch not in nvrtc.ARCHITECTURES:
+        raise UsageError(f"--arch {arch!r}: choose one of {', '.join(nvrtc.ARCHITECTURES)}")
+    if args.as_written:
+        res = import_cuda(text, opts)
+    else:
+        res = import_compiled(text, opts, arch, path=None if args.file == "-" else args.file)
     for d in res.diagnostics:
         print(f"{where}:{d}", file=sys.stderr)
     errors = [d for d in res.diagnostics if d.severity == "error"]
@@ -85,6 +101,10 @@ def _run(args: argparse.Namespace) -> int:
         print(f"bankexplorer: {where}: no shared-memory access found (declare a __shared__ array and index it)",
               file=sys.stderr)
         return EXIT_BAD_INPUT
+    comp = res.compiled
+    if comp is not None and comp.status != "compiled":
+        print(f"bankexplorer: {comp.message}; {'shown' if comp.status == 'failed' else 'showing the source'} as "
+              "written", file=sys.stderr)
     if args.out:
         patternfile.save(res.pattern, args.out)
         print(f"wrote {args.out}: {len(res.pattern.arrays)} array(s), {len(res.pattern.instructions)} "
@@ -104,12 +124,14 @@ def _run(args: argparse.Namespace) -> int:
             print(f"{s.line:>5} {title:<52} error: {s.error}")
         else:
             print(f"{s.line:>5} {title:<52} {s.wavefronts:>10} {s.ideal:>5} {s.degree:>4}x")
+    if comp is not None and comp.status == "compiled":
+        _print_compiled(comp, args.sass)
     w = worst(stats)
     bad = [s for s in stats if s.error]
     print(f"worst conflict: line {w.line} ({w.degree}-way, {w.excess:,} excess wavefronts per block)" if w else
           ("no bank conflict among the valid accesses" if bad else "no bank conflict"))
     t = an.totals()
-    print(f"total per block: {t.wavefronts:,} wavefronts for {t.instructions:,} warp instructions (ideal {t.ideal:,}, "
+    print(f"total per block: {t.wavefronts:,} wavefronts for {t.executed:,} warp instructions executed (ideal {t.ideal:,}, "
           f"efficiency {t.efficiency:.0%}); shared memory {t.shared_bytes:,} bytes")
     if bad:
         print(f"{len(bad)} instruction(s) have invalid accesses (first: line {bad[0].line}), not counted")
@@ -117,6 +139,21 @@ def _run(args: argparse.Namespace) -> int:
         print()
         print(_fmt_table(an))
     return 1 if bad else 0  # as `analyze`: 1 = some access is invalid
+
+
+def _print_compiled(comp, sass: bool) -> None:
+    """Per line, as written vs as compiled: what the compiler did to the accesses and what it costs."""
+    changed = [c for c in comp.changes if c.written != c.compiled or c.wavefronts_written != c.wavefronts_compiled]
+    unmeasured = "" if comp.measured_arch else " (not measured on a GPU: the bank rules are sm_90's)"
+    print(f"as compiled for {comp.arch}{unmeasured}: " + (f"{len(changed)} line(s) differ from the source as written"
+                                                           if changed else "every line executes as written"))
+    for c in comp.changes:
+        if c in changed:
+            print(f"{c.line:>5}: {c.written} -> {c.compiled}: {c.wavefronts_compiled:,} wavefronts instead of "
+                  f"{c.wavefronts_written:,}")
+        if sass and c.sass:
+            for t in c.sass:
+                print(f"{'':>7}{t}")
 
 
 COMMANDS["import-cuda"] = (_add, _run, "read a CUDA snippet's shared-memory code and build a pattern from it")

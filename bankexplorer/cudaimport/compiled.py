@@ -57,7 +57,7 @@ class Compiled:
     """The compile step's outcome, attached to the as-compiled ImportResult."""
 
     arch: str
-    status: str  # "compiled" | "failed" | "unavailable"
+    status: str  # "compiled" | "failed" | "unavailable" | "snippet" (no __global__ function to compile)
     message: str = ""
     sass: Disassembly | None = None
     changes: tuple[LineChange, ...] = ()
@@ -117,10 +117,10 @@ def compiler_diagnostics(log: str) -> list[Diagnostic]:
             if follow.strip() == "^":
                 col = follow.index("^") + 1
                 break
-        sev = "warning" if m.group(2) == "warning" else "error"
-        diags.append(Diagnostic(int(m.group(1)), col, f"compiler: {m.group(3).strip()}", sev))
+        # the as-written import still stands: what the compiler rejects is a warning, not a failure
+        diags.append(Diagnostic(int(m.group(1)), col, f"compiler {m.group(2)}: {m.group(3).strip()}", "warning"))
     if not diags and log.strip():
-        diags.append(Diagnostic(1, 1, f"compiler: {log.strip().splitlines()[-1]}", "error"))
+        diags.append(Diagnostic(1, 1, f"compiler: {log.strip().splitlines()[-1]}", "warning"))
     return diags
 
 
@@ -131,6 +131,9 @@ def import_compiled(text: str, options=None, arch: str = nvrtc.DEFAULT_ARCH, pat
 
     opts = options or ImportOptions()
     written = import_cuda(text, opts)
+    if "__global__" not in text:
+        return replace(written, compiled=Compiled(arch, "snippet", "compiling needs a whole kernel (a __global__ "
+                                                                   "function)", written=written))
     if not nvrtc.available():
         return replace(written, compiled=Compiled(arch, "unavailable", nvrtc.INSTALL_HINT, written=written))
     try:
@@ -140,7 +143,7 @@ def import_compiled(text: str, options=None, arch: str = nvrtc.DEFAULT_ARCH, pat
     if dis is None:
         diags = tuple(written.diagnostics) + tuple(compiler_diagnostics(log))
         return replace(written, diagnostics=diags,
-                       compiled=Compiled(arch, "failed", "the text does not compile: shown as written", written=written))
+                       compiled=Compiled(arch, "failed", "the text does not compile", written=written))
     return adjust(written, dis, arch)
 
 

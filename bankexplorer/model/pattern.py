@@ -101,7 +101,7 @@ class Instruction:
         if op == "popc_inc":
             return "ATOMS.POPC.INC (atomicAdd(p, 1), result unused): lanes on one word merge, it costs like a load"
         if not atomic_is_native(op, w):
-            return (f"no {w * 8}-bit {op} instruction: compiled to a loop of a load and a compare-and-swap "
+            return (f"no {w * 8}-bit {op} instruction: compiled to a load plus a compare-and-swap loop "
                     "(ATOMS.CAST.SPIN) that serves one lane per bank per iteration; the loop's loads are counted "
                     "with it" + ("; lanes sharing a 64-bit address retried more often on the GPU" if w == 8 else ""))
         return ""

@@ -6,15 +6,19 @@ gutter mark; problems are underlined where they are), the analysis on the right 
 shared-memory instruction with its wavefronts, ideal and N-way; the problems with line:column).
 Clicking an instruction selects the code it came from; moving the cursor in the code selects the
 instructions of that line. The import is :func:`bankexplorer.cudaimport.import_cuda`, which only
-parses the text: nothing is compiled or run.
+parses the text; then, when the ``compile`` extra is installed, the text is compiled with NVRTC in a
+background thread (:func:`bankexplorer.cudaimport.compiled.import_compiled`) and the results switch
+to what the compiled code executes ("as compiled"), with the lines that differ listed. Typing never
+waits for the compiler: a result for an older text is dropped.
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QRect, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QElapsedTimer, QEventLoop, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction, QColor, QFontDatabase, QKeySequence, QPainter, QTextCharFormat, QTextCursor, QTextFormat,
 )
@@ -24,7 +28,9 @@ from PySide6.QtWidgets import (
     QVBoxLayout, QWidget,
 )
 
+from ...compiler import nvrtc
 from ...cudaimport import ImportOptions, ImportResult, InstructionStat, import_cuda, instruction_stats, parse_block
+from ...cudaimport.compiled import import_compiled
 from ...cudaimport.result import Diagnostic, SourceSpan
 from ...model.analysis import analyze
 from ...model.errors import BankExplorerError
@@ -240,6 +246,8 @@ class CudaImportDialog(QDialog):
     """The editor. ``analysisUpdated`` is emitted after every (debounced) import."""
 
     analysisUpdated = Signal()
+    #: (generation, ImportResult): a background compile finished (emitted from its thread)
+    compiled = Signal(int, object)
 
     def __init__(self, document: Document, parent: QWidget | None = None):
         super().__init__(parent)
@@ -268,6 +276,29 @@ class CudaImportDialog(QDialog):
         self.extern_edit.setToolTip("Bytes of dynamic shared memory for 'extern __shared__' arrays. Empty: the "
                                     "launch's third argument or a '// extern-size: N' comment, else 48 KiB.")
         self.extern_edit.setFixedWidth(110)
+        self.view_combo = QComboBox()
+        self.view_combo.addItem("As compiled", "compiled")
+        self.view_combo.addItem("As written", "written")
+        self.view_combo.setToolTip("As compiled: the kernel is compiled with NVRTC and the results follow the machine "
+                                   "code (fused vector accesses, atomic forms, removed loads). As written: each "
+                                   "access of the source on its own.")
+        self.arch_combo = QComboBox()
+        for a in nvrtc.ARCHITECTURES:
+            self.arch_combo.addItem(a if a in nvrtc.MEASURED_ARCHITECTURES else f"{a} (not measured)", a)
+        self.arch_combo.setCurrentIndex(nvrtc.ARCHITECTURES.index(nvrtc.DEFAULT_ARCH))
+        self.arch_combo.setToolTip("Architecture to compile for. The bank rules were measured on sm_90 (H100).")
+        self.sass_button = QPushButton("SASS")
+        self.sass_button.setCheckable(True)
+        self.sass_button.setToolTip("Show the shared-memory machine instructions of each line")
+        self.sass_view = QPlainTextEdit()
+        self.sass_view.setReadOnly(True)
+        self.sass_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.sass_view.setVisible(False)
+        self.sass_view.setMaximumHeight(180)
+        self.sass_button.toggled.connect(self.sass_view.setVisible)
+        self._generation = 0
+        self.compile_state = "off"  # off | compiling | compiled | failed | unavailable
+        self.compiled.connect(self._compiled)
 
         top = QHBoxLayout()
         top.addWidget(self.examples)
@@ -276,6 +307,10 @@ class CudaImportDialog(QDialog):
         top.addWidget(self.block_edit)
         top.addWidget(QLabel("extern bytes:"))
         top.addWidget(self.extern_edit)
+        top.addWidget(QLabel("View:"))
+        top.addWidget(self.view_combo)
+        top.addWidget(self.arch_combo)
+        top.addWidget(self.sass_button)
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 0, 0)
@@ -319,6 +354,7 @@ class CudaImportDialog(QDialog):
         rv.setContentsMargins(0, 0, 0, 0)
         rv.addWidget(self.summary)
         rv.addWidget(self.table, 1)
+        rv.addWidget(self.sass_view)
         legend = QLabel(_LEGEND)
         legend.setWordWrap(True)
         rv.addWidget(legend)
@@ -344,8 +380,10 @@ class CudaImportDialog(QDialog):
         self.timer.setInterval(DEBOUNCE_MS)
         self.timer.timeout.connect(self.refresh)
         self.editor.textChanged.connect(self._text_changed)
-        self.block_edit.textChanged.connect(lambda *_: self.timer.start())
-        self.extern_edit.textChanged.connect(lambda *_: self.timer.start())
+        self.block_edit.textChanged.connect(self._text_changed)
+        self.extern_edit.textChanged.connect(self._text_changed)
+        self.view_combo.currentIndexChanged.connect(lambda *_: self.refresh())
+        self.arch_combo.currentIndexChanged.connect(lambda *_: self.refresh())
         self.table.itemSelectionChanged.connect(self._instruction_selected)
         self.editor.cursorPositionChanged.connect(self._cursor_moved)
         self.document.patternChanged.connect(self._document_changed)
@@ -367,6 +405,7 @@ class CudaImportDialog(QDialog):
     # ---- import ------------------------------------------------------------------------------
     def _text_changed(self) -> None:
         self.status.setText("")
+        self._generation += 1  # a compile of the text before this edit is out of date
         self.timer.start()
 
     def _options(self) -> tuple[ImportOptions, str | None]:
@@ -389,7 +428,55 @@ class CudaImportDialog(QDialog):
         """Import the text now (the timer calls this after a pause in typing)."""
         self.timer.stop()
         opts, problem = self._options()
-        self.result = import_cuda(self.editor.toPlainText(), opts)
+        text = self.editor.toPlainText()
+        self.result = import_cuda(text, opts)
+        self._generation += 1
+        self.compile_state = "off"
+        if self.view_combo.currentData() == "compiled":
+            if not nvrtc.available():
+                self.compile_state = "unavailable"
+            elif "__global__" not in text:  # a few lines pasted on their own: nothing to compile
+                self.compile_state = "snippet"
+            elif problem is None:
+                self.compile_state = "compiling"
+                gen, arch = self._generation, self.arch_combo.currentData()
+
+                def work() -> None:
+                    try:
+                        res = import_compiled(text, opts, arch)
+                    except Exception as e:  # never lose the editor to a compiler problem
+                        res = e
+                    try:
+                        self.compiled.emit(gen, res)
+                    except RuntimeError:  # the dialog was closed and deleted meanwhile
+                        pass
+
+                threading.Thread(target=work, daemon=True, name="nvrtc-compile").start()
+        self._show(problem)
+
+    def _compiled(self, generation: int, res) -> None:
+        """A background compile finished: show it, unless the text changed since."""
+        if generation != self._generation:
+            return
+        if isinstance(res, Exception):
+            self.compile_state = "failed"
+            self.compile_message = f"could not compile: {res}"
+        else:
+            self.result = res
+            self.compile_state = res.compiled.status if res.compiled else "failed"
+            self.compile_message = res.compiled.message if res.compiled else ""
+        _opts, problem = self._options()
+        self._show(problem)
+
+    def wait_compiled(self, timeout_ms: int = 20000) -> bool:
+        """Process events until the background compile is in (tests, and Import into window)."""
+        t = QElapsedTimer()
+        t.start()
+        while self.compile_state == "compiling" and t.elapsed() < timeout_ms:
+            QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+        return self.compile_state != "compiling"
+
+    def _show(self, problem: str | None) -> None:
         try:
             an = analyze(self.result.pattern, detail=False)
             self.stats = instruction_stats(self.result, an)
@@ -404,7 +491,20 @@ class CudaImportDialog(QDialog):
         self._fill_summary(totals)
         self.editor.set_marks(worst.line if worst else None, list(self.result.diagnostics), [])
         self.import_button.setEnabled(bool(self.result.pattern.instructions) and problem is None)
+        self._fill_sass()
         self.analysisUpdated.emit()
+
+    def _fill_sass(self) -> None:
+        comp = self.result.compiled if self.result is not None else None
+        if comp is None or comp.status != "compiled":
+            self.sass_view.setPlainText({"compiling": "compiling…", "unavailable": nvrtc.INSTALL_HINT}.get(
+                self.compile_state, "no compiled code (the view is as written)"))
+            return
+        lines = []
+        for c in comp.changes:
+            lines.append(f"line {c.line}: {c.compiled}")
+            lines += [f"    {t}" for t in c.sass]
+        self.sass_view.setPlainText("\n".join(lines) or "no shared-memory instruction in the compiled code")
 
     def _fill_table(self) -> None:
         self.table.blockSignals(True)
@@ -461,8 +561,9 @@ class CudaImportDialog(QDialog):
             lines.append("No shared-memory access found yet.")
         elif totals is not None:
             eff = f"{totals.efficiency:.0%}"
-            lines.append(f"<b>{totals.wavefronts:,}</b> wavefronts for {totals.instructions:,} warp instructions "
+            lines.append(f"<b>{totals.wavefronts:,}</b> wavefronts for {totals.executed:,} warp instructions "
                          f"(ideal {totals.ideal:,}, efficiency {eff})")
+            lines += self._compiled_lines()
             w = self.worst
             if w is not None:
                 lines.append(f"<span style='color:{WORST_MARK.name()}'><b>Worst conflict: line {w.line}</b>, "
@@ -470,6 +571,32 @@ class CudaImportDialog(QDialog):
             else:
                 lines.append(f"<span style='color:{GOOD.name()}'><b>No bank conflict.</b></span>")
         self.summary.setText("<br>".join(lines))
+
+    def _compiled_lines(self) -> list[str]:
+        """Where the numbers come from: the compiled code (with the lines it changes) or the source."""
+        grey = "<span style='color:#777'>{}</span>"
+        st = self.compile_state
+        if st == "off":
+            return [grey.format("As written: each access of the source on its own.")]
+        if st == "compiling":
+            return [grey.format(f"As written; compiling for {self.arch_combo.currentData()}…")]
+        if st == "snippet":
+            return [grey.format("As written. For the compiled view, paste a whole kernel (a __global__ function).")]
+        if st == "unavailable":
+            return [grey.format("As written. For the compiled view: pip install 'bankexplorer[compile]'")]
+        comp = self.result.compiled if self.result is not None else None
+        if st != "compiled" or comp is None:
+            return [grey.format(f"As written ({getattr(self, 'compile_message', '') or 'the text does not compile'})")]
+        arch = comp.arch + ("" if comp.measured_arch else " (not measured: the bank rules are sm_90's)")
+        changed = [c for c in comp.changes if c.written != c.compiled or c.wavefronts_written != c.wavefronts_compiled]
+        out = [f"<b>As compiled</b> for {arch}: " + (f"{len(changed)} line(s) differ from the source as written"
+                                                    if changed else "every line executes as written")]
+        for c in changed[:6]:
+            out.append(f"&nbsp;&nbsp;line {c.line}: {c.written} → {c.compiled}: <b>{c.wavefronts_compiled:,}</b> "
+                       f"wavefronts instead of {c.wavefronts_written:,}")
+        if len(changed) > 6:
+            out.append(f"&nbsp;&nbsp;… and {len(changed) - 6} more (SASS shows all)")
+        return out
 
     # ---- linking code and results ------------------------------------------------------------
     def select_instruction(self, k: int) -> None:
@@ -530,7 +657,9 @@ class CudaImportDialog(QDialog):
     # ---- into the window ---------------------------------------------------------------------
     def import_into_document(self) -> bool:
         """Replace the document's pattern with the import: one undoable edit."""
-        self.refresh()
+        if self.timer.isActive() or self.result is None:
+            self.refresh()
+        self.wait_compiled()
         res = self.result
         if res is None or not res.pattern.instructions:
             self.status.setText("Nothing to import: no shared-memory access found.")
