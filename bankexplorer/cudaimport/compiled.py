@@ -114,8 +114,8 @@ def compiler_diagnostics(log: str) -> list[Diagnostic]:
             continue
         col = 1
         for follow in lines[i + 1:i + 4]:
-            if follow.strip() == "^":
-                col = follow.index("^") + 1
+            if follow.strip() == "^":  # the compiler echoes the line indented by two spaces
+                col = max(1, follow.index("^") - 1)
                 break
         # the as-written import still stands: what the compiler rejects is a warning, not a failure
         diags.append(Diagnostic(int(m.group(1)), col, f"compiler {m.group(2)}: {m.group(3).strip()}", "warning"))
