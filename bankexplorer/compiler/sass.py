@@ -23,6 +23,8 @@ _AGGREGATION_OPS = ("REDUX", "POPC", "VOTE", "VOTEU", "FLO", "UFLO", "UPOPC")
 _LINE = re.compile(r'//## File "(?P<file>[^"]*)", line (?P<line>\d+)')
 _INSTR = re.compile(r"/\*(?P<off>[0-9a-f]{4,})\*/\s+(?P<pred>@!?U?P\w+\s+)?(?P<op>[A-Z][A-Z0-9_.]*)\s*(?P<args>[^;]*);")
 _FUNC = re.compile(r"^\s*\.text\.(?P<name>\S+):")
+_LABEL = re.compile(r"^\s*(\.L_\w+):")
+_TARGET = re.compile(r"`\((\.L_\w+)\)")
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,20 @@ class SassInstruction:
 @dataclass(frozen=True)
 class Disassembly:
     instructions: tuple[SassInstruction, ...]
+    #: (function, first offset, last offset) of every backward branch: the code a loop repeats
+    loops: tuple[tuple[str, int, int], ...] = ()
+
+    def in_loop(self, ins: SassInstruction) -> bool:
+        return any(f == ins.function and a <= ins.offset <= b for f, a, b in self.loops)
+
+    def loop_of(self, ins: SassInstruction) -> tuple[str, int, int] | None:
+        inner = [lp for lp in self.loops if lp[0] == ins.function and lp[1] <= ins.offset <= lp[2]]
+        return min(inner, key=lambda lp: lp[2] - lp[1]) if inner else None
+
+    def loop_has(self, loop: tuple[str, int, int], bases: tuple[str, ...]) -> bool:
+        """Does the loop's code contain one of these opcodes (a barrier, a shared store)?"""
+        f, a, b = loop
+        return any(i.function == f and a <= i.offset <= b and i.base in bases for i in self.instructions)
 
     def shared(self) -> list[SassInstruction]:
         return [i for i in self.instructions if i.kind is not None]
@@ -122,10 +138,17 @@ def parse(text: str) -> Disassembly:
     """Read ``nvdisasm -g`` output."""
     out: list[SassInstruction] = []
     func, line = "", 0
+    labels: dict[tuple[str, str], int] = {}
+    pending: list[str] = []  # labels waiting for the next instruction's offset
+    branches: list[tuple[str, int, str]] = []
     for raw in text.splitlines():
         m = _FUNC.match(raw)
         if m:
             func, line = m.group("name"), 0
+            continue
+        m = _LABEL.match(raw)
+        if m:
+            pending.append(m.group(1))
             continue
         m = _LINE.search(raw)
         if m:
@@ -133,9 +156,18 @@ def parse(text: str) -> Disassembly:
             continue
         m = _INSTR.search(raw)
         if m:
-            out.append(SassInstruction(func, int(m.group("off"), 16), line, m.group("op"), m.group("args").strip(),
-                                       (m.group("pred") or "").strip()))
-    return Disassembly(tuple(out))
+            ins = SassInstruction(func, int(m.group("off"), 16), line, m.group("op"), m.group("args").strip(),
+                                  (m.group("pred") or "").strip())
+            out.append(ins)
+            for lb in pending:
+                labels[(func, lb)] = ins.offset
+            pending.clear()
+            t = _TARGET.search(ins.operands)
+            if ins.base == "BRA" and t:
+                branches.append((func, ins.offset, t.group(1)))
+    loops = tuple((f, labels[(f, lb)], off) for f, off, lb in branches
+                  if (f, lb) in labels and labels[(f, lb)] < off)
+    return Disassembly(tuple(out), loops)
 
 
 def disassemble(cubin: bytes) -> Disassembly:

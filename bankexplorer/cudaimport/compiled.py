@@ -175,40 +175,30 @@ def adjust(written: ImportResult, dis: Disassembly, arch: str = nvrtc.DEFAULT_AR
     for a in accs:
         src_lines.setdefault(a.span.line, {}).setdefault(_CLASS[a.ins.kind], []).append(a)
 
-    _reattribute(by_line, src_lines)
+    # the loads of a compare-and-swap loop belong to its atomic, not to a source load
+    for line, c in by_line.items():
+        for _ in range(sum(1 for x in c.get("atom", []) if x.atomic_variant == "CAST.SPIN")):
+            cand = [x for x in c.get("ld", []) if x.kind == "load"]
+            if cand:
+                c["ld"].remove(cand[0])
+    line_notes: dict[int, list[str]] = {}
+    for cls in ("ld", "st"):
+        _reconcile_class(cls, src_lines, by_line, dis, line_notes)
+    for line, c in src_lines.items():
+        if c.get("atom"):
+            line_notes.setdefault(line, []).extend(_atomics(c["atom"], by_line.get(line, {}).get("atom", []),
+                                                            dis.aggregates_on(line)))
     diags: list[Diagnostic] = []
     changes: list[LineChange] = []
     for line in sorted(set(src_lines) | {ln for ln in by_line if ln}):
         sass_here = by_line.get(line, {})
         src_here = src_lines.get(line, {})
-        notes: list[str] = []
-        # the loads of a compare-and-swap loop belong to its atomic, not to a source load
-        spins = sum(1 for s in sass_here.get("atom", []) if s.atomic_variant == "CAST.SPIN")
-        lds = list(sass_here.get("ld", []))
-        for _ in range(spins):
-            cand = [s for s in lds if s.kind == "load"]
-            if cand:
-                lds.remove(cand[0])
-        for cls in ("ld", "st", "atom"):
-            srcs = src_here.get(cls, [])
-            sas = lds if cls == "ld" else sass_here.get(cls, [])
-            if not srcs and not sas:
-                continue
-            if not srcs:
-                notes.append(f"{len(sas)} x {_summary(sas)} that the import did not model")
-                continue
-            if cls == "atom":
-                notes += _atomics(srcs, sas, dis.aggregates_on(line))
-            else:
-                notes += _match(srcs, sas)
-        if notes:
-            for n in notes:
-                diags.append(Diagnostic(line, 1, f"as compiled: {n}", "note"))
-        w_desc = _describe_written(src_here)
-        c_desc = _describe_compiled(src_here, sass_here)
-        if src_here or sass_here:
-            changes.append(LineChange(line, w_desc, c_desc, note="; ".join(notes),
-                                      sass=tuple(s.text for c in sass_here.values() for s in c)))
+        notes = line_notes.get(line, [])
+        for n in notes:
+            diags.append(Diagnostic(line, 1, f"as compiled: {n}", "note"))
+        if src_here or any(sass_here.values()):
+            changes.append(LineChange(line, _describe_written(src_here), _describe_compiled(src_here, sass_here),
+                                      note="; ".join(notes), sass=tuple(x.text for c in sass_here.values() for x in c)))
 
     new_ins: list[Instruction] = []
     new_src: list[SourceSpan] = []
@@ -249,22 +239,61 @@ def _with_wavefronts(res: ImportResult) -> ImportResult:
     return replace(res, compiled=replace(comp, changes=changes))
 
 
-def _reattribute(by_line: dict[int, dict[str, list[SassInstruction]]], src_lines: dict[int, dict[str, list[_Acc]]]):
-    """The line table puts an instruction where the compiler placed it, which can be the line that
-    uses the value (a load sunk to its use). SASS on a line with no source access of its class is
-    moved to the nearest line whose accesses of that class have no SASS, when their bytes agree."""
-    for cls in ("ld", "st", "atom"):
-        orphans = [ln for ln, c in by_line.items() if c.get(cls) and not src_lines.get(ln, {}).get(cls)]
-        missing = [ln for ln, c in src_lines.items() if c.get(cls) and not by_line.get(ln, {}).get(cls)]
-        for ln in sorted(missing):
-            src_bytes = sum(a.iterations * a.width for a in src_lines[ln][cls])
-            fits = [o for o in orphans
-                    if src_bytes % max(1, sum(x.width for x in by_line[o][cls])) == 0]
-            if not fits:
-                continue
-            o = min(fits, key=lambda x: abs(x - ln))
-            by_line.setdefault(ln, {})[cls] = by_line[o].pop(cls)
-            orphans.remove(o)
+def _reconcile_class(cls: str, src_lines: dict[int, dict[str, list[_Acc]]],
+                     by_line: dict[int, dict[str, list[SassInstruction]]], dis: Disassembly,
+                     notes: dict[int, list[str]]) -> None:
+    """Loads (or stores) of the whole kernel: line by line first; then the lines that did not add up,
+    the lines whose SASS is missing and the SASS on lines with no access are pooled and matched
+    together (the line table puts an instruction where the compiler placed it: a load sunk to its
+    use, two lines fused into one LDS.64, a load hoisted out of its loop)."""
+    unresolved: list[int] = []
+    missing: list[int] = []
+    orphans: list[SassInstruction] = []
+    hoisted: Counter = Counter()
+    lines = sorted({ln for ln, c in src_lines.items() if c.get(cls)} | {ln for ln, c in by_line.items() if c.get(cls)})
+    for ln in lines:
+        srcs = src_lines.get(ln, {}).get(cls, [])
+        sas = by_line.get(ln, {}).get(cls, [])
+        if not srcs:
+            orphans += sas
+        elif not sas:
+            missing.append(ln)
+        else:
+            ok, more, need = _match(srcs, sas, dis)
+            notes.setdefault(ln, []).extend(more)
+            hoisted += need
+            if not ok:
+                unresolved.append(ln)
+    for w, n in hoisted.items():  # a hoisted load's instruction sits before its loop, on another line
+        for _ in range(n):
+            o = next((x for x in orphans if x.width == w and not dis.in_loop(x)), None)
+            if o is not None:
+                orphans.remove(o)
+    if (unresolved or missing) and (orphans or unresolved):
+        pool = [a for ln in unresolved + missing for a in src_lines[ln][cls]]
+        sas = [x for ln in unresolved for x in by_line[ln][cls]] + orphans
+        if len(pool) <= 12:
+            ok, _more, _need = _match(pool, sas, dis)
+            if ok:
+                for ln in unresolved + missing:
+                    notes[ln] = [n for n in notes.get(ln, []) if "shown as written" not in n]
+                    notes[ln].append("compiled together with line(s) " + ", ".join(
+                        str(x) for x in sorted(set(unresolved + missing) - {ln})) if len(unresolved + missing) > 1
+                        else "its instructions sit on another line of the compiled code")
+                unresolved, missing, orphans = [], [], []
+    for ln in missing:
+        accs = src_lines[ln][cls]
+        for a in accs:
+            a.removed = True
+        what = "loads" if cls == "ld" else "stores"
+        notes.setdefault(ln, []).append(f"nvcc removed the {what} of this line ({sum(a.iterations for a in accs)} per "
+                                        f"thread): their values are never used, or the memory is never written")
+    if orphans:
+        by: dict[int, list[SassInstruction]] = {}
+        for o in orphans:
+            by.setdefault(o.line, []).append(o)
+        for ln, xs in by.items():
+            notes.setdefault(ln, []).append(f"{_summary(xs)} that the import did not model")
 
 
 def _summary(sas: list[SassInstruction]) -> str:
@@ -288,9 +317,15 @@ def _describe_written(src_here: dict[str, list[_Acc]]) -> str:
 
 def _describe_compiled(src_here: dict[str, list[_Acc]], sass_here: dict[str, list[SassInstruction]]) -> str:
     c: Counter = Counter()
+    if not src_here:  # instructions the line table puts here for accesses written elsewhere
+        return " + ".join(f"{n} x {op}" for op, n in Counter(x.opcode for v in sass_here.values() for x in v).items()) \
+            + " (of accesses on other lines)"
     for accs in src_here.values():
         for a in accs:
-            if a.removed or a.merged_into is not None:
+            if a.merged_into is not None:
+                c["fused into another line's access"] += a.iterations
+                continue
+            if a.removed:
                 continue
             ins = a.new or a.ins
             name = _op_text(ins.kind, ins.width or a.width)
@@ -306,48 +341,59 @@ def _describe_compiled(src_here: dict[str, list[_Acc]], sass_here: dict[str, lis
 
 
 # ---- loads and stores -------------------------------------------------------------------------
-def _match(srcs: list[_Acc], sas: list[SassInstruction]) -> list[str]:
-    """Fuse or remove ``srcs`` (one line, one class) until their widths are the SASS's."""
-    if not sas:
-        for a in srcs:
-            a.removed = True
-        what = "loads" if _CLASS[srcs[0].ins.kind] == "ld" else "stores"
-        return [f"nvcc removed the {what} of this line ({sum(a.iterations for a in srcs)} per thread): their values "
-                f"are never used, or the memory is never written"]
-    matrix = [a for a in srcs if a.ins.is_matrix]
-    if matrix:  # ldmatrix/stmatrix are never fused: nothing to reconcile
-        return []
-    target = Counter()
-    for s in sas:
-        if s.kind in ("load", "store"):
-            target[s.width] += 1
-    notes: list[str] = []
+def _match(srcs: list[_Acc], sas: list[SassInstruction], dis: Disassembly) -> tuple[bool, list[str], Counter]:
+    """Fuse, hoist or drop ``srcs`` until their widths and counts are the SASS's. Returns whether it
+    worked, notes, and the hoisted instances whose instruction is expected on another line."""
+    if any(a.ins.is_matrix for a in srcs):  # ldmatrix/stmatrix are never fused: nothing to reconcile
+        return True, [], Counter()
     live = [a for a in srcs if a.addr is not None]
     if len(live) != len(srcs):
-        return ["some accesses of this line could not be evaluated: shown as written"]
+        return False, ["some accesses of this line could not be evaluated: shown as written"], Counter()
+    out, inside = Counter(), Counter()
+    loops = set()
+    for x in sas:
+        if x.kind in ("load", "store"):
+            if dis.in_loop(x):
+                inside[x.width] += 1
+                loops.add(dis.loop_of(x))
+            else:
+                out[x.width] += 1
+    # inside a compiled loop without a barrier or a shared store, an invariant load is hoisted out
+    hoist_only = bool(inside) and not any(dis.loop_has(lp, ("BAR", "STS", "ATOMS")) for lp in loops if lp)
+    notes: list[str] = []
     for attempt in ("as is", "dedupe"):
         if attempt == "dedupe":
             dup = _dedupe(live)
             if not dup:
                 break
             notes.append(f"nvcc loads {dup} repeated access(es) of this line once")
-        total = sum(a.iterations * a.width for a in live if not a.removed)
-        sbytes = sum(w * n for w, n in target.items())
-        if sbytes == 0 or total % sbytes:
-            continue
-        r = total // sbytes  # > 1: the loop around this line is not fully unrolled
-        want = Counter({w: n * r for w, n in target.items()})
-        plan = _search([a for a in live if not a.removed], want)
-        if plan is not None:
+        found = _search([a for a in live if not a.removed], out, inside, hoist_only)
+        if found is not None:
+            plan, elsewhere = found
             _apply(plan)
-            return notes
+            n_h = sum(1 for _a, op, _m in plan if op[0] == "hoist")
+            if n_h:
+                notes.append(f"nvcc loads {n_h} loop-invariant access(es) once, before the loop")
+            return True, notes, elsewhere
     for a in live:
         a.removed = False
     have = Counter()
     for a in srcs:
         have[a.width] += a.iterations
-    return [f"the compiled code has {_summary(sas)} where the source has "
-            + " + ".join(f"{n} x {w}-byte" for w, n in have.items()) + ": shown as written"]
+    return False, [f"the compiled code has {_summary(sas)} where the source has "
+                   + " + ".join(f"{n} x {w}-byte" for w, n in have.items()) + ": shown as written"], Counter()
+
+
+def _invariant(a: _Acc) -> bool:
+    """Same addresses and lanes in every iteration of the innermost loop."""
+    if not a.ins.loops or a.addr is None or a.ins.kind != "load":
+        return False
+    n_in = len(a.ins.loops[-1].values())
+    if n_in < 2:
+        return False
+    A = a.addr.reshape(-1, n_in, *a.addr.shape[1:])
+    M = a.active.reshape(-1, n_in, *a.active.shape[1:])
+    return bool((M == M[:, :1]).all() and np.where(M, A == A[:, :1], True).all())
 
 
 def _dedupe(accs: list[_Acc]) -> int:
@@ -412,18 +458,25 @@ def _group_fusions(accs: list[_Acc], i: int) -> list[list[int]]:
     return out
 
 
-def _search(accs: list[_Acc], want: Counter):
-    """Choose per access: unchanged, fused along its loop, or fused with others of the line, so
-    that the widths come out as ``want`` (instances per thread). Fewest fusions first."""
+def _search(accs: list[_Acc], out: Counter, inside: Counter, hoist_only: bool):
+    """Choose per access: unchanged, fused along its loop, fused with others, or hoisted out of its
+    innermost loop, so that the instances per thread come out as the SASS: ``out`` (instructions
+    outside any compiled loop, each executed once) plus ``inside`` times the compiled loop's trip
+    count. Fewest changes first. Returns (plan, hoisted instances expected on another line)."""
     options: list[list[tuple]] = []
     for i, a in enumerate(accs):
-        opts: list[tuple] = [("keep",)]
-        opts += [("loop", f) for f in _loop_fusions(a)]
-        opts += [("group", g) for g in _group_fusions(accs, i)]
+        inv = _invariant(a)
+        opts: list[tuple] = [] if (inv and hoist_only) else [("keep",)]
+        if inv:
+            opts.append(("hoist",))
+        if not (inv and hoist_only):
+            opts += [("loop", f) for f in _loop_fusions(a)]
+            opts += [("group", g) for g in _group_fusions(accs, i)]
         options.append(opts)
     sizes = [len(o) for o in options]
-    if int(np.prod(sizes)) <= MAX_SEARCH:  # fewest fusions first
-        choices = sorted(itertools.product(*[range(n) for n in sizes]), key=lambda c: sum(1 for x in c if x))
+    if int(np.prod(sizes)) <= MAX_SEARCH:
+        choices = sorted(itertools.product(*[range(n) for n in sizes]),
+                         key=lambda c: sum(1 for i, x in enumerate(c) if options[i][x][0] != "keep"))
     else:
         choices = itertools.islice(itertools.product(*[range(n) for n in sizes]), MAX_SEARCH)
     for combo in choices:
@@ -433,32 +486,53 @@ def _search(accs: list[_Acc], want: Counter):
             op = options[i][c]
             if op[0] == "group":
                 g = set(op[1][1:])
-                if g & members or i in members or any(combo[j] != 0 for j in g):
+                if g & members or i in members or any(options[j][combo[j]][0] != "keep" for j in g):
                     ok = False
                     break
                 members |= g
-        if not ok or any(i in members and combo[i] != 0 for i in range(len(accs))):
+        if not ok:
             continue
         got: Counter = Counter()
+        up: Counter = Counter()  # hoisted instances
         for i, c in enumerate(combo):
             if i in members:
                 continue
             a, op = accs[i], options[i][c]
             if op[0] == "keep":
                 got[a.width] += a.iterations
+            elif op[0] == "hoist":
+                up[a.width] += a.iterations // len(a.ins.loops[-1].values())
             elif op[0] == "loop":
                 got[a.width * op[1]] += a.iterations // op[1]
             else:
                 got[a.width * len(op[1])] += a.iterations
-        if got == want:
-            return [(accs[i], options[i][c], [accs[j] for j in (options[i][c][1] if options[i][c][0] == "group" else [])])
-                    for i, c in enumerate(combo)]
+        for here, elsewhere in ((got + up, Counter()), (got, up)):
+            rest = here.copy()
+            rest.subtract(out)
+            if any(v < 0 for v in rest.values()):
+                continue
+            rest = +rest
+            if not inside:
+                ok = not rest
+            else:
+                r = {rest[w] // n for w, n in inside.items() if n and rest[w] % n == 0 and rest[w]}
+                ok = len(r) == 1 and all(rest[w] == next(iter(r)) * n for w, n in inside.items()) \
+                    and set(rest) <= set(inside)
+            if ok:
+                plan = [(accs[i], options[i][c], [accs[j] for j in (options[i][c][1] if options[i][c][0] == "group"
+                                                                     else [])]) for i, c in enumerate(combo)
+                        if i not in members]
+                return plan, elsewhere
     return None
 
 
 def _apply(plan) -> None:
     for a, op, members in plan:
-        if op[0] == "loop":
+        if op[0] == "hoist":
+            lp = a.ins.loops[-1]
+            a.new = replace(a.ins, loops=a.ins.loops[:-1] + (replace(lp, stop=lp.start + lp.step),),
+                            label=f"{a.ins.label or a.ins.title()} [hoisted out of the {lp.var} loop]")
+        elif op[0] == "loop":
             f = op[1]
             lp = a.ins.loops[-1]
             a.new = replace(a.ins, width=a.width * f, loops=a.ins.loops[:-1] + (replace(lp, step=lp.step * f),),
