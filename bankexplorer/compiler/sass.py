@@ -20,7 +20,7 @@ _WIDTH_SUFFIX = {"U8": 1, "S8": 1, "U16": 2, "S16": 2, "64": 8, "128": 16}
 #: instructions with which nvcc aggregates an atomic over the warp before one lane issues it
 _AGGREGATION_OPS = ("REDUX", "POPC", "VOTE", "VOTEU", "FLO", "UFLO", "UPOPC")
 
-_LINE = re.compile(r'//## File "(?P<file>[^"]*)", line (?P<line>\d+)')
+_LOC = re.compile(r'"([^"]*)", line (\d+)')
 _INSTR = re.compile(r"/\*(?P<off>[0-9a-f]{4,})\*/\s+(?P<pred>@!?U?P\w+\s+)?(?P<op>[A-Z][A-Z0-9_.]*)\s*(?P<args>[^;]*);")
 _FUNC = re.compile(r"^\s*\.text\.(?P<name>\S+):")
 _LABEL = re.compile(r"^\s*(\.L_\w+):")
@@ -134,8 +134,9 @@ class Disassembly:
         return list(seen)
 
 
-def parse(text: str) -> Disassembly:
-    """Read ``nvdisasm -g`` output."""
+def parse(text: str, main_file: str | None = None) -> Disassembly:
+    """Read ``nvdisasm -g`` output. Code inlined from a header (``__hadd2``) is put on the line of
+    ``main_file`` that it was inlined at."""
     out: list[SassInstruction] = []
     func, line = "", 0
     labels: dict[tuple[str, str], int] = {}
@@ -150,9 +151,11 @@ def parse(text: str) -> Disassembly:
         if m:
             pending.append(m.group(1))
             continue
-        m = _LINE.search(raw)
-        if m:
-            line = int(m.group("line"))
+        if "//##" in raw:
+            locs = _LOC.findall(raw)  # innermost first, then each "inlined at"
+            if locs:
+                mine = [int(n) for f, n in locs if main_file is None or f.rsplit("/", 1)[-1] == main_file]
+                line = mine[0] if mine else int(locs[-1][1])
             continue
         m = _INSTR.search(raw)
         if m:
@@ -170,7 +173,7 @@ def parse(text: str) -> Disassembly:
     return Disassembly(tuple(out), loops)
 
 
-def disassemble(cubin: bytes) -> Disassembly:
+def disassemble(cubin: bytes, main_file: str | None = None) -> Disassembly:
     """SASS of a cubin with source lines, through ``nvdisasm`` (from the nvidia-cuda-nvdisasm wheel)."""
     tool = find_tool("nvdisasm")
     if tool is None:
@@ -178,7 +181,7 @@ def disassemble(cubin: bytes) -> Disassembly:
     with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
         f.write(cubin)
         f.flush()
-        p = subprocess.run([tool, "-g", "-c", f.name], capture_output=True, text=True, timeout=60)
+        p = subprocess.run([tool, "-gi", "-c", f.name], capture_output=True, text=True, timeout=60)
     if p.returncode:
         raise RuntimeError(f"nvdisasm failed: {p.stderr.strip()[:300]}")
-    return parse(p.stdout)
+    return parse(p.stdout, main_file)

@@ -92,14 +92,21 @@ def compile_text(text: str, arch: str, defines: dict[str, int], path: str | None
 
     local = os.path.dirname(os.path.abspath(path)) if path else None
     code = device_source(text, nvrtc.include_dirs(), local)
+    # half and bfloat16 types need their headers, which nvcc users get from their build; the text's
+    # line numbers stay those of the user (#line)
+    name = os.path.basename(path) if path else "kernel.cu"
+    pre = "".join(f"#include <{h}>\n" for h in ("cuda_fp16.h", "cuda_bf16.h")
+                  if h not in text and any(os.path.isfile(os.path.join(d, h)) for d in nvrtc.include_dirs()))
+    if pre:
+        code = f'{pre}#line 1 "{name}"\n{code}'
     params = kernel_parameters(text)
     opts = tuple(f"-D{k}={v}" for k, v in defines.items() if k not in params)
     if local:
         opts += (f"-I{local}",)
-    out = nvrtc.compile_cuda(code, arch, name=os.path.basename(path) if path else "kernel.cu", options=opts)
+    out = nvrtc.compile_cuda(code, arch, name=name, options=opts)
     if not out.ok:
         return None, out.log
-    return sass_mod.disassemble(out.cubin), out.log
+    return sass_mod.disassemble(out.cubin, name), out.log
 
 
 def compiler_diagnostics(log: str) -> list[Diagnostic]:
