@@ -419,26 +419,28 @@ def _dedupe(accs: list[_Acc]) -> int:
     return n
 
 
-def _loop_fusions(a: _Acc) -> list[int]:
-    """Factors f (2, 4, ...) by which consecutive iterations of ``a``'s innermost loop are one
-    contiguous, aligned access of f times the width for every lane."""
+def _loop_fusions(a: _Acc) -> list[tuple[int, int]]:
+    """(loop, f): f consecutive iterations of that loop (2, 4, ...) are one contiguous, aligned
+    access of f times the width for every lane (``As[ty][k]`` over k; over any of the nested loops)."""
     out = []
     if not a.ins.loops or a.addr is None:
         return out
-    n_in = len(a.ins.loops[-1].values())
-    L = a.iterations
-    for f in (2, 4, 8, 16):
-        wf = a.width * f
-        if wf > 16 or n_in % f:
-            continue
-        A = a.addr.reshape(L // n_in, n_in // f, f, *a.addr.shape[1:])
-        M = a.active.reshape(L // n_in, n_in // f, f, *a.active.shape[1:])
-        if not (M == M[:, :, :1]).all():
-            continue
-        step = np.arange(f).reshape(1, 1, f, 1, 1) * a.width
-        ok = np.where(M, A == A[:, :, :1] + step, True).all() and np.where(M[:, :, 0], A[:, :, 0] % wf == 0, True).all()
-        if ok:
-            out.append(f)
+    dims = [len(lp.values()) for lp in a.ins.loops]
+    rest = a.addr.shape[1:]
+    for d, n in enumerate(dims):
+        for f in (2, 4, 8, 16):
+            wf = a.width * f
+            if wf > 16 or n % f:
+                continue
+            shape = (int(np.prod(dims[:d], dtype=np.int64)), n // f, f, int(np.prod(dims[d + 1:], dtype=np.int64)), *rest)
+            A = a.addr.reshape(shape)
+            M = a.active.reshape(shape)
+            if not (M == M[:, :, :1]).all():
+                continue
+            step = (np.arange(f) * a.width).reshape(1, 1, f, 1, *([1] * len(rest)))
+            if np.where(M, A == A[:, :, :1] + step, True).all() and \
+                    np.where(M[:, :, 0], A[:, :, 0] % wf == 0, True).all():
+                out.append((d, f))
     return out
 
 
@@ -477,7 +479,7 @@ def _search(accs: list[_Acc], out: Counter, inside: Counter, hoist_only: bool):
         if inv:
             opts.append(("hoist",))
         if not (inv and hoist_only):
-            opts += [("loop", f) for f in _loop_fusions(a)]
+            opts += [("loop", d, f) for d, f in _loop_fusions(a)]
             opts += [("group", g) for g in _group_fusions(accs, i)]
         options.append(opts)
     sizes = [len(o) for o in options]
@@ -510,7 +512,7 @@ def _search(accs: list[_Acc], out: Counter, inside: Counter, hoist_only: bool):
             elif op[0] == "hoist":
                 up[a.width] += a.iterations // len(a.ins.loops[-1].values())
             elif op[0] == "loop":
-                got[a.width * op[1]] += a.iterations // op[1]
+                got[a.width * op[2]] += a.iterations // op[2]
             else:
                 got[a.width * len(op[1])] += a.iterations
         for here, elsewhere in ((got + up, Counter()), (got, up)):
@@ -540,10 +542,10 @@ def _apply(plan) -> None:
             a.new = replace(a.ins, loops=a.ins.loops[:-1] + (replace(lp, stop=lp.start + lp.step),),
                             label=f"{a.ins.label or a.ins.title()} [hoisted out of the {lp.var} loop]")
         elif op[0] == "loop":
-            f = op[1]
-            lp = a.ins.loops[-1]
-            a.new = replace(a.ins, width=a.width * f, loops=a.ins.loops[:-1] + (replace(lp, step=lp.step * f),),
-                            label=_relabel(a.ins, a.width * f))
+            d, f = op[1], op[2]
+            loops = list(a.ins.loops)
+            loops[d] = replace(loops[d], step=loops[d].step * f)
+            a.new = replace(a.ins, width=a.width * f, loops=tuple(loops), label=_relabel(a.ins, a.width * f))
         elif op[0] == "group":
             for b in members[1:]:
                 b.merged_into = a.k
