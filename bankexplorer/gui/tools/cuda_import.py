@@ -502,7 +502,7 @@ class CudaImportDialog(QDialog):
             return
         lines = []
         for c in comp.changes:
-            lines.append(f"line {c.line}: {c.compiled}")
+            lines.append(f"line {c.line}: {c.compiled} per thread")
             lines += [f"    {t}" for t in c.sass]
         self.sass_view.setPlainText("\n".join(lines) or "no shared-memory instruction in the compiled code")
 
