@@ -97,7 +97,12 @@ def _run(args: argparse.Namespace) -> int:
         print(f"bankexplorer: {where}: {len(errors)} error(s); first at line {errors[0].line}, column "
               f"{errors[0].column}: {errors[0].message}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    if not res.pattern.instructions:
+    removed_all = (res.compiled is not None and res.compiled.written is not None
+                   and bool(res.compiled.written.pattern.instructions) and res.compiled.status == "compiled")
+    if not res.pattern.instructions and removed_all:
+        print(f"bankexplorer: {where}: the compiled code has no shared-memory instruction left (nvcc removed "
+              f"every access: --as-written shows them)", file=sys.stderr)
+    elif not res.pattern.instructions:
         print(f"bankexplorer: {where}: no shared-memory access found (declare a __shared__ array and index it)",
               file=sys.stderr)
         return EXIT_BAD_INPUT
