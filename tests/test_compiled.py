@@ -204,3 +204,16 @@ def test_cli_shows_written_vs_compiled_and_the_sass(tmp_path):
     assert p.returncode == 2 and "--arch" in p.stderr and "Traceback" not in p.stderr
     p = _cli("import-cuda", str(k), "--arch", "sm_80")
     assert p.returncode == 0 and "as compiled for sm_80 (not measured" in p.stdout
+
+
+def test_template_kernels_are_instantiated_with_the_given_values():
+    text = ("// block: 32\ntemplate <int T>\n__global__ void k(float *o) {\n"
+            "  __shared__ float s[T * 32];\n  float a = s[threadIdx.x * T];\n  float b = s[threadIdx.x * T + 1];\n"
+            "  o[threadIdx.x] = a + b;\n}\n")
+    res = import_compiled(text, ImportOptions(defines={"T": 2}))
+    assert res.compiled.status == "compiled"
+    (ins,) = res.pattern.instructions  # s[2t] and s[2t + 1]: one LDS.64
+    assert ins.width == 8
+    assert analyze(res.pattern, detail=False).totals().wavefronts == 2
+    res = import_compiled(text, ImportOptions())  # T unknown: as written, saying why
+    assert res.compiled.status == "failed"

@@ -86,6 +86,7 @@ def _declare(lib: ctypes.CDLL) -> None:
     lib.nvrtcGetCUBINSize.argtypes = [P, ctypes.POINTER(ctypes.c_size_t)]
     lib.nvrtcGetCUBIN.argtypes = [P, ctypes.c_char_p]
     lib.nvrtcDestroyProgram.argtypes = [ctypes.POINTER(P)]
+    lib.nvrtcAddNameExpression.argtypes = [P, ctypes.c_char_p]
     lib.nvrtcGetErrorString.restype = ctypes.c_char_p
     lib.nvrtcVersion.argtypes = [ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int)]
 
@@ -108,8 +109,9 @@ _LOCK = threading.Lock()  # NVRTC is thread-safe per program; one compile at a t
 
 
 def compile_cuda(source: str, arch: str = DEFAULT_ARCH, name: str = "kernel.cu",
-                 options: tuple[str, ...] = ()) -> CompileOutput:
-    """Compile ``source`` for ``arch`` with line info; the cubin, or the log of what failed."""
+                 options: tuple[str, ...] = (), instantiate: tuple[str, ...] = ()) -> CompileOutput:
+    """Compile ``source`` for ``arch`` with line info; the cubin, or the log of what failed.
+    ``instantiate``: template kernels to generate code for (``"k<32>"``)."""
     if arch not in ARCHITECTURES:
         raise ValueError(f"arch: {arch!r} is not one of {', '.join(ARCHITECTURES)}")
     lib = _lib()
@@ -121,6 +123,8 @@ def compile_cuda(source: str, arch: str = DEFAULT_ARCH, name: str = "kernel.cu",
         if rc:
             return CompileOutput(False, f"nvrtc: {lib.nvrtcGetErrorString(rc).decode()}")
         try:
+            for expr in instantiate:
+                lib.nvrtcAddNameExpression(prog, expr.encode())
             rc = lib.nvrtcCompileProgram(prog, len(opts), arr)
             n = ctypes.c_size_t()
             lib.nvrtcGetProgramLogSize(prog, ctypes.byref(n))

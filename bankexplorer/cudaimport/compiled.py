@@ -88,7 +88,7 @@ class _Acc:
 def compile_text(text: str, arch: str, defines: dict[str, int], path: str | None = None):
     """NVRTC compile of the text's device code, then its SASS. (Disassembly | None, message)."""
     from ..compiler import sass as sass_mod
-    from .device_source import device_source, kernel_parameters
+    from .device_source import device_source, kernel_parameters, template_kernels
 
     local = os.path.dirname(os.path.abspath(path)) if path else None
     code = device_source(text, nvrtc.include_dirs(), local)
@@ -99,11 +99,12 @@ def compile_text(text: str, arch: str, defines: dict[str, int], path: str | None
                   if h not in text and any(os.path.isfile(os.path.join(d, h)) for d in nvrtc.include_dirs()))
     if pre:
         code = f'{pre}#line 1 "{name}"\n{code}'
-    params = kernel_parameters(text)
+    params = kernel_parameters(text)  # function and template parameters: values for them are not macros
     opts = tuple(f"-D{k}={v}" for k, v in defines.items() if k not in params)
+    instantiate, _missing = template_kernels(text, defines)
     if local:
         opts += (f"-I{local}",)
-    out = nvrtc.compile_cuda(code, arch, name=name, options=opts)
+    out = nvrtc.compile_cuda(code, arch, name=name, options=opts, instantiate=tuple(instantiate))
     if not out.ok:
         return None, out.log
     return sass_mod.disassemble(out.cubin, name), out.log
@@ -151,7 +152,15 @@ def import_compiled(text: str, options=None, arch: str = nvrtc.DEFAULT_ARCH, pat
         diags = tuple(written.diagnostics) + tuple(compiler_diagnostics(log))
         return replace(written, diagnostics=diags,
                        compiled=Compiled(arch, "failed", "the text does not compile", written=written))
-    return adjust(written, dis, arch)
+    if not dis.functions():
+        return replace(written, compiled=Compiled(
+            arch, "failed", "the compiler generated no code: give a template kernel's parameters values (-D NAME=VALUE, "
+                            "or defaults in the template)", written=written))
+    try:
+        return adjust(written, dis, arch)
+    except Exception as e:  # a case the matching does not handle must not cost the import
+        return replace(written, compiled=Compiled(arch, "failed", f"could not follow the compiled code "
+                                                                  f"({type(e).__name__}: {e})", dis, written=written))
 
 
 def adjust(written: ImportResult, dis: Disassembly, arch: str = nvrtc.DEFAULT_ARCH) -> ImportResult:

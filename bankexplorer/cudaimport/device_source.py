@@ -72,3 +72,40 @@ def kernel_parameters(text: str) -> set[str]:
 
     walk(src.tree.root_node)
     return names
+
+
+def template_kernels(text: str, values: dict[str, int]) -> tuple[list[str], list[str]]:
+    """Instantiations for the text's template kernels (``k<32, 8>``) from ``values`` (``-D``) or
+    the parameters' defaults, and the template parameters nobody gave a value."""
+    src = parse(text)
+    out: list[str] = []
+    missing: list[str] = []
+
+    def walk(node) -> None:
+        for ch in node.children:
+            if ch.type == "template_declaration":
+                fn = next((c for c in ch.children if c.type == "function_definition"), None)
+                params = ch.child_by_field_name("parameters")
+                if fn is not None and params is not None and "__global__" in src.node_text(fn).split("{", 1)[0]:
+                    decl = fn.child_by_field_name("declarator")
+                    while decl is not None and decl.type != "function_declarator":
+                        decl = decl.child_by_field_name("declarator")
+                    name_node = decl.child_by_field_name("declarator") if decl is not None else None
+                    args = []
+                    for p in params.named_children:
+                        d = p.child_by_field_name("declarator") or p.child_by_field_name("name")
+                        pname = src.node_text(d) if d is not None else ""
+                        default = p.child_by_field_name("default_value")
+                        if pname in values:
+                            args.append(str(values[pname]))
+                        elif default is not None:
+                            args.append(src.node_text(default))
+                        else:
+                            missing.append(pname or src.node_text(p))
+                    if name_node is not None and len(args) == len(params.named_children):
+                        out.append(f"{src.node_text(name_node)}<{', '.join(args)}>")
+            elif ch.type in ("translation_unit", "namespace_definition", "declaration_list"):
+                walk(ch)
+
+    walk(src.tree.root_node)
+    return out, missing
