@@ -239,10 +239,56 @@ def _executions(batch: WarpBatch, served: np.ndarray, bad: np.ndarray, hw: Hardw
     executions = (_count_per_row(served) > 0).astype(np.int64)
     executions[bad] = 0
     loop_loads = np.zeros(len(batch), np.int64)
-    for r in np.flatnonzero((batch.kind == KIND_CODE["atomic_cas_loop"]) & ~bad & (executions > 0)):
-        executions[r], loop_loads[r] = hwr.cas_loop(np.asarray(batch.addr[r], np.int64), served[r],
-                                                    int(batch.width[r]), hw)
+    rows = np.flatnonzero((batch.kind == KIND_CODE["atomic_cas_loop"]) & ~bad & (executions > 0))
+    if rows.size:
+        executions[rows], loop_loads[rows] = _cas_loops(np.asarray(batch.addr[rows], np.int64), served[rows],
+                                                        np.asarray(batch.width[rows], np.int64), hw)
     return executions, loop_loads
+
+
+def _cas_loops(addr: np.ndarray, served: np.ndarray, width: np.ndarray, hw: Hardware) -> tuple[np.ndarray, np.ndarray]:
+    """Compare-and-swap loops (hardware notes; ``reference.reference_cas_loop`` lane by lane): per
+    row, the iterations and the wavefronts of the reloads. Each lane's iteration is its rank among
+    the lanes of its (phase, slot); a unit is reloaded until the iteration of its last lane, and
+    iteration j costs, per phase, the most units any slot still has."""
+    R, W = addr.shape
+    u = np.maximum(width, hw.bank_width)
+    slots = np.maximum(hw.row_bytes // u, 1)
+    per = np.clip(hw.row_bytes // u, 1, W)
+    lanes = np.arange(W)[None, :]
+    unit = addr // u[:, None]
+    slot = unit % slots[:, None]
+    phase = lanes // per[:, None]
+    row = np.broadcast_to(np.arange(R)[:, None], (R, W))
+    r, lane, ph, sl, un = (x[served] for x in (row, np.broadcast_to(lanes, (R, W)), phase, slot, unit))
+    order = np.lexsort((lane, sl, ph, r))  # groups (row, phase, slot), lanes in order inside
+    r, lane, ph, sl, un = r[order], lane[order], ph[order], sl[order], un[order]
+    gstart = np.r_[True, (r[1:] != r[:-1]) | (ph[1:] != ph[:-1]) | (sl[1:] != sl[:-1])]
+    gid = np.cumsum(gstart) - 1
+    first = np.flatnonzero(gstart)
+    rank = np.arange(r.size) - first[gid]
+    iterations = np.zeros(R, np.int64)
+    np.maximum.at(iterations, r, rank + 1)
+    # per unit of a group: the iteration of its last lane
+    uorder = np.lexsort((un, gid))
+    g2, u2, rk2 = gid[uorder], un[uorder], rank[uorder]
+    ustart = np.r_[True, (g2[1:] != g2[:-1]) | (u2[1:] != u2[:-1])]
+    uid = np.cumsum(ustart) - 1
+    last = np.zeros(int(uid[-1]) + 1 if uid.size else 0, np.int64)
+    np.maximum.at(last, uid, rk2)
+    ugroup = g2[ustart]
+    J = int(iterations.max(initial=0))
+    G = first.size
+    alive = np.zeros((G, J + 1), np.int64)  # units of each group still reloaded at iteration j
+    np.add.at(alive, (ugroup, last), 1)
+    alive = np.cumsum(alive[:, ::-1], axis=1)[:, ::-1][:, :J]
+    # groups of one (row, phase) are consecutive: the most alive units over their slots, per j
+    pstart = np.r_[True, (r[first][1:] != r[first][:-1]) | (ph[first][1:] != ph[first][:-1])]
+    pidx = np.flatnonzero(pstart)
+    per_phase = np.maximum.reduceat(alive, pidx, axis=0) if G else alive
+    loads = np.zeros(R, np.int64)
+    np.add.at(loads, r[first][pidx], per_phase.sum(axis=1))
+    return iterations, loads
 
 
 def count_wavefronts(batch: WarpBatch, hw: Hardware = hwr.NVIDIA_SM70_SM90) -> BatchResult:

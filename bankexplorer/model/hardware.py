@@ -22,11 +22,11 @@ a document says otherwise, the measurement wins. In short, for the NVIDIA sm_70-
   (``float`` add, 64-bit add/min/max/and/or/xor) are compiled to a loop of a load and a
   ``ATOMS.CAST.SPIN`` compare-and-swap; one uncontended iteration costs like a CAS, and lanes that
   contend for one address make the loop retry (see :data:`NATIVE_ATOMIC_OPS`).
-* **Compare-and-swap loops** (``ATOMS.CAST.SPIN``) serve one lane per bank slot per iteration (the
-  others' compare fails and they retry): the loop runs as many times as the busiest slot of a phase
+* **Compare-and-swap loops** (``ATOMS.CAST.SPIN``) serve one lane per bank slot per iteration, the
+  lowest remaining lane (the others' compare fails and they retry): the loop runs as many times as the busiest slot of a phase
   has lanes, each iteration costs two wavefronts per phase that still has lanes (which adds up to the
   atomic count above, doubled), and each iteration reloads the remaining lanes' words with an
-  ``LDS`` (:func:`cas_loop`; measured in ``resources/hardware/atomics/`` and
+  ``LDS`` (the engine's ``_cas_loops``, lane by lane in ``reference.reference_cas_loop``; measured in ``resources/hardware/atomics/`` and
   ``h100_verification.jsonl``). 64-bit loops whose lanes share one address retried more often than
   this in some runs (64 to 96 wavefronts for 32 lanes); the model gives the lower bound and says so.
 
@@ -59,7 +59,7 @@ KIND_CODE = {k: i for i, k in enumerate(KINDS)}
 #: bank passes are doubled (compare-and-swap, and the CAS loops the compiler emits)
 KIND_CODE["load_generic"] = len(KINDS)
 KIND_CODE["atomic_cas"] = len(KINDS) + 1
-#: a compiler-made compare-and-swap loop (LDS + ATOMS.CAST.SPIN), see :func:`cas_loop`
+#: a compiler-made compare-and-swap loop (LDS + ATOMS.CAST.SPIN), see the module notes
 KIND_CODE["atomic_cas_loop"] = len(KINDS) + 2
 #: ATOMS.POPC.INC: an atomic whose lanes on one word merge, so it counts words like a load
 KIND_CODE["atomic_merged"] = len(KINDS) + 3
@@ -124,47 +124,6 @@ def aggregated_lanes(active: np.ndarray) -> np.ndarray:
     first[rows, np.argmax(active[rows], axis=-1)] = True
     return first
 
-
-def cas_loop(addr: np.ndarray, served: np.ndarray, width: int, hw: "Hardware") -> tuple[int, int]:
-    """One warp's compare-and-swap loop: (iterations, wavefronts of the loop's reloads).
-
-    Each iteration serves one lane per (phase, slot): the lowest remaining lane wins, the others
-    reload their word and retry. A unit (an aligned word) is reloaded while any of its lanes remains,
-    so iteration ``j`` costs, per phase, the most units any slot still has. Lane arrays are (W,)."""
-    W = hw.warp_size
-    u = int(max(width, hw.bank_width))
-    per = max(1, min(W, hw.row_bytes // u))
-    lanes = np.flatnonzero(served)
-    if lanes.size == 0:
-        return 0, 0
-    unit = addr[lanes] // u
-    slot = unit % max(hw.row_bytes // u, 1)
-    phase = lanes // per
-    group = phase * (hw.row_bytes + 1) + slot  # (phase, slot)
-    order = np.lexsort((lanes, group))
-    g = group[order]
-    start = np.r_[True, g[1:] != g[:-1]]
-    first_pos = np.maximum.accumulate(np.where(start, np.arange(g.size), 0))
-    rank = np.empty(g.size, np.int64)
-    rank[order] = np.arange(g.size) - first_pos  # iteration in which each lane succeeds
-    iterations = int(rank.max()) + 1
-    # a unit is reloaded in iterations 0..(the rank of its last lane)
-    key = group * (1 << 40) + unit
-    uk, inv = np.unique(key, return_inverse=True)
-    last = np.zeros(uk.size, np.int64)
-    np.maximum.at(last, inv, rank)
-    ugroup = uk >> 40
-    uphase = ugroup // (hw.row_bytes + 1)
-    loads = 0
-    for j in range(iterations):
-        alive = last >= j
-        if not alive.any():
-            break
-        gp, cnt = np.unique(ugroup[alive], return_counts=True)
-        ph = gp // (hw.row_bytes + 1)
-        loads += int(sum(cnt[ph == p].max() for p in np.unique(ph)))
-    del uphase
-    return iterations, loads
 
 #: SM cycles, from resources/hardware/h100_timing.txt (32-bit loads, one warp / 32 warps)
 LATENCY_BASE_CYCLES = 30.0
