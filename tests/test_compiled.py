@@ -54,9 +54,13 @@ def test_kernel_as_compiled_matches_the_gpu(path, measured):
     assert res.compiled.status == "compiled", res.compiled.message
     an = analyze(res.pattern, detail=False)
     t = an.totals()
+    want_wf, want_n = sum(measured["wavefronts"].values()), sum(measured["instructions"].values())
+    if "note" in measured:  # a documented effect the model leaves out: it must be a close lower bound
+        assert want_wf * 0.95 <= t.wavefronts <= want_wf and want_n * 0.95 <= t.executed <= want_n
+        return
     assert _per_class(res, an) == {k: int(v) for k, v in measured["wavefronts"].items()}
-    assert t.wavefronts == sum(measured["wavefronts"].values())
-    assert t.executed == sum(measured["instructions"].values())
+    assert t.wavefronts == want_wf
+    assert t.executed == want_n
 
 
 def test_the_as_written_view_differs_where_the_compiler_does():

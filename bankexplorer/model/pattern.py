@@ -103,7 +103,8 @@ class Instruction:
         if not atomic_is_native(op, w):
             return (f"no {w * 8}-bit {op} instruction: compiled to a load plus a compare-and-swap loop "
                     "(ATOMS.CAST.SPIN) that serves one lane per bank per iteration; the loop's loads are counted "
-                    "with it" + ("; lanes sharing a 64-bit address retried more often on the GPU" if w == 8 else ""))
+                    "with it; warps looping on the same word at the same time retry a little more (not counted)"
+                    + ("; lanes sharing a 64-bit address retried more often on the GPU" if w == 8 else ""))
         return ""
 
     def iterations(self) -> int:

@@ -1,0 +1,14 @@
+// block: 128
+__global__ void warp_reduce(const float *in, float *out) {
+    __shared__ float partial[4];
+    int t = threadIdx.x, lane = t % 32, warp = t / 32;
+    float v = in[t];
+    for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);
+    if (lane == 0) partial[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        v = lane < 4 ? partial[lane] : 0.f;
+        for (int o = 2; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);
+        if (lane == 0) out[0] = v;
+    }
+}
