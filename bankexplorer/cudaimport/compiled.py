@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 import os
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -82,7 +82,6 @@ class _Acc:
     removed: bool = False
     merged_into: int | None = None
     new: Instruction | None = None
-    notes: list[str] = field(default_factory=list)
 
 
 def compile_text(text: str, arch: str, defines: dict[str, int], path: str | None = None):
@@ -192,7 +191,7 @@ def adjust(written: ImportResult, dis: Disassembly, arch: str = nvrtc.DEFAULT_AR
         src_lines.setdefault(a.span.line, {}).setdefault(_CLASS[a.ins.kind], []).append(a)
 
     # the loads of a compare-and-swap loop belong to its atomic, not to a source load
-    for line, c in by_line.items():
+    for c in by_line.values():
         for _ in range(sum(1 for x in c.get("atom", []) if x.atomic_variant == "CAST.SPIN")):
             cand = [x for x in c.get("ld", []) if x.kind == "load"]
             if cand:
