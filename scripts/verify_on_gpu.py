@@ -5,6 +5,12 @@ with nvcc, profile it with Nsight Compute (ncu), and print model vs measured per
     scripts/verify_on_gpu.py resources/examples/*.json
     scripts/verify_on_gpu.py --rows resources/hardware/h100_shared_wavefronts.jsonl --sample 100
     scripts/verify_on_gpu.py --new-cases --write-rows measured.jsonl
+    scripts/verify_on_gpu.py --kernel kernel.cu [--block 32,8] [--kernel other.cu ...] [--write measured.json]
+
+With ``--kernel``, whole kernels: each is launched on one block (pointer parameters get zeroed
+buffers, int parameters 64 or ``-D NAME=VALUE``), compiled with nvcc -O3 -lineinfo for the local GPU,
+profiled with ncu, and its shared wavefronts and executed warp instructions (loads, stores,
+atomics) are compared with what ``bankexplorer import-cuda`` predicts as compiled.
 
 Exit status: 0 every instruction matched, 1 some differed (or the compiler did not emit the
 expected instruction), 2 bad input, 3 no GPU / nvcc / ncu here (the message says which).
@@ -208,7 +214,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--write-rows", help="write every measurement as hardware-data rows (.jsonl)")
     ap.add_argument("--json", help="write the comparison and the tool versions as JSON")
     ap.add_argument("--timeout", type=float, default=540, help="seconds the profiler may take")
+    ap.add_argument("--kernel", action="append", default=[], metavar="FILE.cu",
+                    help="a whole kernel to launch on one block, profile and compare (repeat for more)")
+    ap.add_argument("--block", help="with --kernel: threads per block X[,Y[,Z]] (default: a '// block:' comment)")
+    ap.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE",
+                    help="with --kernel: a value for an int parameter or a macro")
+    ap.add_argument("--write", help="with --kernel: write the measurements as measured.json (kernels format)")
+    ap.add_argument("--measure-only", action="store_true",
+                    help="with --kernel: measure without predicting (a GPU machine without the compile extra); "
+                         "compare later with tests/test_compiled.py")
     args = ap.parse_args(argv)
+    if args.kernel:
+        return verify_kernels(args)
 
     try:
         cases, tags = gather(args)
@@ -285,6 +302,82 @@ def main(argv: list[str] | None = None) -> int:
                          "measured": r.measured, "counters": r.counters, "sass": r.sass, "note": r.note,
                          "verdict": r.verdict}
                         for r in rs]}, indent=1))
+    return EXIT_DIFFERENT if bad else 0
+
+
+def verify_kernels(args) -> int:
+    """Whole kernels: measured per class against the compiled view's prediction."""
+    from bankexplorer.cuda import kernels as K
+
+    try:
+        defines = {d.split("=", 1)[0]: int(d.split("=", 1)[1], 0) for d in args.defines}
+    except (ValueError, IndexError):
+        print("verify_on_gpu: -D takes NAME=INTEGER", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    jobs = []
+    for f in args.kernel:
+        try:
+            text = Path(f).read_text()
+            given = tuple(int(x) for x in args.block.split(",")) if args.block else None
+            block = K.block_of(text, given)
+            jobs.append((Path(f), text, block))
+        except (OSError, ValueError, BankExplorerError) as e:
+            print(f"verify_on_gpu: {f}: {e}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    tools, missing = find_tools()
+    if missing:
+        for m in missing:
+            print(f"verify_on_gpu: cannot measure: {m}", file=sys.stderr)
+        return EXIT_NO_GPU
+    work = Path(args.workdir or tempfile.mkdtemp(prefix="bankexplorer-kernels-"))
+    work.mkdir(parents=True, exist_ok=True)
+    arch = "sm_" + tools["compute_cap"].replace(".", "")
+    metrics = ",".join(K.KERNEL_METRICS.values())
+    records, bad = {}, 0
+    say(f"{len(jobs)} kernel(s) on {tools['gpu']} ({arch}, driver {tools['driver']}); work folder {work}")
+    say(f"{'kernel':<28} {'block':>9} {'measured ld/st/atom':>22} {'predicted':>22} {'instructions m/p':>18}")
+    for path, text, block in jobs:
+        name = path.stem
+        try:
+            src, _kname = K.launcher_source(text, block, defines)
+        except BankExplorerError as e:
+            say(f"{name:<28} {e}")
+            bad += 1
+            continue
+        cu, exe = work / f"{name}.cu", work / name
+        cu.write_text(src)
+        p = run([tools["nvcc"], "-O3", f"-arch={arch}", "-lineinfo", "-o", str(exe), str(cu)], work / f"{name}.nvcc.log", 600)
+        if p.returncode:
+            say(f"{name:<28} nvcc failed: {p.stderr.strip()[-300:]}")
+            bad += 1
+            continue
+        sass = run([tools["cuobjdump"], "-sass", str(exe)], work / f"{name}.sass", 300).stdout if "cuobjdump" in tools else ""
+        q = run([tools["ncu"], "--metrics", metrics, "--csv", "--page", "raw", "--print-units", "base", str(exe)],
+                work / f"{name}.ncu.csv", args.timeout)
+        try:
+            wf, n = K.read_metrics(measure.parse_ncu_csv(q.stdout))
+        except BankExplorerError as e:
+            say(f"{name:<28} {e}: {q.stderr.strip()[-200:]}")
+            bad += 1
+            continue
+        if args.measure_only:
+            pw, pn, status = wf, n, "not predicted"
+        else:
+            pw, pn, status = K.predict(text, block, str(path), defines)
+        same = pw == wf and pn == n
+        bad += not same
+        fmt = lambda d: "/".join(str(d[c]) for c in K.CLASSES)  # noqa: E731
+        if args.measure_only:
+            say(f"{name:<28} {'x'.join(map(str, block)):>9} {fmt(wf):>22} {'-':>22} {sum(n.values()):>8}/-")
+        else:
+            say(f"{name:<28} {'x'.join(map(str, block)):>9} {fmt(wf):>22} {fmt(pw):>22} "
+                f"{sum(n.values()):>8}/{sum(pn.values()):<8} {'ok' if same else 'DIFFERENT'}"
+                + ("" if status == "compiled" else f" (prediction {status})"))
+        records[name] = K.KernelMeasurement(name, block, wf, n, K.shared_sass(sass)).as_record(path.name)
+    say(f"\n{len(records)} kernel(s) measured" if args.measure_only else f"\n{len(jobs) - bad} of {len(jobs)} kernels as predicted")
+    say("tools: " + "; ".join(f"{k} {v}" for k, v in versions(tools).items()))
+    if args.write:
+        Path(args.write).write_text(json.dumps(records, indent=1))
     return EXIT_DIFFERENT if bad else 0
 
 
