@@ -44,6 +44,8 @@ def _add(sp: argparse.ArgumentParser) -> None:
                          "third argument or a '// extern-size: BYTES' comment, else 48 KiB)")
     sp.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE",
                     help="give a name (kernel parameter, template parameter) an integer value, like nvcc -D")
+    sp.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
+                    help="a folder for #include \"x.h\" (the file's own folder is searched too)")
     sp.add_argument("--name", help="pattern name (default: the file name)")
     sp.add_argument("--out", "-o", help="write the pattern file (.json) here instead of printing the analysis")
     sp.add_argument("--detail", action="store_true", help="also print every warp instruction (as 'analyze' does)")
@@ -83,6 +85,8 @@ def _run(args: argparse.Namespace) -> int:
         opts.extern_bytes = args.extern_size
     text, where = _read(args.file)
     opts.name = args.name or (Path(args.file).stem if args.file != "-" else "Imported CUDA")
+    opts.include_dirs = list(args.include_dirs)
+    opts.path = None if args.file == "-" else args.file
     arch = args.arch or nvrtc.DEFAULT_ARCH
     if arch not in nvrtc.ARCHITECTURES:
         raise UsageError(f"--arch {arch!r}: choose one of {', '.join(nvrtc.ARCHITECTURES)}")

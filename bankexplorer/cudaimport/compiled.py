@@ -84,13 +84,14 @@ class _Acc:
     new: Instruction | None = None
 
 
-def compile_text(text: str, arch: str, defines: dict[str, int], path: str | None = None):
+def compile_text(text: str, arch: str, defines: dict[str, int], path: str | None = None,
+                 include_dirs: list[str] | None = None):
     """NVRTC compile of the text's device code, then its SASS. (Disassembly | None, message)."""
     from ..compiler import sass as sass_mod
     from .device_source import device_source, kernel_parameters, template_kernels
 
     local = os.path.dirname(os.path.abspath(path)) if path else None
-    code = device_source(text, nvrtc.include_dirs(), local)
+    code = device_source(text, nvrtc.include_dirs() + list(include_dirs or []), local)
     # half and bfloat16 types need their headers, which nvcc users get from their build; the text's
     # line numbers stay those of the user (#line)
     name = os.path.basename(path) if path else "kernel.cu"
@@ -103,6 +104,7 @@ def compile_text(text: str, arch: str, defines: dict[str, int], path: str | None
     instantiate, _missing = template_kernels(text, defines)
     if local:
         opts += (f"-I{local}",)
+    opts += tuple(f"-I{d}" for d in include_dirs or [])
     out = nvrtc.compile_cuda(code, arch, name=name, options=opts, instantiate=tuple(instantiate))
     if not out.ok:
         return None, out.log
@@ -144,7 +146,7 @@ def import_compiled(text: str, options=None, arch: str = nvrtc.DEFAULT_ARCH, pat
     if not nvrtc.available():
         return replace(written, compiled=Compiled(arch, "unavailable", nvrtc.INSTALL_HINT, written=written))
     try:
-        dis, log = compile_text(text, arch, dict(opts.defines), path)
+        dis, log = compile_text(text, arch, dict(opts.defines), path or opts.path, list(opts.include_dirs))
     except Exception as e:  # a broken toolchain must not cost the import
         return replace(written, compiled=Compiled(arch, "failed", f"could not compile: {e}", written=written))
     if dis is None:
@@ -332,13 +334,14 @@ def _describe_written(src_here: dict[str, list[_Acc]]) -> str:
 
 def _describe_compiled(src_here: dict[str, list[_Acc]], sass_here: dict[str, list[SassInstruction]]) -> str:
     c: Counter = Counter()
+    fused = 0
     if not src_here:  # instructions the line table puts here for accesses written elsewhere
         return " + ".join(f"{n} x {op}" for op, n in Counter(x.opcode for v in sass_here.values() for x in v).items()) \
             + " (of accesses on other lines)"
     for accs in src_here.values():
         for a in accs:
             if a.merged_into is not None:
-                c["fused into another line's access"] += a.iterations
+                fused += a.iterations
                 continue
             if a.removed:
                 continue
@@ -352,7 +355,10 @@ def _describe_compiled(src_here: dict[str, list[_Acc]], sass_here: dict[str, lis
     if spins:
         c["LDS + ATOMS.CAST.SPIN loop"] += len(spins)
         c.pop("ATOMS", None)
-    return " + ".join(f"{n} x {op}" for op, n in c.items()) or "removed"
+    if not c and fused:
+        return f"fused into an access of another line ({fused} per thread)"
+    text = " + ".join(f"{n} x {op}" for op, n in c.items()) or "removed"
+    return text + (f" ({fused} access{'es' if fused > 1 else ''} fused into another)" if fused else "")
 
 
 # ---- loads and stores -------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from ..model.layout import DTYPES, MAX_DIMS, SharedArray
 from ..model.pattern import MAX_LOOP_ITERATIONS, MAX_REPEAT, MAX_THREADS, RESERVED_NAMES, Instruction, Loop, Pattern
 from . import types as T
 from .result import Diagnostic, ImportResult, SourceSpan
+from .preprocess import preprocess
 from .syntax import MAX_SOURCE_BYTES, Source, comments, field as fld, named_children, parse, syntax_errors
 from .values import (
     BINARY_PREC, DATA, PREC_ATOM, PREC_TERNARY, PREC_UNARY, ArrayView, Binding, Data, Dim3, Int, Ptr, Ref,
@@ -93,6 +94,8 @@ class ImportOptions:
     extern_bytes: int | None = None  # size of extern __shared__ arrays; None: from a launch, else 48 KiB
     name: str = "Imported CUDA"
     hardware: Hardware = NVIDIA_SM70_SM90
+    include_dirs: list[str] = field(default_factory=list)  # for #include "x.h" (the file's folder is searched too)
+    path: str | None = None  # the file the text came from, if any
 
 
 def parse_block(text: str) -> tuple[int, int, int]:
@@ -1590,7 +1593,8 @@ def _empty(opts: ImportOptions, message: str, line: int = 1) -> ImportResult:
 
 
 def _import(text: str, opts: ImportOptions) -> ImportResult:
-    src = parse(text)
+    pre = preprocess(text, opts.defines, opts.include_dirs, opts.path)
+    src = parse(pre.text)  # line for line the user's text: positions and line numbers stay theirs
     directives = _directives(src)
     ddiags: list[Diagnostic] = []
     first: list[Translator] = []
@@ -1630,7 +1634,8 @@ def _import(text: str, opts: ImportOptions) -> ImportResult:
         if new_block != block or new_extern != given_extern:
             block = new_block
             tr = _translate(src, opts, block, new_extern)
-    diags = [Diagnostic(*src.position(node), f"syntax error: {msg}", "error") for node, msg in syntax_errors(src)]
+    diags = [Diagnostic(ln, col, msg, sev) for ln, col, msg, sev in pre.diagnostics]
+    diags += [Diagnostic(*src.position(node), f"syntax error: {msg}", "error") for node, msg in syntax_errors(src)]
     diags += ddiags + tr.diags
     if given_block is None and origin.startswith("default"):
         diags.append(Diagnostic(1, 1, "no block size given and no launch <<<grid, block>>> found: assuming 32x1x1 "
