@@ -192,6 +192,16 @@ def profile_in_chunks(ncu: str, exe: Path, metrics: dict[str, str], n: int, work
     return rows + [{} for _ in range(n - len(rows))]
 
 
+def tools_and_workdir(args, prefix: str) -> tuple[dict[str, str] | None, Path]:
+    """The GPU tools (None, having said what is missing) and the work folder."""
+    tools, missing = find_tools()
+    for m in missing:
+        print(f"verify_on_gpu: cannot measure: {m}", file=sys.stderr)
+    work = Path(args.workdir or tempfile.mkdtemp(prefix=prefix))
+    work.mkdir(parents=True, exist_ok=True)
+    return (None if missing else tools), work
+
+
 def versions(tools: dict[str, str]) -> dict[str, str]:
     v = {"gpu": tools.get("gpu", ""), "compute_capability": tools.get("compute_cap", ""),
          "driver": tools.get("driver", "")}
@@ -234,13 +244,9 @@ def main(argv: list[str] | None = None) -> int:
     except BankExplorerError as e:
         print(f"verify_on_gpu: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    tools, missing = find_tools()
-    if missing:
-        for m in missing:
-            print(f"verify_on_gpu: cannot measure: {m}", file=sys.stderr)
+    tools, work = tools_and_workdir(args, "bankexplorer-probe-")
+    if tools is None:
         return EXIT_NO_GPU
-    work = Path(args.workdir or tempfile.mkdtemp(prefix="bankexplorer-probe-"))
-    work.mkdir(parents=True, exist_ok=True)
     cu, exe = work / "probe.cu", work / "probe"
     cu.write_text(source)
     say(f"{len(cases)} cases ({sum(c.warps for c in cases)} warp instructions) on {tools['gpu']} "
@@ -324,13 +330,9 @@ def verify_kernels(args) -> int:
         except (OSError, ValueError, BankExplorerError) as e:
             print(f"verify_on_gpu: {f}: {e}", file=sys.stderr)
             return EXIT_BAD_INPUT
-    tools, missing = find_tools()
-    if missing:
-        for m in missing:
-            print(f"verify_on_gpu: cannot measure: {m}", file=sys.stderr)
+    tools, work = tools_and_workdir(args, "bankexplorer-kernels-")
+    if tools is None:
         return EXIT_NO_GPU
-    work = Path(args.workdir or tempfile.mkdtemp(prefix="bankexplorer-kernels-"))
-    work.mkdir(parents=True, exist_ok=True)
     arch = "sm_" + tools["compute_cap"].replace(".", "")
     metrics = ",".join(K.KERNEL_METRICS.values())
     records, bad = {}, 0
