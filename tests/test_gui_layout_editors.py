@@ -136,11 +136,12 @@ def test_access_menu_float4_and_refusals(qtbot):
     ins = doc.pattern.instructions[-1]
     assert ins.width == 16 and ins.index == ("(v + tid) / 8", "((v + tid) % 8) * 8")
     assert doc.analysis.result.wavefronts[doc.analysis.rows_of(1)].tolist() == [4, 4, 4, 4]
-    col = _doc("(_16,_64):(_1,_16)")
-    menu = AccessMenu(col)
+    bad = _doc("Sw<1,1,1> o _0 o (_16,_64):(_64,_1)")  # swaps 2-element pairs: no 16-byte run anywhere
+    menu = AccessMenu(bad)
     _trigger(menu, "ldmatrix.x4")
-    assert len(col.pattern.instructions) == 1 and col.undo_stack.count() == 0
+    assert len(bad.pattern.instructions) == 1 and bad.undo_stack.count() == 0
     assert "A[0][0..7] is not 16 consecutive, aligned bytes" in menu.last_message
+    assert "nor along the one before it" in menu.last_message
 
 
 def test_tv_copy_dialog(qtbot):
