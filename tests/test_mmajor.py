@@ -178,3 +178,17 @@ def test_the_probe_of_example_28_issues_the_measured_instructions(rows):
     assert [c.op.ptx for c in cases] == [rows[0]["ptx"], rows[1]["ptx"]]
     assert [list(c.addresses[0]) for c in cases] == [rows[0]["addresses"], [a + 2048 for a in rows[1]["addresses"]]]
     assert model_wavefronts(cases) == [8, 4]
+
+
+def test_the_figure_outlines_mmajor_rows_down_the_columns():
+    from bankexplorer.export.scene import make_scene
+    from bankexplorer.export.tile import access_runs
+
+    p = pf.load(EXAMPLES / "28_cute_mmajor_ldmatrix_trans.json")
+    scene = make_scene(p, "default", instruction=0)
+    runs = access_runs(scene, p.arrays[0], 8)
+    assert len(runs) == 32 and all(r.down and r.length == 8 and r.conflict for r in runs)
+    assert {r.lanes[0]: (r.row, r.col) for r in runs}[9] == (8, 1)  # lane 9: A[8..15][1]
+    # a K-major read keeps its runs across the row
+    k = pf.load(EXAMPLES / "20_cute_sw333_ldmatrix_x4.json")
+    assert not any(r.down for r in access_runs(make_scene(k, "default", instruction=0), k.arrays[0], 64))
