@@ -192,6 +192,8 @@ def test_access_menu_offers_the_mmajor_ldmatrix_trans_and_stmatrix(qtbot):
     assert menu.refresh() == "M"
     (act,) = [a for a in menu.findChildren(QAction) if a.objectName() == "ldmatrix.x4.trans"]
     assert act.text() == "ldmatrix.x4.trans  (M-major: 16-byte rows along dimension 0)"
+    (vec,) = [a for a in menu.findChildren(QAction) if a.objectName() == "load.v16"]
+    assert vec.text() == "16-byte loads (float4) of the whole array  (M-major: along dimension 0)"
     _trigger(menu, "ldmatrix.x4.trans")
     ins = doc.pattern.instructions[-1]
     assert (ins.kind, ins.matrices, ins.trans) == ("ldmatrix", 4, True)

@@ -398,7 +398,8 @@ class AccessMenu(QMenu):
                 major = ""
         for a, text in self._texts.items():
             if major == "M":
-                a.setText(f"{text}  (M-major: 16-byte rows along dimension {arr.ndim - 2})")
+                what = "16-byte rows along" if "matrix" in text else "along"
+                a.setText(f"{text}  (M-major: {what} dimension {arr.ndim - 2})")
             else:
                 a.setText(text)
         return major
