@@ -136,11 +136,12 @@ def test_access_menu_float4_and_refusals(qtbot):
     ins = doc.pattern.instructions[-1]
     assert ins.width == 16 and ins.index == ("(v + tid) / 8", "((v + tid) % 8) * 8")
     assert doc.analysis.result.wavefronts[doc.analysis.rows_of(1)].tolist() == [4, 4, 4, 4]
-    col = _doc("(_16,_64):(_1,_16)")
-    menu = AccessMenu(col)
+    bad = _doc("Sw<1,1,1> o _0 o (_16,_64):(_64,_1)")  # swaps 2-element pairs: no 16-byte run anywhere
+    menu = AccessMenu(bad)
     _trigger(menu, "ldmatrix.x4")
-    assert len(col.pattern.instructions) == 1 and col.undo_stack.count() == 0
+    assert len(bad.pattern.instructions) == 1 and bad.undo_stack.count() == 0
     assert "A[0][0..7] is not 16 consecutive, aligned bytes" in menu.last_message
+    assert "nor along the one before it" in menu.last_message
 
 
 def test_tv_copy_dialog(qtbot):
@@ -181,3 +182,63 @@ def test_window_offers_the_access_menu_and_button(qtbot, tmp_path):
     w.document.undo_stack.undo()
     assert len(w.document.pattern.instructions) == n
     w.document.undo_stack.setClean()
+
+
+def test_access_menu_offers_the_mmajor_ldmatrix_trans_and_stmatrix(qtbot):
+    """Issue 19: an M-major tile (CuTe (_M,_K):(_1,_M)) is read along M, as CUTLASS does with
+    ldmatrix.trans, instead of being refused; the menu says so on every entry."""
+    doc = _doc("Sw<3,3,3> o _0 o (_128,_8):(_1,_128)", dims=(128, 8))
+    menu = AccessMenu(doc)
+    assert menu.refresh() == "M"
+    (act,) = [a for a in menu.findChildren(QAction) if a.objectName() == "ldmatrix.x4.trans"]
+    assert act.text() == "ldmatrix.x4.trans  (M-major: 16-byte rows along dimension 0)"
+    (vec,) = [a for a in menu.findChildren(QAction) if a.objectName() == "load.v16"]
+    assert vec.text() == "16-byte loads (float4) of the whole array  (M-major: along dimension 0)"
+    _trigger(menu, "ldmatrix.x4.trans")
+    ins = doc.pattern.instructions[-1]
+    assert (ins.kind, ins.matrices, ins.trans) == ("ldmatrix", 4, True)
+    assert ins.index == ("m + (lane / 8) * 8", "lane % 8") and [lp.values() for lp in ins.loops] == [range(0, 128, 32)]
+    assert doc.analysis.result.wavefronts[doc.analysis.rows_of(1)].tolist() == [8, 8, 8, 8]  # 2-way, as measured
+    assert "run along dimension 0 of A" in doc.analysis.note(1)
+    assert menu.last_message == "added ldmatrix.x4.trans: 32x8 M-major fragments of A (16-byte rows along dimension 0)"
+    doc.undo_stack.undo()
+    assert len(doc.pattern.instructions) == 1
+    fixed = _doc("Sw<3,3,4> o _0 o (_128,_8):(_1,_128)", dims=(128, 8))
+    m2 = AccessMenu(fixed)
+    _trigger(m2, "stmatrix.x4")
+    assert fixed.pattern.instructions[-1].kind == "stmatrix"
+    assert fixed.analysis.result.wavefronts[fixed.analysis.rows_of(1)].tolist() == [4, 4, 4, 4]
+    # a K-major tile keeps the plain names
+    k = AccessMenu(_doc("Sw<3,3,3> o _0 o (_16,_64):(_64,_1)"))
+    assert k.refresh() == "K" and act.text().startswith("ldmatrix.x4.trans")
+    assert [a.text() for a in k.findChildren(QAction) if a.objectName() == "ldmatrix.x4.trans"] == ["ldmatrix.x4.trans"]
+
+
+def test_cute_editor_says_when_a_layout_is_mmajor(qtbot, emitted):
+    e = make(qtbot, cute.KIND, emitted)
+    e.set_transform(cute.make("Sw<3,3,4> o _0 o (_128,_8):(_1,_128)"))
+    assert "M-major: mode 0 has stride 1" in e.summary.text() and "Add library access" in e.summary.text()
+    e.text.setText("Sw<3,3,3> o _0 o (_8,_128):(_128,_1)")
+    e.text.textEdited.emit(e.text.text())
+    assert "M-major" not in e.summary.text()
+
+
+def test_the_tile_view_outlines_mmajor_rows_down_the_columns(qtbot, tmp_path):
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from bankexplorer.gui.app import MainWindow
+    from bankexplorer.resources import EXAMPLES
+
+    w = MainWindow(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(w)
+    assert w.open_path(EXAMPLES / "28_cute_mmajor_ldmatrix_trans.json", ask=False)
+    w.document.select(instruction=0)
+    w.refresh_now()
+    QApplication.processEvents()
+    t = w.tile
+    assert t._lane_cells[1] == [(r, 1) for r in range(8)]  # lane 1 reads A[0..7][1]
+    assert t._lane_cells[9] == [(r, 1) for r in range(8, 16)]  # lane 9 = matrix 1, row 1
+    assert t.outline.symbol == -8 and t.conflict.symbol == -8  # one tall box per lane
+    x, y = t.conflict.getData()
+    assert sorted(zip(x.tolist(), y.tolist()))[0] == (0.5, 4.0)  # lane 0's box: column 0, rows 0-7

@@ -471,8 +471,10 @@ def test_vector_sweep_and_contiguity():
     with pytest.raises(BankExplorerError, match=r"A\[0\]\[16..19\] is not 16 consecutive, aligned bytes in this layout \(byte offsets \[72, 76, 64, 68\]\)"):
         check_runs(SharedArray("A", "float", (8, 32), transform=from_text("Sw<2,1,3> o _0 o (_8,_32):(_32,_1)")),
                    4, "vector")
-    with pytest.raises(BankExplorerError, match=r"A\[0\]\[0..7\] is not 16 consecutive"):
-        fragment_sweep(SharedArray("A", "half", (8, 64), transform=from_text("(_8,_64):(_1,_8)")), 4)
+    # contiguous along neither of the last two dimensions: refused, saying so
+    with pytest.raises(BankExplorerError, match=r"A\[0\]\[0..7\] is not 16 consecutive, aligned bytes .* \(byte offsets "
+                       r"\[0, 2, 4, 6, 12, 14, 8, 10\]\).* not contiguous along the last dimension nor along the one before"):
+        fragment_sweep(SharedArray("A", "half", (16, 64), transform=from_text("Sw<1,1,1> o _0 o (_16,_64):(_64,_1)")), 4)
 
 
 def test_numbers_quoted_in_docs_library_layouts():

@@ -33,10 +33,6 @@ def ensure_gui_app():
     CI) must not stop an export. An explicit QT_QPA_PLATFORM is respected."""
     from PySide6.QtGui import QGuiApplication
 
-    # importing the gui package makes None/True/False immortal, as on Python 3.12: PySide6 6.12 on
-    # 3.11 drops a reference to them on every void Qt call and one figure is thousands of calls
-    from .. import gui  # noqa: F401
-
     app = QGuiApplication.instance()
     if app is None:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")

@@ -56,7 +56,8 @@ def cell_of(arr: SharedArray, cols: int, index: np.ndarray) -> tuple[np.ndarray,
 
 @dataclass
 class Run:
-    """Cells of one row that one access covers (a float4 is 4 cells), and the lanes that use it."""
+    """Cells of one row that one access covers (a float4 is 4 cells), and the lanes that use it;
+    ``down``: cells of one column instead (an M-major tile read along its rows' index)."""
 
     row: int
     col: int
@@ -64,6 +65,11 @@ class Run:
     lanes: list[int]
     conflict: bool
     shared: bool
+    down: bool = False
+
+    @property
+    def rows(self) -> range:
+        return range(self.row, self.row + (self.length if self.down else 1))
 
     @property
     def label(self) -> str:
@@ -82,22 +88,35 @@ def access_runs(scene: Scene, arr: SharedArray, cols: int) -> list[Run]:
         return []
     r, c = cell_of(arr, cols, li[lanes, : arr.ndim])
     span = max(1, int(an.batch.width[row]) // arr.elem_size)
-    groups: dict[tuple[int, int, int], list[int]] = {}
-    for ln, rr, cc in zip(lanes.tolist(), r.tolist(), c.tolist()):
+    down = runs_down(arr, li[lanes, : arr.ndim], det.lane_addr[lanes], span)
+    groups: dict[tuple[int, int, int, bool], list[int]] = {}
+    for ln, rr, cc, dn in zip(lanes.tolist(), r.tolist(), c.tolist(), down.tolist()):
         if arr.ndim == 1:  # a 1-D access may wrap onto the next tile row
             flat, left = rr * cols + cc, span
             while left > 0:
                 rr, cc = divmod(flat, cols)
                 n = min(left, cols - cc)
-                groups.setdefault((rr, cc, n), []).append(ln)
+                groups.setdefault((rr, cc, n, False), []).append(ln)
                 flat, left = flat + n, left - n
         else:
-            groups.setdefault((rr, cc, span), []).append(ln)
+            groups.setdefault((rr, cc, span, dn), []).append(ln)
     out = []
-    for (rr, cc, n), ls in sorted(groups.items()):
+    for (rr, cc, n, dn), ls in sorted(groups.items()):
         shared = len(ls) > 1 or bool(det.lane_shared[ls].any())
-        out.append(Run(rr, cc, n, ls, bool(det.lane_conflict[ls].any()), shared))
+        out.append(Run(rr, cc, n, ls, bool(det.lane_conflict[ls].any()), shared, dn))
     return out
+
+
+def runs_down(arr: SharedArray, index: np.ndarray, addr: np.ndarray, span: int) -> np.ndarray:
+    """Per lane (``index`` (n, ndim), byte ``addr`` (n,)): True where the ``span`` elements the
+    lane's bytes are run down the tile's column (along the dimension before the last: an M-major
+    tile), so the cells to outline are below the first one, not beside it."""
+    from ..model.analysis import vector_dims
+
+    if span <= 1 or arr.ndim < 2 or not len(addr):
+        return np.zeros(len(addr), bool)
+    idx = tuple(index[:, d] for d in range(arr.ndim))
+    return vector_dims(arr, idx, addr, np.ones(len(addr), bool), span) == arr.ndim - 2
 
 
 class TilePanel(Panel):
@@ -118,12 +137,12 @@ class TilePanel(Panel):
         # rows shown: all, or a window of MAX_ROWS starting at the first row the instruction touches
         self.r0, self.r1 = 0, cells.rows
         if cells.rows > MAX_ROWS:
-            first = min((r.row for r in self.runs), default=0)
+            first = min((r.row for r in self.runs), default=0)  # a run down a column starts there too
             self.r0 = max(0, min(first, cells.rows - MAX_ROWS))
             self.r1 = self.r0 + MAX_ROWS
         self.c0, self.c1 = 0, cells.cols
         if cells.cols > MAX_COLS:
-            first = min((r.col for r in self.runs if self.r0 <= r.row < self.r1), default=0)
+            first = min((r.col for r in self.runs if self.r0 <= r.row < self.r1 or r.down), default=0)
             self.c0 = max(0, min(first, cells.cols - MAX_COLS))
             self.c1 = self.c0 + MAX_COLS
         shown, ncols = self.r1 - self.r0, self.c1 - self.c0
@@ -211,20 +230,30 @@ class TilePanel(Panel):
         ow = max(1.5, st.outline * min(1.0, c / 22))
         badge = c * 0.36
         for run in self.runs:
-            if not self.r0 <= run.row < self.r1 or run.col + run.length <= self.c0 or run.col >= self.c1:
-                continue
-            col0, col1 = max(run.col, self.c0), min(run.col + run.length, self.c1)
-            x, y, _, _ = self.cell_rect(run.row, col0)
-            g = self.gap
-            w, h = (col1 - col0) * c - g, c - g
+            if run.down:  # cells of one column
+                if not self.c0 <= run.col < self.c1 or run.row + run.length <= self.r0 or run.row >= self.r1:
+                    continue
+                row0, row1 = max(run.row, self.r0), min(run.row + run.length, self.r1)
+                col0 = run.col
+                x, y, _, _ = self.cell_rect(row0, col0)
+                g = self.gap
+                w, h = c - g, (row1 - row0) * c - g
+            else:
+                if not self.r0 <= run.row < self.r1 or run.col + run.length <= self.c0 or run.col >= self.c1:
+                    continue
+                col0, col1 = max(run.col, self.c0), min(run.col + run.length, self.c1)
+                row0 = run.row
+                x, y, _, _ = self.cell_rect(run.row, col0)
+                g = self.gap
+                w, h = (col1 - col0) * c - g, c - g
             color = st.colors.conflict if run.conflict else st.ink
             cv.outline(x - g / 2, y - g / 2, w + g, h + g, color, ow)
-            fill = st.bank_rgb(int(self.cells.bank[run.row, col0]))
-            px = min(c * (0.5 if run.length == 1 else 0.62), (w - 2 * ow) / max(0.62 * len(run.label), 1.0))
+            fill = st.bank_rgb(int(self.cells.bank[row0, col0]))
+            px = min(c * (0.5 if run.length == 1 or run.down else 0.62), (w - 2 * ow) / max(0.62 * len(run.label), 1.0))
             lf = font(px, bold=True)
             if text_width(run.label, lf) > w - 2:  # too narrow even so: shrink to fit
                 lf = font(px * (w - 2) / text_width(run.label, lf), bold=True)
-            cy = y + h / 2 + (badge * 0.12 if run.conflict or run.shared else 0)  # clear of the badges
+            cy = y + h / 2 + (badge * 0.12 if (run.conflict or run.shared) and not run.down else 0)  # clear of the badges
             cv.text(x + w / 2, cy, run.label, lf, ink_on(fill), align="center", valign="center")
             if run.conflict:
                 cv.triangle(x + w - badge * 0.5, y + badge * 0.42, badge, st.colors.conflict, border=st.background)

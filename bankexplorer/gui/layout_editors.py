@@ -74,6 +74,10 @@ class LayoutEditor(QWidget):
         """The Transform the fields describe; raises LayoutParseError/ValueError if they do not."""
         raise NotImplementedError
 
+    def describe(self, t: Transform) -> str:
+        """The line under the fields: what the layout is (and, per kind, what to do with it)."""
+        return t.describe()
+
     # ---- API ---------------------------------------------------------------------------------
     def transform(self) -> Transform:
         return self._transform
@@ -85,7 +89,7 @@ class LayoutEditor(QWidget):
             self._transform = t
             self.show_transform(t)
             self._set_error(None)
-            self.summary.setText(t.describe())
+            self.summary.setText(self.describe(t))
         finally:
             self._quiet = False
 
@@ -111,7 +115,7 @@ class LayoutEditor(QWidget):
             self._set_error(getattr(e, "message", str(e)), field)
             return
         self._set_error(None)
-        self.summary.setText(t.describe())
+        self.summary.setText(self.describe(t))
         if t != self._transform:
             self._transform = t
             self.changed.emit(t)
@@ -147,6 +151,21 @@ class CuteLayoutEditor(LayoutEditor):
 
     def show_transform(self, t: Transform) -> None:
         self.text.setText(str(t.get("layout", "")))
+
+    def describe(self, t: Transform) -> str:
+        """An M-major layout (stride 1 on a mode before the last) says how it is read: 16-byte
+        accesses run along that mode, and Add library access offers them."""
+        text = t.describe()
+        try:
+            lay = cute.parse(str(t.get("layout", ""))).layout
+        except LayoutParseError:
+            return text
+        unit = [k for k, (_s, d) in enumerate(lay.modes) if cute.flatten(d)[0] == 1 and cute.flatten(_s)[0] > 1]
+        if lay.rank >= 2 and unit and unit[0] == lay.rank - 2:
+            k = unit[0]
+            text += (f"\nM-major: mode {k} has stride 1, so 16-byte accesses (ldmatrix.trans / stmatrix rows, "
+                     f"float4) run along it; Add library access offers them that way")
+        return text
 
     def read(self) -> Transform:
         return cute.make(self.text.text())
@@ -334,6 +353,7 @@ class AccessMenu(QMenu):
         self.doc = doc
         self._array_index = array_index
         self.last_message = ""
+        self._texts: dict[object, str] = {}  # action -> its text for a K-major (row-major) tile
         for kind in ("ldmatrix", "stmatrix"):
             sub = self.addMenu(kind)
             for trans in (False, True):
@@ -342,11 +362,14 @@ class AccessMenu(QMenu):
                     a = sub.addAction(name)
                     a.setObjectName(name)
                     a.triggered.connect(lambda _c=False, k=kind, m=m, t=trans: self.add_fragment(k, m, t))
+                    self._texts[a] = name
         self.addSeparator()
         for kind in ("load", "store"):
             a = self.addAction(f"16-byte {kind}s (float4) of the whole array")
             a.setObjectName(f"{kind}.v16")
             a.triggered.connect(lambda _c=False, k=kind: self.add_vectors(k))
+            self._texts[a] = a.text()
+        self.aboutToShow.connect(self.refresh)
         a = self.addAction("CuTe TV copy…")
         a.setObjectName("tv-copy")
         a.triggered.connect(self.ask_tv_copy)
@@ -361,6 +384,25 @@ class AccessMenu(QMenu):
             names = [a.name for a in p.arrays]
             k = names.index(ins.array) if ins is not None and ins.array in names else 0
         return p.arrays[k]
+
+    def refresh(self) -> str:
+        """Name the entries for the array being edited: on an M-major tile (16-byte runs along
+        the dimension before the last) the fragments and vectors are read along M, as CUTLASS
+        reads such a tile with ``ldmatrix.trans``. Returns "M", "K" or "" (see ``access.major``)."""
+        arr = self.array()
+        major = ""
+        if arr is not None and arr.ndim >= 2 and arr.elem_size <= 16:
+            try:
+                major = access.major(arr, max(1, 16 // arr.elem_size))
+            except BankExplorerError:
+                major = ""
+        for a, text in self._texts.items():
+            if major == "M":
+                what = "16-byte rows along" if "matrix" in text else "along"
+                a.setText(f"{text}  (M-major: {what} dimension {arr.ndim - 2})")
+            else:
+                a.setText(text)
+        return major
 
     def _say(self, text: str) -> None:
         self.last_message = text

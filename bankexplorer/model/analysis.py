@@ -259,12 +259,16 @@ def _expand(pattern: Pattern, k: int, ins: Instruction, tv: dict[str, np.ndarray
     L, n = mask.shape
     arr = arrays[ins.array]
     width = ins.lane_width(arrays)
-    span = max(1, width // arr.elem_size)  # elements one lane covers along the last dimension
+    span = max(1, width // arr.elem_size)  # elements one lane's bytes cover, if they are consecutive
     served = mask.copy()
     if ins.is_matrix:
         served &= (tv["lane"] < 8 * ins.matrices)[None, :]
+    # A plain (padded) row-major array: the bytes run along the last index, which must stay in
+    # its row. A layout (swizzle, CuTe, Triton, TMA...) may run them along another index (an
+    # M-major tile); there the named element must exist and the bytes must lie in the array.
+    by_memory = arr.transform.kind != "none" and span > 1
     for d, (i, size) in enumerate(zip(idx, arr.dims)):
-        hi = size - (span - 1 if d == arr.ndim - 1 else 0)
+        hi = size - (span - 1 if d == arr.ndim - 1 and not by_memory else 0)
         out = served & ((i < 0) | (i >= hi))
         if out.any():
             it, t = np.unravel_index(int(np.argmax(out)), out.shape)
@@ -280,33 +284,90 @@ def _expand(pattern: Pattern, k: int, ins: Instruction, tv: dict[str, np.ndarray
         addr = arr.byte_addresses(safe)
     except BankExplorerError as e:
         raise e.at(f"arrays[{ins.array}].transform")
+    if by_memory:
+        off = addr - arr.base
+        out = served & ((off < 0) | (off + width > arr.nbytes))
+        if out.any():
+            it, t = np.unravel_index(int(np.argmax(out)), out.shape)
+            where = "".join(f"[{int(x[it, t])}]" for x in idx)
+            a0 = int(off[it, t])
+            raise BankExplorerError(
+                f"{_lane_label(pattern, int(t))}{' iteration ' + str(it) if L > 1 else ''}: the {width}-byte access "
+                f"at {arr.name}{where} reads bytes {a0}..{a0 + width - 1} of the array, which ends at byte "
+                f"{arr.nbytes - 1}: it leaves {arr.declaration()}",
+                "index",
+            )
     lane_index = np.full((L, n, 3), -1, np.int64)
     for d, i in enumerate(safe):
         lane_index[:, :, d] = np.where(served, i, -1)
-    return loops, np.where(mask, addr, 0), mask, lane_index, _scattered_vector(arr, ins, safe, addr, served, span)
+    return loops, np.where(mask, addr, 0), mask, lane_index, vector_note(arr, safe, addr, served, span)
 
 
-def _scattered_vector(arr, ins: Instruction, idx, addr: np.ndarray, served: np.ndarray, span: int) -> str:
+def vector_dims(arr, idx, addr: np.ndarray, served: np.ndarray, span: int) -> np.ndarray:
+    """Per lane, the dimension along which the ``span`` elements from the lane's index are the
+    bytes a ``span``-element access reads from its first element's address (the last dimension
+    preferred), or -1 where none is: the elements a vector access (float4, an ldmatrix row)
+    really reads. Vectorized over lanes; at most ``ndim * span`` layout evaluations."""
+    e = arr.elem_size
+    dims = np.full(np.shape(addr), -1, np.int64)
+    if span <= 1 or arr.transform.kind == "none":
+        dims[...] = arr.ndim - 1  # a plain row-major array: along the row
+        return np.where(served, dims, -1)
+    for d in range(arr.ndim - 1, -1, -1):
+        ok = served & (dims < 0) & (idx[d] + span <= arr.dims[d])
+        for j in range(1, span):
+            if not ok.any():
+                break
+            nxt = list(idx)
+            nxt[d] = np.where(ok, idx[d] + j, idx[d])
+            ok &= arr.byte_addresses(tuple(nxt)) == addr + j * e
+        dims[ok] = d
+    return dims
+
+
+def vector_note(arr, idx, addr: np.ndarray, served: np.ndarray, span: int) -> str:
     """A vector access (float4 over floats, ldmatrix rows) reads ``width`` bytes from its first
-    element's address: that is what the hardware costs. If the layout puts the following elements
-    elsewhere, the kernel reads other data than it names; say so (once, with the first lane)."""
+    element's address: that is what the hardware costs. Say which elements those bytes are when
+    it is not the usual run along the last index: the next elements of the layout along another
+    dimension (an M-major tile read along M), or elements the access does not name (once, with
+    the first such lane)."""
     if span <= 1 or arr.transform.kind == "none" or not served.any():
         return ""  # a plain (padded) row is contiguous: nothing to check
-    last = len(idx) - 1
-    for j in range(1, span):
-        nxt = list(idx)
-        nxt[last] = idx[last] + j
-        other = arr.byte_addresses(tuple(nxt))
-        wrong = served & (other != addr + j * arr.elem_size)
-        if wrong.any():
-            it, t = np.unravel_index(int(np.argmax(wrong)), wrong.shape)
-            el = "".join(f"[{int(x[it, t])}]" for x in idx)
-            el2 = "".join(f"[{int(x[it, t])}]" for x in nxt)
-            return (f"the {span * arr.elem_size}-byte access at {arr.name}{el} reads bytes "
-                    f"{int(addr[it, t])}..{int(addr[it, t]) + span * arr.elem_size - 1}, but this layout puts "
-                    f"{arr.name}{el2} at byte {int(other[it, t])}: the layout is not contiguous along the last "
-                    f"dimension for this vector width, so the kernel would read other elements than it names")
-    return ""
+    dims = vector_dims(arr, idx, addr, served, span)
+    last = arr.ndim - 1
+    nbytes = span * arr.elem_size
+    wrong = served & (dims < 0)
+    if wrong.any():
+        it, t = np.unravel_index(int(np.argmax(wrong)), wrong.shape)
+        el = "".join(f"[{int(x[it, t])}]" for x in idx)
+        a0 = int(addr[it, t])
+        text = f"the {nbytes}-byte access at {arr.name}{el} reads bytes {a0}..{a0 + nbytes - 1}"
+        named = [int(x[it, t]) for x in idx]
+        for j in range(1, span):
+            if named[last] + j >= arr.dims[last]:
+                break
+            nxt = list(named)
+            nxt[last] += j
+            other = int(arr.byte_addresses(tuple(np.array([v]) for v in nxt))[0])
+            if other != a0 + j * arr.elem_size:
+                text += f", but this layout puts {arr.name}{''.join(f'[{v}]' for v in nxt)} at byte {other}"
+                break
+        return (text + ": these bytes are not the next elements of the layout along any dimension, so the kernel "
+                "would read other elements than it names")
+    along = sorted({int(d) for d in np.unique(dims[served]) if d != last})
+    if not along:
+        return ""
+    d = along[0]
+    first = served & (dims == d)
+    it, t = np.unravel_index(int(np.argmax(first)), first.shape)
+    lo = [str(int(x[it, t])) for x in idx]
+    hi = list(lo)
+    hi[d] = f"{int(idx[d][it, t])}..{int(idx[d][it, t]) + span - 1}"
+    others = [x for x in sorted({int(v) for v in np.unique(dims[served])}) if x != d]
+    mixed = f" (other lanes: along dimension {', '.join(map(str, others))})" if others else ""
+    return (f"each lane's {nbytes} bytes run along dimension {d} of {arr.name}, not along its last index: from "
+            f"{arr.name}{''.join(f'[{v}]' for v in lo)} they are {arr.name}{''.join(f'[{v}]' for v in hi)}, "
+            f"the next elements of the layout along dimension {d}{mixed}")
 
 
 def analyze(pattern: Pattern, detail: bool = True) -> Analysis:

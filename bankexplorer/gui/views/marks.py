@@ -41,7 +41,8 @@ class Marks(pg.GraphicsObject):
 
     ``symbol``: "s" square, "t" triangle (pyqtgraph's: point down, drawn in data coordinates so
     an inverted view turns it up), "o" dot, or an int ``span``: a box ``span`` cells wide and one
-    high (an access of several elements is one outline). The subset of ScatterPlotItem's
+    high (an access of several elements is one outline); ``-span``: one cell wide and ``span``
+    high (the same access down a column of an M-major tile). The subset of ScatterPlotItem's
     ``setData``/``getData`` the views use is kept, so callers read the same.
     """
 
@@ -99,6 +100,8 @@ class Marks(pg.GraphicsObject):
         return self.x, self.y
 
     def _half(self) -> tuple[float, float]:
+        if isinstance(self.symbol, int) and self.symbol < 0:  # a box -symbol cells high
+            return self.size / 2, (self.size * -self.symbol - 0.08) / 2
         if isinstance(self.symbol, int):  # a box span cells wide (0.92 of a cell high)
             return (self.size * self.symbol - 0.08) / 2, self.size / 2
         return self.size / 2, self.size / 2

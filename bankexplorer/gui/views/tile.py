@@ -16,7 +16,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
 
-from ...model.analysis import Analysis
+from ...model.analysis import Analysis, vector_dims
 from ...model.layout import SharedArray
 from ...model.pattern import Pattern
 from ..document import Hover, Selection
@@ -269,6 +269,7 @@ class TileView(DocView):
         self.track_view(self.vb)
         self._label_src: list[tuple[float, float, str]] = []
         self._label_span = 1
+        self._label_tall = 1  # cells a boxed label may use downwards (an M-major tile's runs)
 
     # ---- drawing -----------------------------------------------------------------------------
     def _array_for(self, an: Analysis | None, sel: Selection) -> SharedArray | None:
@@ -410,16 +411,31 @@ class TileView(DocView):
         lanes = np.flatnonzero((li[:, 0] >= 0) & (det.lane_addr >= 0))
         r, c = g.cell_of(li[lanes, : arr.ndim])
         span = max(1, int(an.batch.width[row]) // arr.elem_size)
+        # an M-major tile: the lane's bytes are the elements below its first one, not beside it
+        down = np.zeros(lanes.size, bool)
+        if span > 1 and arr.ndim > 1 and lanes.size:
+            idx = tuple(li[lanes, d] for d in range(arr.ndim))
+            down = vector_dims(arr, idx, det.lane_addr[lanes], np.ones(lanes.size, bool), span) == arr.ndim - 2
         cells_r = np.repeat(r, span)
         cells_c = (c[:, None] + np.arange(span)[None, :]).ravel()
         if arr.ndim == 1 or g.fold > 1:
             flat = cells_r * g.cols + cells_c
             cells_r, cells_c = flat // g.cols, flat % g.cols
+        if down.any():
+            k = np.tile(np.arange(span), lanes.size)
+            dn = np.repeat(down, span)
+            cells_r = np.where(dn, np.repeat(r, span) + k * g.fold, cells_r)
+            cells_c = np.where(dn, np.repeat(c, span), cells_c)
+        tall = bool(down.all()) and g.fold == 1  # every lane's run is a box down one column
         lane_rep = np.repeat(lanes, span)
         conf = det.lane_conflict[lane_rep]
         shared = det.lane_shared[lanes]
         cl = det.lane_conflict[lanes]
-        if span > 1 and arr.ndim > 1:  # one box per lane around all the elements it reads
+        if tall:
+            pos = np.column_stack([c + 0.5, r + span / 2]).astype(float)
+            self.outline.setData(pos=pos[~cl], symbol=-span)
+            self.conflict.setData(pos=pos[cl], symbol=-span)
+        elif span > 1 and arr.ndim > 1 and not down.any():  # one box per lane around all the elements it reads
             pos = np.column_stack([c + span / 2, r + 0.5]).astype(float)
             self.outline.setData(pos=pos[~cl], symbol=span)
             self.conflict.setData(pos=pos[cl], symbol=span)
@@ -438,13 +454,16 @@ class TileView(DocView):
         labels = []
         for (rr, cc), ls in by_cell.items():
             text = str(ls[0]) if len(ls) == 1 else f"{ls[0]},{ls[1]}" if len(ls) == 2 else f"{ls[0]}+{len(ls) - 1}"
-            if span > 1 and arr.ndim > 1:  # over several colours: dark text on a light box
+            if tall:
+                labels.append((cc + 0.5, rr + span / 2, text, st.ink, (255, 255, 255, 215)))
+            elif span > 1 and arr.ndim > 1 and not down.any():  # over several colours: dark text on a light box
                 labels.append((cc + span / 2, rr + 0.5, text, st.ink, (255, 255, 255, 215)))
             else:
                 b = int(g.bank[rr, cc])
                 labels.append((cc + 0.5, rr + 0.5, text, ink_on(bank_color(b)) if b >= 0 else st.ink))
         self._label_src = labels
-        self._label_span = span if arr.ndim > 1 else 1
+        self._label_span = span if arr.ndim > 1 and not down.any() else 1
+        self._label_tall = span if tall else 1
         self._update_labels()
 
     def _cell_pixels(self) -> float:
@@ -459,7 +478,7 @@ class TileView(DocView):
         if len(self._label_src) <= 128:
             src, room, pt = self._label_src, px * self._label_span, self.style_.font_pt
             if src and len(src[0]) > 4:  # boxed: the label's box stays inside the outline, or none
-                self.lane_labels.fit(src, room, pt, room_h_px=px - 2, whole_height=True, min_pt=5)
+                self.lane_labels.fit(src, room, pt, room_h_px=px * self._label_tall - 2, whole_height=True, min_pt=5)
             else:
                 self.lane_labels.fit(src, room, pt, room_h_px=px)
         else:

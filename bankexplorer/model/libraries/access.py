@@ -18,6 +18,8 @@ needs no new form and what the tool analyses is visible to the user.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from ..errors import BankExplorerError
@@ -174,18 +176,47 @@ def fragment_shape(matrices: int, elem_size: int, rows: int, cols: int) -> str:
                             f"(8-row by 16-byte matrices, {matrices} of them)")
 
 
+def major(arr: SharedArray, per: int) -> str:
+    """Which way ``per``-element (16-byte) runs of the tile's last two dimensions are laid out:
+    ``"K"`` when along the last index (row-major, K-major), ``"M"`` when along the one before
+    (column-major, M-major: CuTe's ``(_M,_K):(_1,_M)``), ``""`` when along neither."""
+    for name, along in (("K", -1), ("M", -2)):
+        try:
+            check_runs(arr, per, "", along)
+            return name
+        except BankExplorerError:
+            pass
+    return ""
+
+
+def _transposed(arr: SharedArray) -> tuple[int, ...]:
+    return tuple(arr.dims[:-2]) + (arr.dims[-1], arr.dims[-2])
+
+
 def fragment_sweep(arr: SharedArray, matrices: int = 4, *, kind: str = "ldmatrix", trans: bool = False,
                    fragment: str | None = None) -> Instruction:
     """An ``ldmatrix``/``stmatrix`` that reads (writes) the whole of ``arr``'s last two dimensions
-    fragment by fragment, as a GEMM main loop does: the one-click "this layout + this copy"."""
+    fragment by fragment, as a GEMM main loop does: the one-click "this layout + this copy".
+
+    A K-major tile (16-byte runs along the last index) is read as the mma fragments are laid out.
+    An M-major tile (runs along the index before it, CuTe's ``(_M,_K):(_1,_M)``) is read as
+    CUTLASS reads it with ``ldmatrix.trans``: each 8x8 matrix row is 8 consecutive *m* at one *k*,
+    so lane ``8q + j`` addresses ``[m0 + 8q][k0 + j]`` (for ``.x4`` over a 32 x 8 block); the
+    fragment is then given as ``M x K`` elements."""
     if arr.ndim < 2:
         raise BankExplorerError(f"{kind} reads 2-D tiles; {arr.name} is 1-D (give it dims [rows, cols])")
+    per = 16 // arr.elem_size
+    try:
+        check_runs(arr, per, f"{kind} matrix row")
+    except BankExplorerError as e:
+        if major(arr, per) != "M":
+            raise _neither(e, arr)
+        return _mmajor_fragment_sweep(arr, matrices, kind, trans, fragment)
     rows, cols = arr.dims[-2], arr.dims[-1]
     fragment = fragment or fragment_shape(matrices, arr.elem_size, rows, cols)
     fr, fc = (int(x) for x in fragment.split("x"))
     if rows % fr or cols % fc:
         raise BankExplorerError(f"fragment {fragment} does not tile {arr.name}'s {rows} x {cols} elements")
-    check_runs(arr, 16 // arr.elem_size, f"{kind} matrix row")
     loops = tuple(lp for lp in (Loop("m", 0, rows, fr), Loop("k", 0, cols, fc)) if len(lp.values()) > 1)
     names = {lp.var for lp in loops}
     ins = matrix_fragment(arr.name, matrices, fragment, kind=kind, trans=trans, elem_size=arr.elem_size,
@@ -195,50 +226,112 @@ def fragment_sweep(arr: SharedArray, matrices: int = 4, *, kind: str = "ldmatrix
     return ins
 
 
-def vector_sweep(arr: SharedArray, threads: int, width: int = 16, kind: str = "load") -> Instruction:
-    """The block's ``threads`` threads read (write) all of ``arr`` ``width`` bytes at a time,
-    consecutive threads taking consecutive vectors in row-major order (a float4 copy of a tile),
-    one loop iteration per ``threads`` vectors."""
-    if width not in WIDTHS or width < arr.elem_size:
-        raise BankExplorerError(f"{width} bytes is not an access width for {arr.elem_size}-byte elements")
-    per = width // arr.elem_size
-    cols = arr.dims[-1]
-    if cols % per:
-        raise BankExplorerError(f"{arr.name}'s rows of {cols} elements do not split into {per}-element vectors")
-    check_runs(arr, per, f"{width}-byte vector")
-    total = arr.numel // per
+def _mmajor_fragment_sweep(arr: SharedArray, matrices: int, kind: str, trans: bool,
+                           fragment: str | None) -> Instruction:
+    """The M-major sweep: the K-major one on the transposed tile, its last two indices swapped."""
+    rows, cols = arr.dims[-2], arr.dims[-1]  # m, k
+    w = 16 // arr.elem_size
+    if fragment:  # given as M x K: the transposed view reads K x M
+        fm, fk = (int(x) for x in fragment.split("x"))
+        tfrag = f"{fk}x{fm}"
+    else:
+        tfrag = fragment_shape(matrices, arr.elem_size, cols, rows)
+        fk, fm = (int(x) for x in tfrag.split("x"))
+    if rows % fm or cols % fk:
+        raise BankExplorerError(f"fragment {fm}x{fk} does not tile {arr.name}'s {rows} x {cols} elements")
+    if fm % w or fk % 8:
+        raise BankExplorerError(f"an M-major fragment is a multiple of {w} (16 bytes) along M and of 8 along K; "
+                                f"got {fm}x{fk}")
+    loops = tuple(lp for lp in (Loop("m", 0, rows, fm), Loop("k", 0, cols, fk)) if len(lp.values()) > 1)
+    names = {lp.var for lp in loops}
+    t = matrix_fragment(arr.name, matrices, tfrag, kind=kind, trans=trans, elem_size=arr.elem_size,
+                        row0="k" if "k" in names else "0", col0="m" if "m" in names else "0",
+                        leading=("0",) * (arr.ndim - 2), loops=loops)
+    index = t.index[:-2] + (t.index[-1], t.index[-2])
+    return replace(t, index=index,
+                   label=f"{kind}.x{matrices}{'.trans' if trans else ''}: {fm}x{fk} M-major fragments of {arr.name} "
+                         f"(16-byte rows along dimension {arr.ndim - 2})")
+
+
+def _vector_index(dims: tuple[int, ...], per: int, threads: int) -> tuple[list[str], tuple[Loop, ...], str]:
+    """Index expressions of ``threads`` threads taking consecutive ``per``-element vectors of a
+    row-major tile of ``dims``, one loop iteration per ``threads`` vectors."""
+    cols = dims[-1]
+    total = int(np.prod(dims)) // per
     q = "(v + tid)" if total > threads else "tid"
     index = [f"({q} % {cols // per}) * {per}" if cols // per > 1 else "0"]
     step = cols // per
-    for k in range(arr.ndim - 2, -1, -1):
-        d = arr.dims[k]
+    for k in range(len(dims) - 2, -1, -1):
+        d = dims[k]
         e = q if step == 1 else f"{q} / {step}"
         index.insert(0, e if k == 0 else f"({e}) % {d}")
         step *= d
     loops = (Loop("v", 0, total, threads),) if total > threads else ()
     active = "" if total % threads == 0 else f"{q} < {total}"
+    return index, loops, active
+
+
+def vector_sweep(arr: SharedArray, threads: int, width: int = 16, kind: str = "load") -> Instruction:
+    """The block's ``threads`` threads read (write) all of ``arr`` ``width`` bytes at a time,
+    consecutive threads taking consecutive vectors in memory order (a float4 copy of a tile):
+    along the last index of a row-major (K-major) tile, along the one before it of an M-major
+    tile; one loop iteration per ``threads`` vectors."""
+    if width not in WIDTHS or width < arr.elem_size:
+        raise BankExplorerError(f"{width} bytes is not an access width for {arr.elem_size}-byte elements")
+    per = width // arr.elem_size
+    cols = arr.dims[-1]
+    mmajor = False
+    try:
+        if cols % per:
+            raise BankExplorerError(f"{arr.name}'s rows of {cols} elements do not split into {per}-element vectors")
+        check_runs(arr, per, f"{width}-byte vector")
+    except BankExplorerError as e:
+        if arr.ndim < 2 or arr.dims[-2] % per or major(arr, per) != "M":
+            raise _neither(e, arr)
+        mmajor = True
+    if mmajor:
+        index, loops, active = _vector_index(_transposed(arr), per, threads)
+        index = index[:-2] + [index[-1], index[-2]]
+    else:
+        index, loops, active = _vector_index(tuple(arr.dims), per, threads)
+    where = f" (M-major: along dimension {arr.ndim - 2})" if mmajor else ""
     return Instruction(kind=kind, width=width, array=arr.name, index=tuple(index), loops=loops, active=active,
-                       label=f"{width}-byte {kind}s of {arr.name}")
+                       label=f"{width}-byte {kind}s of {arr.name}{where}")
 
 
-def check_runs(arr: SharedArray, per: int, what: str) -> None:
-    """Raise unless every run of ``per`` elements along the last dimension (starting at a
-    multiple of ``per``) is ``per * elem_size`` consecutive, aligned bytes in shared memory: what
-    one 16-byte matrix row or vector access reads. A column-major or element-scattering layout
-    fails here instead of being costed as if the hardware read the logical row."""
+def check_runs(arr: SharedArray, per: int, what: str, along: int = -1) -> None:
+    """Raise unless every run of ``per`` elements along the last dimension (``along=-2``: the
+    one before it), starting at a multiple of ``per``, is ``per * elem_size`` consecutive, aligned
+    bytes in shared memory: what one 16-byte matrix row or vector access reads. An
+    element-scattering layout fails here instead of being costed as if the hardware read the
+    elements it names."""
     if per <= 1:
         return
     lead = tuple(np.zeros(1, np.int64) for _ in arr.dims[:-2])
     r, c = np.meshgrid(np.arange(arr.dims[-2] if arr.ndim > 1 else 1), np.arange(arr.dims[-1]), indexing="ij")
+    if along == -2 and arr.ndim > 1:
+        r, c = r.T, c.T  # runs down the columns
     coords = lead + ((r.ravel(),) if arr.ndim > 1 else ()) + (c.ravel(),)
     off = arr.byte_offsets(coords).reshape(-1, per)
     e = arr.elem_size
     bad = ((off - off[:, :1]) != np.arange(per) * e).any(axis=1) | (off[:, 0] % (per * e) != 0)
     if bad.any():
         k = int(np.flatnonzero(bad)[0])
-        row, col = divmod(k * per, arr.dims[-1])
-        where = "[0]" * (arr.ndim - 2) + (f"[{row}]" if arr.ndim > 1 else "") + f"[{col}..{col + per - 1}]"
+        if along == -2 and arr.ndim > 1:
+            col, row = divmod(k * per, arr.dims[-2])
+            where = "[0]" * (arr.ndim - 2) + f"[{row}..{row + per - 1}][{col}]"
+            dim = "the dimension before the last"
+        else:
+            row, col = divmod(k * per, arr.dims[-1])
+            where = "[0]" * (arr.ndim - 2) + (f"[{row}]" if arr.ndim > 1 else "") + f"[{col}..{col + per - 1}]"
+            dim = "the last dimension"
         raise BankExplorerError(f"{arr.name}{where} is not {per * e} consecutive, aligned bytes in this layout "
                                 f"(byte offsets {off[k].tolist()}), so a {what} cannot read it: the layout is "
-                                f"not contiguous along the last dimension (for a column-major tile, read its transpose; "
-                                f"ldmatrix .trans transposes the registers, not the addresses)")
+                                f"not contiguous along {dim}")
+
+
+def _neither(e: BankExplorerError, arr: SharedArray) -> BankExplorerError:
+    """The refusal of a tile whose runs are along neither of its last two dimensions."""
+    if arr.ndim < 2 or "not contiguous along the last dimension" not in str(e):
+        return e
+    return BankExplorerError(f"{e} nor along the one before it (as an M-major tile is)")
