@@ -14,6 +14,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QEvent, QMimeData, QObject, QPointF, QSettings, Qt, QUrl  # noqa: E402
 from PySide6.QtGui import QDropEvent, QMouseEvent  # noqa: E402
 from PySide6.QtWidgets import QApplication, QMessageBox  # noqa: E402
+import pyqtgraph as pg  # noqa: E402
 
 from bankexplorer import resources  # noqa: E402
 from bankexplorer.gui.app import MainWindow, install_excepthook  # noqa: E402
@@ -68,8 +69,20 @@ def _mouse(view, kind, data_xy, buttons=Qt.MouseButton.NoButton, button=Qt.Mouse
     QApplication.processEvents()
 
 
+@pytest.fixture(autouse=True)
+def _every_move_delivered():
+    """pyqtgraph drops mouse moves closer than 1/mouseRateLimit s apart; synthetic moves come
+    microseconds apart, so which ones arrive (and whether a drag starts at all) would depend on
+    the machine's speed. Deliver them all while a test runs."""
+    old = pg.getConfigOption("mouseRateLimit")
+    pg.setConfigOption("mouseRateLimit", -1)
+    yield
+    pg.setConfigOption("mouseRateLimit", old)
+
+
 def _drag(view, start, end, steps: int = 6, modifiers=Qt.KeyboardModifier.NoModifier):
     L, N = Qt.MouseButton.LeftButton, Qt.MouseButton.NoButton
+    _mouse(view, QEvent.Type.MouseMove, start, N, N, modifiers)  # hover first, as a hand does
     _mouse(view, QEvent.Type.MouseButtonPress, start, L, L, modifiers)
     for k in range(1, steps + 1):
         t = k / steps
