@@ -11,10 +11,11 @@ import argparse
 import sys
 
 from ..cli import COMMANDS, EXIT_BAD_INPUT, UsageError, _fmt_table
-from .report import instruction_stats, worst
 from ..compiler import nvrtc
 from .compiled import import_compiled
-from .translate import ImportOptions, import_cuda, parse_block as _parse_block
+from .report import instruction_stats, worst
+from .translate import ImportOptions, import_cuda
+from .translate import parse_block as _parse_block
 
 
 def parse_block(text: str) -> tuple[int, int, int]:

@@ -1,0 +1,39 @@
+"""What an import is asked for: block, defines, includes, hardware.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..model.hardware import NVIDIA_SM70_SM90, Hardware
+from ..model.pattern import MAX_THREADS
+
+
+@dataclass
+class ImportOptions:
+    block: tuple[int, int, int] | None = None  # None: from a launch in the text, else 32x1x1
+    defines: dict[str, int] = field(default_factory=dict)  # like nvcc -D NAME=VALUE
+    extern_bytes: int | None = None  # size of extern __shared__ arrays; None: from a launch, else 48 KiB
+    name: str = "Imported CUDA"
+    hardware: Hardware = NVIDIA_SM70_SM90
+    include_dirs: list[str] = field(default_factory=list)  # for #include "x.h" (the file's folder is searched too)
+    path: str | None = None  # the file the text came from, if any
+
+
+def parse_block(text: str) -> tuple[int, int, int]:
+    """``32,8`` / ``32x8x1`` / ``256`` -> (x, y, z); ValueError with a message people can act on."""
+    parts = [p for p in text.lower().replace("x", ",").replace(" ", "").split(",") if p]
+    try:
+        dims = [int(p) for p in parts]
+    except ValueError:
+        dims = []
+    if not 1 <= len(dims) <= 3 or min(dims) < 1:
+        raise ValueError(f"block {text!r}: write 1 to 3 positive sizes, e.g. 32,8")
+    if int(np.prod(dims)) > MAX_THREADS:
+        raise ValueError(f"block {text!r}: {int(np.prod(dims)):,} threads is more than a block can have "
+                         f"({MAX_THREADS})")
+    return tuple(dims + [1] * (3 - len(dims)))  # type: ignore[return-value]
+
+

@@ -1,0 +1,536 @@
+"""Expressions: follow each integer symbolically and write down every shared-memory access.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import tree_sitter as ts
+
+from ..model import expr as E
+from ..model.layout import DTYPES
+from ..model.pattern import Instruction
+from . import types as T
+from .result import SourceSpan
+from .syntax import field as fld, named_children
+from .values import (
+    BINARY_PREC, DATA, PREC_ATOM, PREC_TERNARY, PREC_UNARY, ArrayView, Dim3, Int, Ptr, Ref, TypeName, Unknown,
+    Value,
+)
+from .walk_state import (
+    _TOO_LONG, ATOMIC_OPS, ATOMICS, BUILTIN_DIMS, CASTS, INT_FUNCS, MAX_EXPR_CHARS, MAX_INSTRUCTIONS, SYNC,
+    Unsupported, WalkState, _Array, _ExprTooLong, _strides, _TooLong,
+)
+
+
+class ExpressionWalk(WalkState):
+    """Evaluates expressions to symbolic values; a shared-memory read, write or atomic
+    becomes an Instruction (:meth:`emit`)."""
+
+
+    @staticmethod
+    def _row_elems(arr: _Array, given: int) -> int:
+        """Elements in one step of the next dimension (1 when all but the last index are given)."""
+        if given >= arr.dims.__len__() - 1:
+            return 1
+        strides = _strides(arr)
+        return strides[given]
+
+    def _index_of(self, ref: Ref, node: ts.Node) -> tuple[_Array, list[Int], int | None]:
+        p = ref.ptr
+        arr = self.arrays[p.array]
+        es = DTYPES[arr.dtype]
+        if ref.component:
+            if ref.component % es:
+                raise Unsupported(node, f"this accesses bytes {ref.component}..{ref.component + p.size - 1} inside one "
+                                        f"{es}-byte {arr.dtype} element of {arr.name!r}: the model addresses whole "
+                                        f"elements, so only .x (or the whole vector) can be imported")
+            step = Int.of(ref.component // es)  # ->y of a float4* into a float array: the next element
+            p = replace(p, extra=step if p.extra is None else self.add(p.extra, step))
+        if not p.size:
+            raise Unsupported(node, f"a pointer to a type narrower than the {es}-byte elements of {arr.name!r} "
+                                    f"({arr.dtype}) is moved by its own elements: the model addresses whole elements")
+        if p.size < es and es % p.size == 0:
+            pass  # .x of a vector element (or a narrower cast of it): its first bytes
+        elif p.size % es:
+            raise Unsupported(node, f"a {p.size}-byte access into {arr.dtype} array {arr.name!r} "
+                                    f"({es}-byte elements) is not modelled")
+        idx = list(p.index)
+        nd = len(arr.dims)
+        self._flat = None
+        if len(idx) == nd:
+            if p.extra is not None:
+                if nd > 1 and p.extra.const != 0:
+                    self._flat = self._flat_index(arr, idx, p.extra)
+                idx[-1] = self.add(idx[-1], p.extra)
+        else:
+            extra = p.extra if p.extra is not None else Int.of(0)
+            strides = _strides(arr)
+            for d in range(len(idx), nd):
+                part = self.binop("/", extra, Int.of(strides[d])) if strides[d] != 1 else extra
+                if d > len(idx):
+                    span = strides[d - 1] // strides[d]
+                    part = self.binop("%", part, Int.of(span))
+                idx.append(part)
+        width = p.size if p.size != es else None
+        return arr, idx, width
+
+    def _flat_index(self, arr: _Array, idx: list[Int], extra: Int) -> tuple[str, ...]:
+        """``&s[i][j] + off`` where ``off`` may run past the end of the row (C allows it: the array
+        is one block of memory): the element's index from the flat offset, dimension by dimension.
+        Used only when the simple form (``s[i][j + off]``) is out of bounds."""
+        strides = _strides(arr)
+        flat = extra
+        for d in reversed(range(len(idx))):
+            term = idx[d] if strides[d] == 1 else self.mul(idx[d], strides[d])
+            flat = self.add(term, flat)
+        out = []
+        for d in range(len(idx)):
+            part = flat if strides[d] == 1 else self.binop("/", flat, Int.of(strides[d]))
+            if d:
+                part = self.binop("%", part, Int.of(strides[d - 1] // strides[d]))
+            out.append(part.text)
+        return tuple(out)
+
+    def emit(self, kind: str, ref: Ref, node: ts.Node, width_override: int | None = None, op: str = "add") -> None:
+        try:
+            arr, idx, width = self._index_of(ref, node)
+        except Unsupported as e:
+            self.report(e.node, e.message, e.severity)
+            return
+        if width_override is not None:
+            width = width_override
+        active = " && ".join(c.wrapped(BINARY_PREC["&&"] + 1) for c in self.active)
+        code = " ".join(self.text(node).split())
+        if len(code) > 48:
+            code = code[:47] + "…"
+        line, col = self.src.position(node)
+        eline, ecol = self.src.position(node, end=True)
+        label = f"L{line} {kind}{f' {width}B' if width else ''} {code}"
+        if self.unrolled:
+            label += " (" + ", ".join(f"{n}={v}" for n, v in self.unrolled) + ")"
+        if len(self.instrs) >= MAX_INSTRUCTIONS:
+            raise _TooLong(node, f"the snippet makes more than {MAX_INSTRUCTIONS:,} shared-memory instructions "
+                                 f"(unrolled loops?): import stopped here")
+        if self._flat is not None:
+            self.flat_forms[len(self.instrs)] = self._flat
+        self.instrs.append(Instruction(kind=kind, width=width, array=arr.name, index=tuple(i.text for i in idx),
+                                       loops=tuple(self.loops), active=active, label=label, op=op))
+        self.spans.append(SourceSpan(line, col, eline, ecol, self.text(node)))
+
+    def rv(self, node: ts.Node) -> Value:
+        """The value of ``node`` read as an rvalue: reading a shared location is a load."""
+        v = self.ev(node)
+        if isinstance(v, Ref):
+            self.emit("load", v, node)
+            return DATA
+        return self.decay(v)
+
+    # ---- expressions -------------------------------------------------------------------------
+    def ev(self, node: ts.Node | None) -> Value:
+        if node is None:  # a part the parser left out (broken or GNU syntax such as ``a ?: b``)
+            return DATA
+        t = node.type
+        meth = getattr(self, "ev_" + t, None)
+        if meth is not None:
+            return meth(node)
+        if t in ("true",):
+            return Int.of(1)
+        if t in ("false", "null", "nullptr"):
+            return Int.of(0)
+        if t in ("string_literal", "char_literal", "concatenated_string", "raw_string_literal", "this"):
+            return DATA
+        # anything else (initializer lists, lambdas, new, ...): look inside for shared accesses
+        for c in named_children(node):
+            if c.is_named and c.type not in ("type_descriptor", "primitive_type", "type_identifier"):
+                self.rv(c)
+        return DATA
+
+    def ev_number_literal(self, node: ts.Node) -> Value:
+        s = self.text(node).replace("'", "")
+        low = s.lower()
+        try:
+            if low.startswith(("0x", "0b")):
+                v = int(low.rstrip("ul"), 0)
+            elif any(ch in low for ch in ".ef") or low.endswith("h"):
+                return DATA  # floating point
+            else:
+                digits = low.rstrip("ul")
+                v = int(digits, 8) if len(digits) > 1 and digits.startswith("0") else int(digits)
+        except ValueError:
+            return DATA
+        return Int.of(v)
+
+    def ev_identifier(self, node: ts.Node) -> Value:
+        name = self.text(node)
+        b = self.lookup(name)
+        if b is not None:
+            return b.value
+        if name == "warpSize":
+            return Int("warpSize", PREC_ATOM, self.opts.hardware.warp_size)
+        if T.size_of(name) is not None:
+            return TypeName(name)
+        if name in self.macros:
+            return Unknown(f"function-like macro {name!r}, which is not expanded")
+        return Unknown(f"{name!r}, which has no value here (a kernel parameter? give it one: -D {name}=VALUE)")
+
+    def ev_type_identifier(self, node: ts.Node) -> Value:
+        return TypeName(self.text(node))
+
+    ev_primitive_type = ev_type_identifier
+    ev_sized_type_specifier = ev_type_identifier
+
+    def ev_qualified_identifier(self, node: ts.Node) -> Value:
+        return Unknown(f"{self.text(node)!r}, which the importer does not follow")
+
+    def ev_field_expression(self, node: ts.Node) -> Value:
+        arg, f = fld(node, "argument"), fld(node, "field")
+        op = fld(node, "operator")
+        fname = self.text(f) if f is not None else ""
+        if arg is not None and arg.type == "identifier" and self.text(arg) in BUILTIN_DIMS and self.lookup(
+                self.text(arg)) is None:
+            base = self.text(arg)
+            if fname not in ("x", "y", "z"):
+                return Unknown(f"{base}.{fname}")
+            k = "xyz".index(fname)
+            if base == "threadIdx":
+                return Int(f"threadIdx.{fname}", PREC_ATOM, 0 if self.block[k] == 1 else None)
+            if base == "blockDim":
+                return Int(f"blockDim.{fname}", PREC_ATOM, self.block[k])
+            return Unknown(f"{base}.{fname}: shared memory belongs to one block, so the block's place in the grid "
+                           f"does not change its bank conflicts; leave it out of shared-memory indices")
+        v = self.ev(arg) if arg is not None else DATA
+        arrow = op is not None and self.text(op) == "->"
+        if arrow:
+            v = self.decay(v)
+            v = Ref(v) if isinstance(v, Ptr) else DATA if not isinstance(v, Unknown) else v
+        if isinstance(v, Ref) and fname in T.COMPONENTS:
+            arr = self.arrays[v.ptr.array]
+            n = T.components(arr.dtype) if v.ptr.size == DTYPES[arr.dtype] else max(1, v.ptr.size // DTYPES[arr.dtype])
+            if n > 1 and T.COMPONENTS[fname] < n:
+                csize = v.ptr.size // n
+                return Ref(replace(v.ptr, size=csize), v.component + T.COMPONENTS[fname] * csize)
+            return v
+        if isinstance(v, Ref):
+            self.emit("load", v, arg)
+        return DATA
+
+    def ev_parenthesized_expression(self, node: ts.Node) -> Value:
+        kids = named_children(node)
+        return self.ev(kids[0]) if kids else DATA
+
+    def ev_comma_expression(self, node: ts.Node) -> Value:
+        self.rv(fld(node, "left"))
+        return self.ev(fld(node, "right"))
+
+    def ev_parameter_pack_expansion(self, node: ts.Node) -> Value:
+        p = fld(node, "pattern")
+        return self.ev(p) if p is not None else DATA
+
+    def ev_binary_expression(self, node: ts.Node) -> Value:
+        try:
+            return self._binary(node)
+        except _ExprTooLong:
+            return _TOO_LONG
+
+    def _binary(self, node: ts.Node) -> Value:
+        op = self.text(fld(node, "operator"))
+        a = self.rv(fld(node, "left"))
+        b = self.rv(fld(node, "right"))
+        if op in ("+", "-") and isinstance(a, Ptr) and isinstance(b, Int):
+            return self._ptr_add(a, b if op == "+" else self.binop("-", Int.of(0), b))
+        if op == "+" and isinstance(b, Ptr) and isinstance(a, Int):
+            return self._ptr_add(b, a)
+        if isinstance(a, Int) and isinstance(b, Int) and op in BINARY_PREC:
+            return self.binop(op, a, b)
+        for v in (a, b):
+            if isinstance(v, Unknown):
+                return v
+        return DATA
+
+    def _ptr_add(self, p: Ptr, k: Int) -> Ptr:
+        arr = self.arrays[p.array]
+        es = DTYPES[arr.dtype]
+        if p.size % es:
+            return replace(p, extra=None, size=0)  # reported when used
+        step = self.mul(k, p.size // es)
+        return replace(p, extra=step if p.extra is None else self.add(p.extra, step))
+
+    def ev_unary_expression(self, node: ts.Node) -> Value:
+        op = self.text(fld(node, "operator"))
+        a = self.rv(fld(node, "argument"))
+        if not isinstance(a, Int):
+            return a if isinstance(a, Unknown) else DATA
+        if op == "+":
+            return a
+        if op == "!":
+            return self.negate(a)
+        v = None
+        if a.const is not None:
+            v = -a.const if op == "-" else ~a.const
+        return Int(f"{op}{a.wrapped(PREC_UNARY)}", PREC_UNARY, v)
+
+    def ev_pointer_expression(self, node: ts.Node) -> Value:
+        op = self.text(fld(node, "operator"))
+        arg = fld(node, "argument")
+        v = self.ev(arg)
+        if op == "&":
+            if isinstance(v, Ref):
+                if v.component:
+                    raise Unsupported(node, "address of a vector component")
+                return v.ptr
+            if isinstance(v, ArrayView):
+                return self.decay(v)
+            return v if isinstance(v, Unknown) else DATA
+        v = self.decay(v)
+        if isinstance(v, Ptr):
+            return Ref(v)
+        return v if isinstance(v, Unknown) else DATA
+
+    def ev_subscript_expression(self, node: ts.Node) -> Value:
+        base = self.ev(fld(node, "argument"))
+        idx_nodes = named_children(fld(node, "indices")) if fld(node, "indices") is not None else []
+        if len(idx_nodes) != 1:
+            for c in idx_nodes:
+                self.rv(c)
+            return DATA
+        inode = idx_nodes[0]
+        i = self.rv(inode)
+        if isinstance(base, Ref):  # a[i] on an element: operator[] of a struct, not modelled
+            self.emit("load", base, fld(node, "argument"))
+            return DATA
+        base = base if isinstance(base, ArrayView) else self.decay(base)
+        if not isinstance(base, (ArrayView, Ptr)):
+            return base if isinstance(base, Unknown) and isinstance(i, Int) else DATA
+        try:
+            k = self.as_int(i, inode)
+        except Unsupported as e:
+            name = base.array
+            self.report(e.node, f"access to shared array {name!r} not imported: {e.message}")
+            return DATA
+        if isinstance(base, ArrayView):
+            arr = self.arrays[base.array]
+            if len(base.index) + 1 < len(arr.dims):
+                return ArrayView(base.array, base.index + (k,))
+            return Ref(Ptr(base.array, base.index + (k,), None, DTYPES[arr.dtype]))
+        return Ref(self._ptr_add(base, k))
+
+    def ev_conditional_expression(self, node: ts.Node) -> Value:
+        c = self.rv(fld(node, "condition"))
+        cons, alt = fld(node, "consequence"), fld(node, "alternative")
+        if isinstance(c, Int):
+            self.active.append(c)
+            a = self.rv(cons)
+            self.active[-1] = self.negate(c)
+            b = self.rv(alt)
+            self.active.pop()
+        else:
+            a, b = self.rv(cons), self.rv(alt)
+        if isinstance(c, Int) and isinstance(a, Int) and isinstance(b, Int):
+            v = None if c.const is None else (a.const if c.const else b.const)
+            text = f"{c.wrapped(PREC_TERNARY + 1)} ? {a.wrapped(PREC_TERNARY)} : {b.wrapped(PREC_TERNARY)}"
+            return Int(text, PREC_TERNARY, v) if len(text) <= MAX_EXPR_CHARS else _TOO_LONG
+        for v in (c, a, b):
+            if isinstance(v, Unknown):
+                return v
+        return DATA
+
+    def _retype(self, v: Value, tnode: ts.Node | None) -> Value:
+        """A cast: pointers take the size of the new pointee; integer casts keep the integer."""
+        ttext = self.text(tnode) if tnode is not None else ""
+        is_ptr = "*" in ttext
+        base = T.normalize(ttext)
+        if is_ptr:
+            v = self.decay(v)
+            if isinstance(v, Ptr):
+                size = T.size_of(base)
+                if base == "void" or size is None:
+                    return v if base == "void" else replace(v, size=0)
+                return replace(v, size=size)
+            return v if isinstance(v, Unknown) else DATA
+        if isinstance(v, Ref):
+            return v  # the caller decides (rvalue: load)
+        v = self.decay(v)
+        if base in T.INTEGER_TYPES and isinstance(v, (Int, Unknown)):
+            return v
+        return v if isinstance(v, Unknown) else DATA
+
+    def ev_cast_expression(self, node: ts.Node) -> Value:
+        v = self.ev(fld(node, "value"))
+        tnode = fld(node, "type")
+        if isinstance(v, Ref) and "*" not in self.text(tnode):
+            self.emit("load", v, fld(node, "value"))
+            v = DATA
+        return self._retype(v, tnode)
+
+    def ev_sizeof_expression(self, node: ts.Node) -> Value:
+        tnode = fld(node, "type")
+        if tnode is not None:
+            s = T.size_of(self.text(tnode))
+            return Int.of(s) if s else Unknown(f"sizeof({self.text(tnode)})")
+        vnode = fld(node, "value")
+        v = self.ev(vnode) if vnode is not None else DATA
+        if isinstance(v, TypeName) and T.size_of(v.name):
+            return Int.of(T.size_of(v.name))
+        if isinstance(v, Ref):
+            return Int.of(v.ptr.size)
+        if isinstance(v, ArrayView):
+            arr = self.arrays[v.array]
+            return Int.of(DTYPES[arr.dtype] * int(np.prod(arr.dims[len(v.index):])))
+        return Unknown(f"{self.text(node)!r}")
+
+    def _func_name(self, fn: ts.Node) -> tuple[str, ts.Node | None]:
+        """Name of a called function, and the type argument of a template call (casts)."""
+        if fn.type == "template_function":
+            args = fld(fn, "arguments")
+            targ = named_children(args)[0] if args is not None and named_children(args) else None
+            return self.text(fld(fn, "name")), targ
+        if fn.type == "qualified_identifier":
+            return self.text(fn).split("::")[-1].strip(), None
+        return self.text(fn), None
+
+    def ev_call_expression(self, node: ts.Node) -> Value:
+        fn = fld(node, "function")
+        args_node = fld(node, "arguments")
+        args = named_children(args_node) if args_node is not None else []
+        launch = next((c for c in node.children if c.type == "kernel_call_syntax"), None)
+        if launch is not None:
+            self._launch(launch)
+            for a in args:
+                self.rv(a)
+            return DATA
+        name, targ = self._func_name(fn) if fn is not None else ("", None)
+        if name in CASTS and len(args) == 1:
+            v = self.ev(args[0])
+            if isinstance(v, Ref) and (targ is None or "*" not in self.text(targ)):
+                self.emit("load", v, args[0])
+                v = DATA
+            return self._retype(v, targ)
+        if name == "dim3" or self.text(fn) == "dim3":
+            dims = [self.const_int(self.rv(a), a, "a block dimension") for a in args[:3]]
+            return Dim3(tuple(dims + [1] * (3 - len(dims))))  # type: ignore[arg-type]
+        base = name.split("_block")[0].split("_system")[0]
+        if base in ATOMICS and args:
+            vals = [self.rv(a) for a in args[1:]]
+            del vals
+            p = self.decay(self.ev(args[0]))
+            if isinstance(p, Ptr):
+                self.emit("atomic", Ref(p), args[0], op=ATOMIC_OPS[base])
+            return DATA
+        if name in INT_FUNCS or name in ("__mul24", "__umul24"):
+            vals = [self.rv(a) for a in args]
+            if all(isinstance(v, Int) for v in vals):
+                if name in ("__mul24", "__umul24") and len(vals) == 2:
+                    return self.binop("*", vals[0], vals[1])
+                fn_name = INT_FUNCS[name]
+                if len(vals) == E.FUNCTIONS[fn_name]:
+                    consts = [v.const for v in vals]
+                    text = f"{fn_name}({', '.join(v.text for v in vals)})"
+                    c = self._fold(f"{fn_name}({', '.join(map(str, consts))})") if None not in consts else None
+                    return Int(text, PREC_ATOM, c)
+            for v in vals:
+                if isinstance(v, Unknown):
+                    return v
+            return DATA
+        if name in SYNC:
+            return DATA
+        shared_args = []
+        for a in args:
+            v = self.ev(a)
+            if isinstance(v, Ref):
+                self.emit("load", v, a)
+            elif isinstance(v, (Ptr, ArrayView)):
+                shared_args.append(a)
+        for a in shared_args:
+            self.report(a, f"a pointer into shared memory is passed to {name}(): what {name}() does with it "
+                           f"is not modelled (write its accesses in the snippet)")
+        return Unknown(f"the result of {name}(), which the importer does not follow")
+
+    def ev_assignment_expression(self, node: ts.Node) -> Value:
+        op = self.text(fld(node, "operator"))
+        left, right = fld(node, "left"), fld(node, "right")
+        r = self.rv(right)
+        if left.type == "identifier" and not isinstance(self.ev(left), (Ref, ArrayView)):
+            name = self.text(left)
+            b = self.lookup(name)
+            if b is None:
+                return r
+            new = r
+            if op != "=":
+                bop = op[:-1]
+                old = b.value
+                try:
+                    new = self._compound(bop, old, r)
+                except _ExprTooLong:
+                    new = _TOO_LONG
+            if isinstance(b.value, Ptr) and isinstance(new, Ptr):
+                new = replace(new, size=b.value.size)
+            try:
+                self.rebind(name, new, node)
+            except _ExprTooLong:
+                self.rebind(name, _TOO_LONG, node)
+            return new
+        lv = self.ev(left)
+        if isinstance(lv, Ref):
+            if op != "=":
+                self.emit("load", lv, left)
+            self.emit("store", lv, left)
+            return DATA
+        return DATA
+
+    def _compound(self, bop: str, old: Value, r: Value) -> Value:
+        """``old bop= r`` for a local."""
+        if isinstance(old, Int) and isinstance(r, Int) and bop in BINARY_PREC:
+            return self.binop(bop, old, r)
+        if isinstance(old, Unknown):
+            return old
+        if isinstance(r, Unknown):
+            return r
+        if isinstance(old, Ptr) and isinstance(r, Int) and bop == "+":
+            return self._ptr_add(old, r)
+        return DATA
+
+    def ev_update_expression(self, node: ts.Node) -> Value:
+        arg = fld(node, "argument")
+        op = self.text(fld(node, "operator"))
+        v = self.ev(arg)
+        if isinstance(v, Ref):
+            self.emit("load", v, arg)
+            self.emit("store", v, arg)
+            return DATA
+        if arg.type == "identifier" and self.lookup(self.text(arg)) is not None:
+            one = Int.of(1)
+            v = self.decay(v)
+            if isinstance(v, Int):
+                try:
+                    new: Value = self.binop("+" if op == "++" else "-", v, one)
+                except _ExprTooLong:
+                    new = _TOO_LONG
+            elif isinstance(v, Ptr):
+                new = self._ptr_add(v, one if op == "++" else Int.of(-1))
+            else:
+                new = v if isinstance(v, Unknown) else DATA
+            self.rebind(self.text(arg), new, node)
+        return DATA
+
+    # ---- launches ----------------------------------------------------------------------------
+    def _launch(self, node: ts.Node) -> None:
+        args = named_children(node)
+        block = smem = None
+        line = self.src.position(node)[0]
+        if len(args) >= 2:
+            try:
+                v = self.rv(args[1])
+                if isinstance(v, Dim3):
+                    block = v.dims
+                else:
+                    block = (self.const_int(v, args[1], "the launch's block size"), 1, 1)
+            except Unsupported as e:
+                self.report(e.node, f"block size of the launch not understood: {e.message}", "note")
+        if len(args) >= 3:
+            try:
+                smem = self.const_int(self.rv(args[2]), args[2], "the launch's shared-memory size")
+            except Unsupported as e:
+                self.report(e.node, f"dynamic shared-memory size not understood: {e.message}", "note")
+        self.launches.append((block, smem, line))

@@ -1,0 +1,434 @@
+"""Statements and declarations: scopes, branches on the thread, shared arrays, locals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import tree_sitter as ts
+
+from ..model import expr as E
+from ..model.errors import BankExplorerError
+from ..model.layout import DTYPES, MAX_DIMS
+from . import types as T
+from .syntax import field as fld, named_children
+from .values import DATA, PREC_ATOM, ArrayView, Dim3, Int, Ptr, Ref, Unknown
+from .walk_state import (
+    _TOO_LONG, DEFAULT_EXTERN_BYTES, MAX_STEPS, Unsupported, WalkState, _Array, _ExprTooLong, _TooLong,
+)
+
+
+class StatementWalk(WalkState):
+    """Walks statements in order; ``if`` on the thread narrows the active lanes."""
+
+
+    # ---- statements --------------------------------------------------------------------------
+    def run(self, root: ts.Node) -> None:
+        self.statements(named_children(root), new_scope=False)
+
+    def statements(self, nodes: list[ts.Node], new_scope: bool = True) -> None:
+        if new_scope:
+            self.scopes.append({})
+        pushed = 0
+        try:
+            for n in nodes:
+                cond = self._exit_condition(n)
+                if cond is not None:
+                    if (self.frames or self.unrolled) and cond.const is None and self._returns(n):
+                        self.report(n, "a return inside a loop ends the rest of this loop body for those lanes; "
+                                       "after the loop they are counted as active again", "note")
+                    self.active.append(self.negate(cond))
+                    pushed += 1
+                    continue
+                self.statement(n)
+        finally:
+            for _ in range(pushed):
+                self.active.pop()
+            if new_scope:
+                self.scopes.pop()
+
+    @staticmethod
+    def _returns(n: ts.Node) -> bool:
+        cons = n.child_by_field_name("consequence")
+        body = named_children(cons) if cons.type == "compound_statement" else [cons]
+        return bool(body) and body[0].type == "return_statement"
+
+    def _exit_condition(self, n: ts.Node) -> Int | None:
+        """``if (cond) return;`` (or ``continue;`` in a loop): the rest runs where !cond."""
+        if n.type != "if_statement" or fld(n, "alternative") is not None:
+            return None
+        cons = fld(n, "consequence")
+        body = named_children(cons) if cons.type == "compound_statement" else [cons]
+        if len(body) != 1 or body[0].type not in ("return_statement", "continue_statement"):
+            return None
+        if body[0].type == "return_statement" and named_children(body[0]):
+            return None
+        cond_node = fld(fld(n, "condition"), "value") or fld(n, "condition")
+        try:
+            c = self.as_int(self.rv(cond_node), cond_node, "the condition")
+        except Unsupported as e:
+            self.report(e.node, f"{e.message}; the code after it is imported with every lane active")
+            return Int.of(0)
+        return c
+
+    def statement(self, n: ts.Node) -> None:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise _TooLong(n, f"the snippet takes more than {MAX_STEPS:,} statements to walk (unrolled loops?): "
+                              f"import stopped here")
+        try:
+            meth = getattr(self, "st_" + n.type, None)
+            if meth is not None:
+                meth(n)
+            elif n.type in IGNORED_STATEMENTS:
+                pass
+            elif n.type in UNSUPPORTED_STATEMENTS:
+                self.report(n, f"{UNSUPPORTED_STATEMENTS[n.type]} is not modelled: its shared-memory accesses "
+                               f"were not imported")
+            elif n.type.endswith("_expression") or n.type in ("identifier", "number_literal"):
+                self.rv(n)
+            else:
+                self.report(n, f"{n.type.replace('_', ' ')} not understood: skipped")
+        except Unsupported as e:
+            self.report(e.node if e.node is not None else n, e.message, e.severity)
+        except _ExprTooLong:
+            self.report(n, _TOO_LONG.why[0].upper() + _TOO_LONG.why[1:] + ": statement skipped")
+        except (AttributeError, TypeError, ValueError, KeyError, IndexError, ZeroDivisionError) as e:
+            # a shape of syntax tree the walker does not expect (broken code): skip this statement,
+            # say so, and import the rest rather than fail the whole text
+            self.report(n, f"this statement could not be followed ({type(e).__name__}: {e}): skipped")
+
+    def st_compound_statement(self, n: ts.Node) -> None:
+        self.statements(named_children(n))
+
+    def st_declaration_list(self, n: ts.Node) -> None:
+        self.statements(named_children(n), new_scope=False)
+
+    def st_translation_unit(self, n: ts.Node) -> None:
+        self.statements(named_children(n), new_scope=False)
+
+    def st_expression_statement(self, n: ts.Node) -> None:
+        for c in named_children(n):
+            self.rv(c)
+
+    def st_return_statement(self, n: ts.Node) -> None:
+        for c in named_children(n):
+            self.rv(c)
+
+    def st_namespace_definition(self, n: ts.Node) -> None:
+        body = fld(n, "body")
+        if body is not None:
+            self.statements(named_children(body), new_scope=False)
+
+    st_linkage_specification = st_namespace_definition
+
+    def st_preproc_ifdef(self, n: ts.Node) -> None:
+        kids = [c for c in named_children(n) if c != fld(n, "name") and c.type not in ("preproc_else", "preproc_elif")]
+        self.statements(kids, new_scope=False)
+
+    def st_preproc_if(self, n: ts.Node) -> None:
+        kids = [c for c in named_children(n) if c != fld(n, "condition") and c.type not in ("preproc_else", "preproc_elif")]
+        self.statements(kids, new_scope=False)
+
+    def st_preproc_def(self, n: ts.Node) -> None:
+        name = self.text(fld(n, "name"))
+        vnode = fld(n, "value")
+        if vnode is None:
+            return
+        text = self.text(vnode).strip()
+        try:
+            e = E.parse(text)
+        except BankExplorerError:
+            self.bind(name, Unknown(f"macro {name!r} ({text!r}), which is not an integer expression"))
+            return
+        known = {k for k in ("threadIdx.x", "threadIdx.y", "threadIdx.z", "blockDim.x", "blockDim.y",
+                             "blockDim.z", "warpSize")}
+        values: dict[str, Int] = {}
+        for nm in e.names:
+            b = self.lookup(nm)
+            if b is not None and isinstance(b.value, Int):
+                values[nm] = b.value
+            elif nm not in known:
+                self.bind(name, Unknown(f"macro {name!r}, which uses {nm!r} (not an integer the importer knows)"))
+                return
+        if all(v.const is not None for v in values.values()) and not (e.names & known):
+            c = self._fold_with(e, {k: v.const for k, v in values.items()})
+            if c is not None:
+                self._bind_const(name, c)
+                return
+        if any(values[k].text != k for k in values):
+            self.bind(name, Unknown(f"macro {name!r}, which uses local variables"))
+            return
+        self.bind(name, Int(f"({text})", PREC_ATOM, None), is_const=True)
+
+    @staticmethod
+    def _fold_with(e: E.Expr, values: dict[str, int]) -> int | None:
+        try:
+            return int(e.evaluate({k: np.int64(v) for k, v in values.items()}))
+        except BankExplorerError:
+            return None
+
+    def st_preproc_function_def(self, n: ts.Node) -> None:
+        self.macros.add(self.text(fld(n, "name")))
+
+    def st_template_declaration(self, n: ts.Node) -> None:
+        self.scopes.append({})
+        params = fld(n, "parameters")
+        for p in named_children(params) if params is not None else []:
+            d = fld(p, "declarator")
+            if d is not None and d.type == "identifier":
+                nm = self.text(d)
+                if nm not in self.opts.defines:
+                    self.bind(nm, Unknown(f"template parameter {nm!r}, which has no value here "
+                                          f"(give it one: -D {nm}=VALUE)"))
+        for c in named_children(n):
+            if c.type in ("function_definition", "declaration", "template_declaration", "struct_specifier",
+                          "class_specifier"):
+                self.statement(c)
+        self.scopes.pop()
+
+    def st_function_definition(self, n: ts.Node) -> None:
+        decl = fld(n, "declarator")
+        while decl is not None and decl.type != "function_declarator" and fld(decl, "declarator") is not None:
+            decl = fld(decl, "declarator")
+        fname = self.text(fld(decl, "declarator")) if decl is not None and fld(decl, "declarator") else "?"
+        for c in n.children:
+            if c.type == "launch_bounds":
+                nums = named_children(c)
+                if nums:
+                    try:
+                        lb = self.const_int(self.rv(nums[0]), nums[0], "__launch_bounds__")
+                        self.launch_bounds = (lb, self.src.position(c)[0])
+                    except Unsupported:
+                        pass
+        self.scopes.append({})
+        params = fld(decl, "parameters") if decl is not None else None
+        for p in named_children(params) if params is not None else []:
+            d = fld(p, "declarator")
+            while d is not None and d.type != "identifier":
+                d = fld(d, "declarator") if fld(d, "declarator") is not None else (
+                    named_children(d)[-1] if named_children(d) else None)
+            if d is not None and d.type == "identifier":
+                nm = self.text(d)
+                if nm not in self.opts.defines:
+                    self.bind(nm, Unknown(f"{nm!r}, a parameter of {fname}() whose value is not known here "
+                                          f"(give it one: -D {nm}=VALUE)"))
+        body = fld(n, "body")
+        if body is not None:
+            self.statements(named_children(body))
+        self.scopes.pop()
+
+    # declarations -------------------------------------------------------------------------------
+    def st_declaration(self, n: ts.Node) -> None:
+        quals = {self.text(c) for c in n.children if c.type in ("type_qualifier", "storage_class_specifier")}
+        tnode = fld(n, "type")
+        ttext = self.text(tnode) if tnode is not None else "int"
+        for d in n.children_by_field_name("declarator"):
+            try:
+                if "__shared__" in quals:
+                    self.shared_array(d, tnode, ttext, "extern" in quals)
+                else:
+                    self.local(d, ttext, bool(quals & {"const", "constexpr"}))
+            except Unsupported as e:
+                self.report(e.node if e.node is not None else d, e.message, e.severity)
+
+    def shared_array(self, d: ts.Node, tnode: ts.Node | None, ttext: str, extern: bool) -> None:
+        dtype = T.dtype_of(ttext)
+        if d.type == "init_declarator":
+            raise Unsupported(d, "a __shared__ variable cannot have an initializer")
+        sizes: list[ts.Node | None] = []
+        node = d
+        while node.type == "array_declarator":
+            sizes.insert(0, fld(node, "size"))
+            node = fld(node, "declarator")
+        if node.type != "identifier":
+            raise Unsupported(node, f"__shared__ declaration {self.text(d)!r} not understood (a pointer?)")
+        cname = self.text(node)
+        if dtype is None:
+            known = ", ".join(sorted(DTYPES))
+            raise Unsupported(tnode, f"element type {T.normalize(ttext)!r} of shared array {cname!r} is not known "
+                                     f"(known: {known})")
+        if len(sizes) > MAX_DIMS:
+            raise Unsupported(d, f"shared array {cname!r} has {len(sizes)} dimensions (at most {MAX_DIMS})")
+        dims: list[int] = []
+        padding = 0
+        es = DTYPES[dtype]
+        for k, s in enumerate(sizes):
+            if s is None:
+                dims.append(-1)
+                continue
+            v = self.const_int(self.rv(s), s, f"size of dimension {k} of {cname!r}")
+            if v < 1:
+                raise Unsupported(s, f"size of dimension {k} of {cname!r} must be positive, got {v}")
+            if k == len(sizes) - 1 and k > 0 and s.type == "binary_expression" and \
+                    self.text(fld(s, "operator")) == "+":
+                pad_v = self.rv(fld(s, "right"))
+                pad = pad_v.const if isinstance(pad_v, Int) and pad_v.const is not None else 0
+                if 0 < pad < v:
+                    padding = pad  # tile[N][N + 1]: the +1 is padding, shown as such
+                    v -= pad
+            dims.append(v)
+        if not sizes:
+            dims = [1]
+        if -1 in dims:
+            if dims.index(-1) != 0 or dims.count(-1) > 1:
+                raise Unsupported(d, f"only the first dimension of {cname!r} can be left out")
+            nbytes = self.extern_bytes
+            if nbytes is None:
+                nbytes = DEFAULT_EXTERN_BYTES
+                self.extern_default_used = d
+            rest = int(np.prod(dims[1:])) if len(dims) > 1 else 1
+            rest = rest // dims[-1] * (dims[-1] + padding) if len(dims) > 1 else rest
+            dims[0] = max(1, nbytes // (es * rest))
+        name = cname
+        k = 2
+        while name in self.arrays:
+            name, k = f"{cname}_{k}", k + 1
+        self.arrays[name] = _Array(name, dtype, tuple(dims), padding, extern, d)
+        if sizes:
+            self.bind(cname, ArrayView(name))
+        else:
+            self.bind(cname, Ref(Ptr(name, (Int.of(0),), None, es)))
+
+    def local(self, d: ts.Node, ttext: str, const: bool) -> None:
+        tname = T.normalize(ttext)
+        value_node = None
+        node = d
+        if node.type == "init_declarator":
+            value_node = fld(node, "value")
+            node = fld(node, "declarator")
+        kind = "value"
+        while node.type in ("pointer_declarator", "reference_declarator", "array_declarator"):
+            kind = {"pointer_declarator": "pointer", "reference_declarator": "reference",
+                    "array_declarator": "array"}[node.type] if kind == "value" else kind
+            inner = fld(node, "declarator")
+            node = inner if inner is not None else named_children(node)[-1]
+        if node.type != "identifier":
+            if node.type == "function_declarator":
+                return  # a prototype
+            raise Unsupported(d, f"declaration {self.text(d)!r} not understood")
+        name = self.text(node)
+        if tname == "dim3":
+            dims = [1, 1, 1]
+            if value_node is not None:
+                v = self.rv(value_node) if value_node.type != "argument_list" else None
+                if isinstance(v, Dim3):
+                    dims = list(v.dims)
+                else:
+                    args = named_children(value_node) if value_node.type in ("argument_list", "initializer_list") \
+                        else [value_node]
+                    try:
+                        for k, a in enumerate(args[:3]):
+                            dims[k] = self.const_int(self.rv(a), a, "a dim3 size")
+                    except Unsupported as e:  # a grid size, usually: only a problem if used as the block
+                        self.bind(name, Unknown(f"dim3 {name!r}, whose sizes are not all constants "
+                                                f"({self._where(e.node)}: {e.message})"))
+                        return
+            self.bind(name, Dim3(tuple(dims)))  # type: ignore[arg-type]
+            return
+        if value_node is None:
+            self.bind(name, Unknown(f"{name!r}, which is declared without a value") if tname in T.INTEGER_TYPES
+                      and kind == "value" else DATA)
+            return
+        if value_node.type in ("argument_list", "initializer_list"):
+            kids = named_children(value_node)
+            if kind == "array" or len(kids) != 1:
+                for c in kids:
+                    self.rv(c)
+                self.bind(name, DATA)
+                return
+            value_node = kids[0]
+        if kind == "reference":
+            v = self.ev(value_node)
+            self.bind(name, v if isinstance(v, Ref) else self.decay(v))
+            return
+        if kind == "array":
+            self.rv(value_node)
+            self.bind(name, DATA)
+            return
+        if kind == "pointer":
+            v = self.decay(self.ev(value_node))
+            if isinstance(v, Ptr):
+                size = T.size_of(tname)
+                if size is not None:
+                    v = replace(v, size=size)
+            self.bind(name, v)
+            return
+        v = self.rv(value_node)
+        if tname in T.INTEGER_TYPES or tname == "" or isinstance(v, Ptr):
+            if isinstance(v, Int) and const and v.const is not None and self.depth == 0 or (
+                    isinstance(v, Int) and const and v.const is not None and v.text.lstrip("(-").isdigit()):
+                self._bind_const(name, v.const) if self.depth == 0 else self.bind(name, Int.of(v.const), True)
+                return
+            if isinstance(v, Int) or isinstance(v, Ptr):
+                self.bind(name, self._builtin_alias(name, v) if isinstance(v, Int) else v, is_const=const)
+                return
+            if isinstance(v, Unknown):
+                self.bind(name, v)
+                return
+            self.bind(name, Unknown(f"{name!r} (line {self.src.position(node)[0]}), which is computed from data the "
+                                    f"importer does not follow"))
+            return
+        self.bind(name, DATA)
+
+    def _builtin_alias(self, name: str, v: Int) -> Int:
+        """``int lane = threadIdx.x % 32`` in a one-dimensional block is the model's own ``lane``
+        (likewise ``warp``, ``tid``): keep the short name, so indices read as people wrote them."""
+        if self.block[1] * self.block[2] != 1 or self.opts.hardware.warp_size != 32:
+            return v
+        same = {
+            "lane": {"threadIdx.x % 32", "threadIdx.x & 31", "threadIdx.x % warpSize"},
+            "laneid": {"threadIdx.x % 32", "threadIdx.x & 31", "threadIdx.x % warpSize"},
+            "warp": {"threadIdx.x / 32", "threadIdx.x >> 5", "threadIdx.x / warpSize"},
+            "tid": {"threadIdx.x"},
+        }
+        return Int(name, PREC_ATOM, None) if v.text in same.get(name, ()) else v
+
+    # control flow -------------------------------------------------------------------------------
+    def st_if_statement(self, n: ts.Node) -> None:
+        cond_node = fld(fld(n, "condition"), "value") or fld(n, "condition")
+        cons, alt = fld(n, "consequence"), fld(n, "alternative")
+        if alt is not None and alt.type == "else_clause":
+            kids = named_children(alt)
+            alt = kids[0] if kids else None
+        try:
+            c = self.as_int(self.rv(cond_node), cond_node, "the condition")
+        except Unsupported as e:
+            self.report(e.node, f"{e.message}; both branches imported with every lane active")
+            self.statement(cons)
+            if alt is not None:
+                self.statement(alt)
+            return
+        if c.const is not None:
+            taken = cons if c.const else alt
+            if taken is not None:
+                self.statement(taken)
+            return
+        self.active.append(c)
+        try:
+            self.statement(cons)
+            if alt is not None:
+                self.active[-1] = self.negate(c)
+                self.statement(alt)
+        finally:
+            self.active.pop()
+
+
+IGNORED_STATEMENTS = {
+    "comment", "preproc_call", "preproc_include", "type_definition", "struct_specifier", "class_specifier",
+    "enum_specifier", "union_specifier", "alias_declaration", "using_declaration", "static_assert_declaration",
+    "empty_statement", "concept_definition", "friend_declaration", "field_declaration", "ERROR",
+}
+UNSUPPORTED_STATEMENTS = {
+    "switch_statement": "a switch statement",
+    "goto_statement": "goto",
+    "labeled_statement": "a labeled statement",
+    "break_statement": "break",
+    "continue_statement": "continue (other than 'if (cond) continue;' at the top of a loop body)",
+    "for_range_loop": "a range-based for loop",
+    "try_statement": "try",
+    "co_return_statement": "co_return",
+}
+
+
