@@ -165,9 +165,10 @@ def test_note_label_is_as_tall_as_its_wrapped_text(qtbot, tmp_path):
     w = _window(qtbot, tmp_path, ATOMICS, 0)
     qtbot.wait(50)
     w.document.select(instruction=5)
-    qtbot.wait(100)
     lab = w.editor.note_label
-    assert lab.isVisibleTo(w.editor)
+    # the layout settles in a later turn of the event loop: wait for it, however slow the machine
+    qtbot.waitUntil(lambda: lab.isVisibleTo(w.editor) and lab.height() >= lab.heightForWidth(lab.width()),
+                    timeout=5000)
     assert lab.height() >= lab.heightForWidth(lab.width()) > 3 * lab.fontMetrics().height()
 
 

@@ -423,7 +423,7 @@ def test_window_goes_idle_after_an_edit(qtbot, settings, example):
     w = _open_window(qtbot, settings, example)
     spin = w.editor.fields["arr.base"]
     spin.setValue(spin.value() + 128)
-    qtbot.wait(100)
+    qtbot.wait(500)  # the edit's own deferred refreshes and relayouts, even on a slow machine
     count = _EventCount({QEvent.Type.Resize, QEvent.Type.LayoutRequest, QEvent.Type.Paint})
     QApplication.instance().installEventFilter(count)
     try:
