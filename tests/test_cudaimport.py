@@ -417,3 +417,52 @@ def test_return_inside_a_loop_is_noted():
     a, b = r.pattern.instructions
     assert a.active == "!(threadIdx.x < k)" and b.active == ""
     assert any(d.line == 3 and d.severity == "note" and "active again" in d.message for d in r.diagnostics)
+
+
+# ---- functions defined in the text: inlined where they are called ------------------------------
+INLINED = """\
+__device__ __forceinline__ int swz(int r, int c) { return r * 32 + (c ^ (r % 32)); }
+__device__ float get(const float *p, int i) { return p[i]; }
+__device__ void put(float *p, int i, float v) { if (i >= 1000) return; p[i] = v; }
+__global__ void k(const float *in, float *out) {
+    __shared__ float s[32 * 32];
+    int x = threadIdx.x, y = threadIdx.y;
+    put(s, y * 32 + x, in[x]);
+    __syncthreads();
+    out[x] = get(s, swz(x, y)) + get(s, x * 32 + y);
+}
+"""
+
+
+def test_device_functions_are_inlined_with_their_arguments():
+    r = imp(INLINED, (32, 8, 1))
+    assert warnings(r) == []
+    ins = r.pattern.instructions
+    assert [i.kind for i in ins] == ["store", "load", "load"]
+    # the access is where the function writes it; the call's line is where nvcc's code for it is
+    assert [(s.line, s.site) for s in r.sources] == [(3, 7), (2, 9), (2, 9)]
+    assert [s.code_line for s in r.sources] == [7, 9, 9]
+    # the returned index swz(x, y) is followed: the XOR makes the column read conflict-free
+    assert wavefronts(r) == [1, 1, 32]
+    # the early return inside put() narrows the lanes for put() only: every lane stores
+    an = analyze(r.pattern, detail=False)
+    assert an.batch.active[an.rows_of(0)].all()
+
+
+def test_a_function_is_not_walked_on_its_own_when_it_is_called():
+    r = imp(INLINED, (32, 8, 1))
+    assert len(r.pattern.instructions) == 3  # not 5: get() and put() are not kernels of their own
+
+
+def test_recursive_calls_are_reported_not_followed():
+    text = """\
+__device__ int f(int *p, int n) { return n ? f(p, n - 1) + p[n] : 0; }
+__global__ void k(int *out) {
+    __shared__ int s[64];
+    s[threadIdx.x] = 1;
+    out[0] = f(s, 3);
+}
+"""
+    r = imp(text, (32, 1, 1))
+    assert any("calls itself" in d.message for d in r.diagnostics)
+    assert r.pattern.instructions[0].kind == "store"

@@ -153,7 +153,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def _print_compiled(comp, sass: bool) -> None:
     """Per line, as written vs as compiled: what the compiler did to the accesses and what it costs."""
-    changed = [c for c in comp.changes if c.written != c.compiled or c.wavefronts_written != c.wavefronts_compiled]
+    changed = [c for c in comp.changes if c.differs]
     unmeasured = "" if comp.measured_arch else " (not measured on a GPU: the bank rules are sm_90's)"
     print(f"as compiled for {comp.arch}{unmeasured}: " + (f"{len(changed)} line(s) differ from the source as written"
                                                            if changed else "every line executes as written"))

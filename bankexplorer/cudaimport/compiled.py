@@ -51,6 +51,15 @@ class LineChange:
     note: str = ""
     sass: tuple[str, ...] = ()
 
+    @property
+    def differs(self) -> bool:
+        """Does the compiler change what this line costs? A line that only hosts instructions of
+        accesses written on other lines (an inlined function's body, a load sunk to its use) does not:
+        those lines say what changed."""
+        if self.written == "-":
+            return False
+        return self.written != self.compiled or self.wavefronts_written != self.wavefronts_compiled
+
 
 @dataclass(frozen=True)
 class Compiled:
@@ -82,6 +91,8 @@ class _Acc:
     removed: bool = False
     merged_into: int | None = None
     new: Instruction | None = None
+    forwardable: bool = False  # a load of values this thread loaded or stored just before (nothing between)
+    copies: int = 1  # instructions the compiled code has for it (a vector load narrowed to some parts)
 
 
 def compile_text(text: str, arch: str, defines: dict[str, int], path: str | None = None,
@@ -183,6 +194,7 @@ def adjust(written: ImportResult, dis: Disassembly, arch: str = nvrtc.DEFAULT_AR
                 continue
             a.addr = np.asarray(an.batch.addr[rows], np.int64).reshape(a.iterations, -1, W)
             a.active = an.batch.active[rows].reshape(a.iterations, -1, W)
+        _mark_forwardable(accs)
 
     shared = dis.shared()
     by_line: dict[int, dict[str, list[SassInstruction]]] = {}
@@ -190,7 +202,7 @@ def adjust(written: ImportResult, dis: Disassembly, arch: str = nvrtc.DEFAULT_AR
         by_line.setdefault(s.line, {}).setdefault(_CLASS[s.kind], []).append(s)
     src_lines: dict[int, dict[str, list[_Acc]]] = {}
     for a in accs:
-        src_lines.setdefault(a.span.line, {}).setdefault(_CLASS[a.ins.kind], []).append(a)
+        src_lines.setdefault(a.span.code_line, {}).setdefault(_CLASS[a.ins.kind], []).append(a)
 
     # the loads of a compare-and-swap loop belong to its atomic, not to a source load
     for c in by_line.values():
@@ -222,8 +234,8 @@ def adjust(written: ImportResult, dis: Disassembly, arch: str = nvrtc.DEFAULT_AR
     for a in accs:
         if a.removed or a.merged_into is not None:
             continue
-        new_ins.append(a.new or a.ins)
-        new_src.append(a.span)
+        new_ins += [a.new or a.ins] * a.copies
+        new_src += [a.span] * a.copies
     compiled_pat = replace(pat, instructions=tuple(new_ins))
     comp = Compiled(arch, "compiled", "", dis, tuple(changes), written)
     res = ImportResult(compiled_pat, tuple(new_src), tuple(written.diagnostics) + tuple(diags), written.block_origin,
@@ -247,7 +259,7 @@ def _with_wavefronts(res: ImportResult) -> ImportResult:
         ok = an.ok
         wf = np.where(ok, an.result.wavefronts, 0) + np.where(ok, an.result.loop_load_wavefronts, 0)
         for k, span in enumerate(r.sources):
-            c[span.line] += int(wf[an.source == k].sum())
+            c[span.code_line] += int(wf[an.source == k].sum())
         return c
 
     before, after = per_line(comp.written), per_line(res)
@@ -350,7 +362,7 @@ def _describe_compiled(src_here: dict[str, list[_Acc]], sass_here: dict[str, lis
             if ins.kind == "atomic":
                 name = "ATOMS.POPC.INC" if ins.op == "popc_inc" else ("ATOMS (1 lane, aggregated)" if ins.aggregate
                                                                       else "ATOMS")
-            c[name] += ins.iterations()
+            c[name] += ins.iterations() * a.copies
     spins = [s for s in sass_here.get("atom", []) if s.atomic_variant == "CAST.SPIN"]
     if spins:
         c["LDS + ATOMS.CAST.SPIN loop"] += len(spins)
@@ -403,6 +415,27 @@ def _match(srcs: list[_Acc], sas: list[SassInstruction], dis: Disassembly) -> tu
         have[a.width] += a.iterations
     return False, [f"the compiled code has {_summary(sas)} where the source has "
                    + " + ".join(f"{n} x {w}-byte" for w, n in have.items()) + ": shown as written"], Counter()
+
+
+def _mark_forwardable(accs: list[_Acc]) -> None:
+    """Loads whose every lane reads what the same lane loaded or stored at the same address shortly
+    before, with no store of that thread to those bytes in between: nvcc may keep the value in a
+    register instead (it proves it for some such loads, not all; the SASS count says how many)."""
+    for i, a in enumerate(accs):
+        if a.ins.kind != "load" or a.addr is None:
+            continue
+        for j in range(i - 1, max(i - 8, -1), -1):
+            b = accs[j]
+            if b.addr is None or b.addr.shape != a.addr.shape:
+                break
+            if b.ins.kind in ("load", "store") and b.width == a.width and (b.active | ~a.active).all() \
+                    and np.where(a.active, a.addr == b.addr, True).all():
+                between = accs[j + 1:i]
+                if all(c.ins.kind == "load" or (c.addr is not None and c.addr.shape == a.addr.shape and not (
+                        c.active & a.active & (np.abs(c.addr - a.addr) < max(c.width, a.width))).any())
+                       for c in between):
+                    a.forwardable = True
+                break
 
 
 def _invariant(a: _Acc) -> bool:
@@ -495,11 +528,19 @@ def _search(accs: list[_Acc], out: Counter, inside: Counter, hoist_only: bool):
         if not (inv and hoist_only):
             opts += [("loop", d, f) for d, f in _loop_fusions(a)]
             opts += [("group", g) for g in _group_fusions(accs, i)]
+        if a.ins.kind == "load" and a.width > 4:  # a vector load of which only some parts are used
+            for w2 in sorted({w for w in (*out, *inside) if w < a.width and a.width % w == 0}):
+                opts += [("narrow", w2, m) for m in range(1, a.width // w2)]
+        if a.forwardable:
+            opts.append(("forward",))
         options.append(opts)
     sizes = [len(o) for o in options]
     if int(np.prod(sizes)) <= MAX_SEARCH:
+        # fewest changes first; of the loads nvcc keeps in registers, the earliest first (it proves
+        # the simple cases, which come first in an unrolled loop whose offsets shrink)
         choices = sorted(itertools.product(*[range(n) for n in sizes]),
-                         key=lambda c: sum(1 for i, x in enumerate(c) if options[i][x][0] != "keep"))
+                         key=lambda c: (sum(1 for i, x in enumerate(c) if options[i][x][0] != "keep"),
+                                        [i for i, x in enumerate(c) if options[i][x][0] == "forward"]))
     else:
         choices = itertools.islice(itertools.product(*[range(n) for n in sizes]), MAX_SEARCH)
     for combo in choices:
@@ -527,6 +568,10 @@ def _search(accs: list[_Acc], out: Counter, inside: Counter, hoist_only: bool):
                 up[a.width] += a.iterations // len(a.ins.loops[-1].values())
             elif op[0] == "loop":
                 got[a.width * op[2]] += a.iterations // op[2]
+            elif op[0] == "narrow":
+                got[op[1]] += a.iterations * op[2]
+            elif op[0] == "forward":
+                pass
             else:
                 got[a.width * len(op[1])] += a.iterations
         for here, elsewhere in ((got + up, Counter()), (got, up)):
@@ -560,6 +605,14 @@ def _apply(plan) -> None:
             loops = list(a.ins.loops)
             loops[d] = replace(loops[d], step=loops[d].step * f)
             a.new = replace(a.ins, width=a.width * f, loops=tuple(loops), label=_relabel(a.ins, a.width * f))
+        elif op[0] == "narrow":
+            w2, m = op[1], op[2]
+            a.copies = m
+            a.new = replace(a.ins, width=w2,
+                            label=f"{a.ins.label or a.ins.title()} [{m} x {_op_text(a.ins.kind, w2)}: "
+                                  f"{m} of its {a.width // w2} parts are used]")
+        elif op[0] == "forward":
+            a.removed = True
         elif op[0] == "group":
             for b in members[1:]:
                 b.merged_into = a.k

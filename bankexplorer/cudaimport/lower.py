@@ -16,7 +16,6 @@ from ..model.pattern import MAX_THREADS, Pattern
 from .options import ImportOptions
 from .result import Diagnostic, ImportResult
 from .syntax import Source, comments
-from .walk_state import _Array, _strides
 
 if TYPE_CHECKING:
     from .translate import Translator

@@ -20,6 +20,12 @@ class SourceSpan:
     end_line: int
     end_column: int
     text: str = ""
+    site: int = 0  # in an inlined function: the line of the outermost call (where nvcc's line table puts it)
+
+    @property
+    def code_line(self) -> int:
+        """The line the compiled code of this access is on."""
+        return self.site or self.line
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ from .values import (
     Value,
 )
 from .walk_state import (
-    _TOO_LONG, ATOMIC_OPS, ATOMICS, BUILTIN_DIMS, CASTS, INT_FUNCS, MAX_EXPR_CHARS, MAX_INSTRUCTIONS, SYNC,
-    Unsupported, WalkState, _Array, _ExprTooLong, _strides, _TooLong,
+    _TOO_LONG, ATOMIC_OPS, ATOMICS, BUILTIN_DIMS, CASTS, INT_FUNCS, MAX_CALL_DEPTH, MAX_EXPR_CHARS, MAX_INSTRUCTIONS,
+    SYNC, Unsupported, WalkState, _Array, _CallFrame, _ExprTooLong, _strides, _TooLong,
 )
 
 
@@ -117,7 +117,7 @@ class ExpressionWalk(WalkState):
             self.flat_forms[len(self.instrs)] = self._flat
         self.instrs.append(Instruction(kind=kind, width=width, array=arr.name, index=tuple(i.text for i in idx),
                                        loops=tuple(self.loops), active=active, label=label, op=op))
-        self.spans.append(SourceSpan(line, col, eline, ecol, self.text(node)))
+        self.spans.append(SourceSpan(line, col, eline, ecol, self.text(node), self.calls[0].line if self.calls else 0))
 
     def rv(self, node: ts.Node) -> Value:
         """The value of ``node`` read as an rvalue: reading a shared location is a load."""
@@ -435,6 +435,8 @@ class ExpressionWalk(WalkState):
             return DATA
         if name in SYNC:
             return DATA
+        if name in self.functions and name in self.called:
+            return self._inline(name, node, args)
         shared_args = []
         for a in args:
             v = self.ev(a)
@@ -446,6 +448,48 @@ class ExpressionWalk(WalkState):
             self.report(a, f"a pointer into shared memory is passed to {name}(): what {name}() does with it "
                            f"is not modelled (write its accesses in the snippet)")
         return Unknown(f"the result of {name}(), which the importer does not follow")
+
+    def _inline(self, name: str, node: ts.Node, args: list[ts.Node]) -> Value:
+        """A call of a function defined in the text: walk its body here with the arguments bound to
+        its parameters (a pointer into shared memory stays one), as nvcc inlines it. The result is
+        its return value when it returns once, on every lane."""
+        if name in (c.name for c in self.calls) or len(self.calls) >= MAX_CALL_DEPTH:
+            self.report(node, f"{name}() calls itself (or calls nest more than {MAX_CALL_DEPTH} deep): "
+                              f"this call is not followed")
+            for a in args:
+                self.rv(a)
+            return Unknown(f"the result of {name}(), a recursive call the importer does not follow")
+        fdef = self.functions[name]
+        params = self._parameters(fdef)
+        values: list[Value] = []
+        for a, (_pname, ref) in zip(args, params + [("", False)] * len(args)):
+            v = self.ev(a)
+            values.append(v if ref and isinstance(v, Ref) else self.rv(a) if isinstance(v, Ref) else self.decay(v))
+        frame = _CallFrame(name, self.src.position(node)[0], len(self.active), len(self.frames), len(self.unrolled))
+        floor = self.scope_floor
+        self.calls.append(frame)
+        self.scopes.append({})
+        self.scope_floor = len(self.scopes) - 1
+        try:
+            for (pname, _ref), v in zip(params, values):
+                if pname:
+                    self.bind(pname, v)
+            for pname, _ref in params[len(values):]:
+                if pname:
+                    self.bind(pname, Unknown(f"{pname!r}, a parameter of {name}() with a default value (not followed)"))
+            body = fld(fdef, "body")
+            if body is not None:
+                self.statements(named_children(body))
+        finally:
+            self.scopes.pop()
+            self.scope_floor = floor
+            self.calls.pop()
+        if len(frame.returns) == 1 and frame.returns[0] is not None:
+            return frame.returns[0]
+        if frame.returns:
+            return Unknown(f"the result of {name}(), which returns in more than one place or under a condition "
+                           f"(not followed)")
+        return DATA
 
     def ev_assignment_expression(self, node: ts.Node) -> Value:
         op = self.text(fld(node, "operator"))

@@ -7,7 +7,7 @@ is a mixin over :class:`WalkState`, and :class:`.translate.Translator` puts them
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 import tree_sitter as ts
@@ -27,6 +27,7 @@ DEFAULT_EXTERN_BYTES = 48 * 1024  # the default dynamic shared-memory limit per 
 MAX_UNROLL = 1024  # iterations the importer writes out one by one
 MAX_STEPS = 200_000  # statements it walks in all (unrolled loops multiply them)
 MAX_INSTRUCTIONS = 4096  # instructions it writes
+MAX_CALL_DEPTH = 16  # inlined calls inside inlined calls
 MAX_EXPR_CHARS = 2000  # an index expression longer than this is not followed (a = a + a doubles it)
 
 #: CUDA atomic -> the model's atomic operation (atomicSub is an add; atomicAdd on a float array
@@ -89,6 +90,17 @@ class _Array:
 
 
 @dataclass
+class _CallFrame:
+    """An inlined call being walked: where the caller's state was, and what it returned."""
+    name: str
+    line: int  # of the call
+    active: int  # len(active) at the call
+    frames: int  # len(frames) at the call
+    unrolled: int  # len(unrolled) at the call
+    returns: list = field(default_factory=list)  # the returned values (None: under a condition)
+
+
+@dataclass
 class _LoopFrame:
     var: str  # name in the pattern
     depth: int  # scope depth of the loop's own scope
@@ -120,6 +132,10 @@ class WalkState:
         self.extern_default_used: ts.Node | None = None
         self.macros: set[str] = set()
         self.flat_forms: dict[int, tuple[str, ...]] = {}  # instruction -> index if the offset crosses rows
+        self.functions: dict[str, ts.Node] = {}  # the text's function definitions by name
+        self.called: set[str] = set()  # those another function calls: inlined where called
+        self.calls: list[_CallFrame] = []  # inlined calls being walked, innermost last
+        self.scope_floor = 0  # lookups see scopes[scope_floor:] and the file scope (inside a call)
         for name, value in opts.defines.items():
             self._bind_const(name, int(value))
 
@@ -142,8 +158,14 @@ class WalkState:
     def depth(self) -> int:
         return len(self.scopes) - 1
 
+    def _visible(self) -> list[dict[str, Binding]]:
+        """The scopes a name can be found in, innermost first: inside an inlined function, its own
+        scopes and the file's, not its caller's."""
+        inner = self.scopes[max(self.scope_floor, 1):]
+        return [*reversed(inner), self.scopes[0]] if self.scope_floor else list(reversed(self.scopes))
+
     def lookup(self, name: str) -> Binding | None:
-        for scope in reversed(self.scopes):
+        for scope in self._visible():
             if name in scope:
                 return scope[name]
         return None
@@ -157,7 +179,7 @@ class WalkState:
         Under a condition on the thread that was not in force where the variable was declared
         (``if (tid < 16) a = 5;``), only those lanes take the new value: it becomes
         ``cond ? new : old``."""
-        for scope in reversed(self.scopes):
+        for scope in self._visible():
             if name in scope:
                 b = scope[name]
                 if b.is_const:

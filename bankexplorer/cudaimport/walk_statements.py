@@ -25,7 +25,56 @@ class StatementWalk(WalkState):
 
     # ---- statements --------------------------------------------------------------------------
     def run(self, root: ts.Node) -> None:
+        self._collect_functions(root)
         self.statements(named_children(root), new_scope=False)
+
+    # ---- functions -----------------------------------------------------------------------------
+    def _collect_functions(self, root: ts.Node) -> None:
+        """Every function defined in the text, by name, and which of them another function calls:
+        those are walked where they are called (inlined, as nvcc does), not on their own."""
+        stack = [(root, None)]
+        calls: list[tuple[str, ts.Node]] = []
+        while stack:
+            node, owner = stack.pop()
+            if node.type == "function_definition":
+                name = self._function_name(node)
+                if name and name not in self.functions:
+                    self.functions[name] = node
+                owner = node
+            elif node.type == "call_expression" and owner is not None and not any(
+                    c.type == "kernel_call_syntax" for c in node.children):
+                fn = fld(node, "function")
+                if fn is not None:
+                    calls.append((self.text(fn).split("<")[0].strip(), owner))
+            stack.extend((c, owner) for c in node.children)
+        self.called = {name for name, owner in calls if name in self.functions
+                       and self.functions[name] is not owner}
+
+    def _function_name(self, n: ts.Node) -> str:
+        decl = self._function_declarator(n)
+        return self.text(fld(decl, "declarator")) if decl is not None and fld(decl, "declarator") else ""
+
+    @staticmethod
+    def _function_declarator(n: ts.Node) -> ts.Node | None:
+        decl = fld(n, "declarator")
+        while decl is not None and decl.type != "function_declarator" and fld(decl, "declarator") is not None:
+            decl = fld(decl, "declarator")
+        return decl
+
+    def _parameters(self, n: ts.Node) -> list[tuple[str, bool]]:
+        """(name, is a reference) of each parameter of a function definition."""
+        decl = self._function_declarator(n)
+        params = fld(decl, "parameters") if decl is not None else None
+        out = []
+        for p in named_children(params) if params is not None else []:
+            d = fld(p, "declarator")
+            ref = False
+            while d is not None and d.type != "identifier":
+                ref = ref or d.type == "reference_declarator"
+                d = fld(d, "declarator") if fld(d, "declarator") is not None else (
+                    named_children(d)[-1] if named_children(d) else None)
+            out.append((self.text(d) if d is not None and d.type == "identifier" else "", ref))
+        return out
 
     def statements(self, nodes: list[ts.Node], new_scope: bool = True) -> None:
         if new_scope:
@@ -113,8 +162,11 @@ class StatementWalk(WalkState):
             self.rv(c)
 
     def st_return_statement(self, n: ts.Node) -> None:
-        for c in named_children(n):
-            self.rv(c)
+        vals = [self.rv(c) for c in named_children(n)]
+        if self.calls and vals:  # the value of an inlined function: one return, on every lane of the call
+            frame = self.calls[-1]
+            conditional = len(self.active) > frame.active or self.frames[frame.frames:] or self.unrolled[frame.unrolled:]
+            frame.returns.append(vals[-1] if not conditional else None)
 
     def st_namespace_definition(self, n: ts.Node) -> None:
         body = fld(n, "body")
@@ -189,10 +241,10 @@ class StatementWalk(WalkState):
         self.scopes.pop()
 
     def st_function_definition(self, n: ts.Node) -> None:
-        decl = fld(n, "declarator")
-        while decl is not None and decl.type != "function_declarator" and fld(decl, "declarator") is not None:
-            decl = fld(decl, "declarator")
-        fname = self.text(fld(decl, "declarator")) if decl is not None and fld(decl, "declarator") else "?"
+        decl = self._function_declarator(n)
+        fname = self._function_name(n) or "?"
+        if fname in self.called:
+            return  # walked where it is called
         for c in n.children:
             if c.type == "launch_bounds":
                 nums = named_children(c)

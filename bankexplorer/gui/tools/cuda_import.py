@@ -588,7 +588,7 @@ class CudaImportDialog(QDialog):
         if st != "compiled" or comp is None:
             return [grey.format(f"As written ({getattr(self, 'compile_message', '') or 'the text does not compile'})")]
         arch = comp.arch + ("" if comp.measured_arch else " (not measured: the bank rules are sm_90's)")
-        changed = [c for c in comp.changes if c.written != c.compiled or c.wavefronts_written != c.wavefronts_compiled]
+        changed = [c for c in comp.changes if c.differs]
         out = [f"<b>As compiled</b> for {arch}: " + (f"{len(changed)} line(s) differ from the source as written"
                                                     if changed else "every line executes as written")]
         for c in changed[:6]:

@@ -1,0 +1,8 @@
+// block: 32, 8
+__global__ void short_cols(const short *in, short *out) {
+    __shared__ short tile[32][32];
+    int x = threadIdx.x, y = threadIdx.y;
+    for (int j = 0; j < 32; j += 8) tile[y + j][x] = in[(y + j) * 32 + x];
+    __syncthreads();
+    for (int j = 0; j < 32; j += 8) out[(y + j) * 32 + x] = tile[x][y + j];
+}
