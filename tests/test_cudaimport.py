@@ -466,3 +466,39 @@ __global__ void k(int *out) {
     r = imp(text, (32, 1, 1))
     assert any("calls itself" in d.message for d in r.diagnostics)
     assert r.pattern.instructions[0].kind == "store"
+
+
+# ---- arrays of structs ---------------------------------------------------------------------------
+@pytest.mark.parametrize("fields,access,wf", [
+    ("float x, y, z;", "pts[threadIdx.x].y = 1.f;", 1),  # 12-byte stride: 3 words, odd: every bank once
+    ("float x, y, z, w;", "pts[threadIdx.x].x = 1.f;", 4),  # 16-byte stride: 4-way
+    ("double d; int i;", "pts[threadIdx.x].d = 1.0;", 4),  # 16-byte stride, 8-byte field: 512 bytes, 4 wavefronts
+])
+def test_struct_fields_are_words_of_the_element(fields, access, wf):
+    text = f"struct P {{ {fields} }};\n__global__ void k() {{\n    __shared__ P pts[32];\n    {access}\n}}\n"
+    r = imp(text, (32, 1, 1))
+    assert warnings(r) == []
+    arr = r.pattern.arrays[0]
+    assert arr.dims[-1] * {"float": 4, "int": 4}[arr.dtype] == {3: 12, 4: 16}.get(len(fields.split(",")), 16)
+    assert wavefronts(r) == [wf]
+
+
+def test_a_whole_struct_read_loads_each_field():
+    text = """\
+typedef struct { float x, y, z; } P;
+__global__ void k(float *out) {
+    __shared__ P pts[64];
+    P p = pts[(threadIdx.x * 5) % 64];
+    out[threadIdx.x] = p.x + p.z;
+}
+"""
+    r = imp(text, (64, 1, 1))
+    assert warnings(r) == []
+    assert [(i.kind, i.width or 4, i.index[-1]) for i in r.pattern.instructions] == [
+        ("load", 4, "0"), ("load", 4, "1"), ("load", 4, "2")]
+
+
+def test_a_struct_the_model_cannot_lay_out_is_reported():
+    r = imp("struct Q { float v[4]; };\n__global__ void k() {\n    __shared__ Q q[32];\n    q[threadIdx.x].v[0] = 1;\n}\n",
+            (32, 1, 1))
+    assert any("element type 'Q'" in d.message for d in r.diagnostics)

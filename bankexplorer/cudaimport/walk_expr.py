@@ -202,6 +202,9 @@ class ExpressionWalk(WalkState):
                            f"does not change its bank conflicts; leave it out of shared-memory indices")
         v = self.ev(arg) if arg is not None else DATA
         arrow = op is not None and self.text(op) == "->"
+        fv = self.struct_field(v, fname) if not arrow else None
+        if fv is not None:
+            return fv
         if arrow:
             v = self.decay(v)
             v = Ref(v) if isinstance(v, Ptr) else DATA if not isinstance(v, Unknown) else v
@@ -215,6 +218,31 @@ class ExpressionWalk(WalkState):
         if isinstance(v, Ref):
             self.emit("load", v, arg)
         return DATA
+
+    def _struct_row(self, v: Value):
+        """The struct an element of an array of structs holds, if ``v`` is one (``pts[t]``)."""
+        if isinstance(v, ArrayView) and v.array in self.struct_of and \
+                len(v.index) == len(self.arrays[v.array].dims) - 1:
+            return self.struct_of[v.array]
+        return None
+
+    def struct_field(self, v: Value, fname: str) -> Ref | None:
+        """``pts[t].y``: the word(s) of field ``y`` in element ``t``."""
+        st = self._struct_row(v)
+        if st is None or fname not in st.fields:
+            return None
+        off, size = st.fields[fname]
+        return Ref(Ptr(v.array, v.index + (Int.of(off // st.unit),), None, size))
+
+    def struct_access(self, v: Value, node: ts.Node, kind: str) -> bool:
+        """A whole struct read or written (``P p = pts[i]``, ``pts[i] = p``): one access per field, as
+        nvcc emits them (it fuses neighbouring ones where alignment allows; the compiled view follows)."""
+        st = self._struct_row(v)
+        if st is None:
+            return False
+        for fname in st.fields:
+            self.emit(kind, self.struct_field(v, fname), node)
+        return True
 
     def ev_parenthesized_expression(self, node: ts.Node) -> Value:
         kids = named_children(node)
@@ -521,6 +549,8 @@ class ExpressionWalk(WalkState):
                 self.emit("load", lv, left)
             self.emit("store", lv, left)
             return DATA
+        if op == "=":
+            self.struct_access(lv, left, "store")
         return DATA
 
     def _compound(self, bop: str, old: Value, r: Value) -> Value:

@@ -90,6 +90,22 @@ class _Array:
 
 
 @dataclass
+class _Struct:
+    """A struct of the text laid out as C does. A shared array of it is modelled as an array of
+    ``unit``-byte words with one more dimension (``P pts[128]`` -> ``float pts[128][3]``), so that
+    ``pts[t].y`` is ``pts[t][1]``."""
+    name: str
+    fields: dict[str, tuple[int, int]]  # name -> (byte offset, size)
+    size: int
+    dtype: str  # the word type
+
+    @property
+    def unit(self) -> int:
+        from ..model.layout import DTYPES
+        return DTYPES[self.dtype]
+
+
+@dataclass
 class _CallFrame:
     """An inlined call being walked: where the caller's state was, and what it returned."""
     name: str
@@ -136,6 +152,8 @@ class WalkState:
         self.called: set[str] = set()  # those another function calls: inlined where called
         self.calls: list[_CallFrame] = []  # inlined calls being walked, innermost last
         self.scope_floor = 0  # lookups see scopes[scope_floor:] and the file scope (inside a call)
+        self.structs: dict[str, _Struct] = {}  # the text's structs whose fields the model has types for
+        self.struct_of: dict[str, _Struct] = {}  # shared array -> the struct it holds
         for name, value in opts.defines.items():
             self._bind_const(name, int(value))
 

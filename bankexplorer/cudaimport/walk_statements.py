@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import numpy as np
@@ -15,7 +16,7 @@ from . import types as T
 from .syntax import field as fld, named_children
 from .values import DATA, PREC_ATOM, ArrayView, Dim3, Int, Ptr, Ref, Unknown
 from .walk_state import (
-    _TOO_LONG, DEFAULT_EXTERN_BYTES, MAX_STEPS, Unsupported, WalkState, _Array, _ExprTooLong, _TooLong,
+    _TOO_LONG, DEFAULT_EXTERN_BYTES, MAX_STEPS, Unsupported, WalkState, _Array, _ExprTooLong, _Struct, _TooLong,
 )
 
 
@@ -36,6 +37,8 @@ class StatementWalk(WalkState):
         calls: list[tuple[str, ts.Node]] = []
         while stack:
             node, owner = stack.pop()
+            if node.type == "struct_specifier" and fld(node, "body") is not None:
+                self._struct(node)
             if node.type == "function_definition":
                 name = self._function_name(node)
                 if name and name not in self.functions:
@@ -49,6 +52,44 @@ class StatementWalk(WalkState):
             stack.extend((c, owner) for c in node.children)
         self.called = {name for name, owner in calls if name in self.functions
                        and self.functions[name] is not owner}
+
+    def _struct(self, n: ts.Node) -> None:
+        """``struct P { float x, y, z; };`` (or a typedef of one): its layout, when every field has a
+        type the model knows (scalars and vectors; no nested structs or array fields)."""
+        name_node = fld(n, "name")
+        names = [self.text(name_node)] if name_node is not None else []
+        if n.parent is not None and n.parent.type == "type_definition":
+            names += [self.text(d) for d in n.parent.children_by_field_name("declarator")
+                      if d.type == "type_identifier"]
+        fields: dict[str, tuple[int, int]] = {}
+        types: list[str] = []
+        off = align = 0
+        for f in named_children(fld(n, "body")):
+            if f.type != "field_declaration":
+                continue
+            tnode = fld(f, "type")
+            size = T.size_of(self.text(tnode)) if tnode is not None else None
+            decls = f.children_by_field_name("declarator")
+            if size is None or not decls or any(d.type != "field_identifier" for d in decls):
+                return
+            a = size if size in (1, 2, 4, 8, 16) else 4
+            for d in decls:
+                off = -(-off // a) * a
+                fields[self.text(d)] = (off, size)
+                types.append(T.dtype_of(self.text(tnode)) or "")
+                off += size
+            align = max(align, a)
+        if not fields or not names:
+            return
+        size = -(-off // align) * align
+        unit = math.gcd(size, *[o for o, _ in fields.values()], *[z for _, z in fields.values()])
+        unit = min(unit, 8)
+        floats = all(t in ("float", "float2", "float4", "double", "double2") for t in types)
+        dtype = {1: "uint8", 2: "short", 4: "float" if floats else "int", 8: "double" if floats else "int64"}.get(unit)
+        if dtype is None or dtype not in DTYPES:
+            return
+        for nm in names:
+            self.structs[nm] = _Struct(nm, fields, size, dtype)
 
     def _function_name(self, n: ts.Node) -> str:
         decl = self._function_declarator(n)
@@ -165,7 +206,8 @@ class StatementWalk(WalkState):
         vals = [self.rv(c) for c in named_children(n)]
         if self.calls and vals:  # the value of an inlined function: one return, on every lane of the call
             frame = self.calls[-1]
-            conditional = len(self.active) > frame.active or self.frames[frame.frames:] or self.unrolled[frame.unrolled:]
+            conditional = (len(self.active) > frame.active or len(self.frames) > frame.frames
+                           or len(self.unrolled) > frame.unrolled)
             frame.returns.append(vals[-1] if not conditional else None)
 
     def st_namespace_definition(self, n: ts.Node) -> None:
@@ -287,6 +329,9 @@ class StatementWalk(WalkState):
 
     def shared_array(self, d: ts.Node, tnode: ts.Node | None, ttext: str, extern: bool) -> None:
         dtype = T.dtype_of(ttext)
+        struct = self.structs.get(T.normalize(ttext)) if dtype is None else None
+        if struct is not None:
+            dtype = struct.dtype
         if d.type == "init_declarator":
             raise Unsupported(d, "a __shared__ variable cannot have an initializer")
         sizes: list[ts.Node | None] = []
@@ -305,7 +350,7 @@ class StatementWalk(WalkState):
             raise Unsupported(d, f"shared array {cname!r} has {len(sizes)} dimensions (at most {MAX_DIMS})")
         dims: list[int] = []
         padding = 0
-        es = DTYPES[dtype]
+        es = DTYPES[dtype] if struct is None else struct.size
         for k, s in enumerate(sizes):
             if s is None:
                 dims.append(-1)
@@ -333,11 +378,23 @@ class StatementWalk(WalkState):
             rest = int(np.prod(dims[1:])) if len(dims) > 1 else 1
             rest = rest // dims[-1] * (dims[-1] + padding) if len(dims) > 1 else rest
             dims[0] = max(1, nbytes // (es * rest))
+        if struct is not None:  # P pts[N] -> words pts[N][size / unit]
+            dims = [dims[0]] if not sizes else dims
+            if padding:
+                dims[-1], padding = dims[-1] + padding, 0
+            if len(dims) + 1 > MAX_DIMS:
+                raise Unsupported(d, f"shared array {cname!r} of {struct.name} has {len(dims)} dimensions (at most "
+                                     f"{MAX_DIMS - 1} for an array of structs)")
+            dims.append(struct.size // struct.unit)
         name = cname
         k = 2
         while name in self.arrays:
             name, k = f"{cname}_{k}", k + 1
         self.arrays[name] = _Array(name, dtype, tuple(dims), padding, extern, d)
+        if struct is not None:
+            self.struct_of[name] = struct
+            self.bind(cname, ArrayView(name) if sizes else ArrayView(name, (Int.of(0),)))
+            return
         if sizes:
             self.bind(cname, ArrayView(name))
         else:
@@ -406,6 +463,12 @@ class StatementWalk(WalkState):
                 if size is not None:
                     v = replace(v, size=size)
             self.bind(name, v)
+            return
+        if tname in self.structs:  # P p = pts[i]: each field is loaded
+            v = self.ev(value_node)
+            if not self.struct_access(v, value_node, "load"):
+                self.rv(value_node) if not isinstance(v, Ref) else self.emit("load", v, value_node)
+            self.bind(name, DATA)
             return
         v = self.rv(value_node)
         if tname in T.INTEGER_TYPES or tname == "" or isinstance(v, Ptr):
