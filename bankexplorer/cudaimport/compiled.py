@@ -93,6 +93,10 @@ class _Acc:
     new: Instruction | None = None
     forwardable: bool = False  # a load of values this thread loaded or stored just before (nothing between)
     copies: int = 1  # instructions the compiled code has for it (a vector load narrowed to some parts)
+    written: int = 0  # iterations as written (``iterations`` may shrink while the line is matched)
+
+    def __post_init__(self) -> None:
+        self.written = self.iterations
 
 
 def compile_text(text: str, arch: str, defines: dict[str, int], path: str | None = None,
@@ -340,7 +344,7 @@ def _describe_written(src_here: dict[str, list[_Acc]]) -> str:
     c: Counter = Counter()
     for accs in src_here.values():
         for a in accs:
-            c[_op_text(a.ins.kind, a.width)] += a.iterations
+            c[_op_text(a.ins.kind, a.width)] += a.written
     return " + ".join(f"{n} x {op}" for op, n in c.items()) or "-"
 
 
@@ -394,12 +398,21 @@ def _match(srcs: list[_Acc], sas: list[SassInstruction], dis: Disassembly) -> tu
     # inside a compiled loop without a barrier or a shared store, an invariant load is hoisted out
     hoist_only = bool(inside) and not any(dis.loop_has(lp, ("BAR", "STS", "ATOMS")) for lp in loops if lp)
     notes: list[str] = []
-    for attempt in ("as is", "dedupe"):
+    saved = [(a, a.ins, a.addr, a.active, a.iterations) for a in live]
+    for attempt in ("as is", "dedupe", "collapse"):
         if attempt == "dedupe":
             dup = _dedupe(live)
             if not dup:
-                break
+                continue
             notes.append(f"nvcc loads {dup} repeated access(es) of this line once")
+        if attempt == "collapse":
+            if inside:  # the compiled code loops: the loop-invariant case is the hoist above
+                break
+            col = sum(_collapse(a) for a in live if not a.removed)
+            if not col:
+                break
+            notes.append(f"nvcc loads {col} access(es) once for all iterations of a loop their address does "
+                         f"not depend on")
         found = _search([a for a in live if not a.removed], out, inside, hoist_only)
         if found is not None:
             plan, elsewhere = found
@@ -408,8 +421,8 @@ def _match(srcs: list[_Acc], sas: list[SassInstruction], dis: Disassembly) -> tu
             if n_h:
                 notes.append(f"nvcc loads {n_h} loop-invariant access(es) once, before the loop")
             return True, notes, elsewhere
-    for a in live:
-        a.removed = False
+    for a, ins, addr, active, iterations in saved:
+        a.removed, a.ins, a.addr, a.active, a.iterations = False, ins, addr, active, iterations
     have = Counter()
     for a in srcs:
         have[a.width] += a.iterations
@@ -436,6 +449,31 @@ def _mark_forwardable(accs: list[_Acc]) -> None:
                        for c in between):
                     a.forwardable = True
                 break
+
+
+def _collapse(a: _Acc) -> int:
+    """Unrolled code loads once what every iteration of a loop loads alike (``As[ty][k]`` inside a
+    ``j`` loop it does not use): such loops of a load become one iteration. 1 if it changed."""
+    if a.ins.kind != "load" or not a.ins.loops or a.addr is None:
+        return 0
+    dims = [len(lp.values()) for lp in a.ins.loops]
+    rest = a.addr.shape[1:]
+    A, M = a.addr.reshape(*dims, *rest), a.active.reshape(*dims, *rest)
+    loops = list(a.ins.loops)
+    changed = 0
+    for d in range(len(dims)):
+        if dims[d] < 2:
+            continue
+        A0, M0 = A.take([0], axis=d), M.take([0], axis=d)
+        if (M == M0).all() and np.where(M, A == A0, True).all():
+            A, M = A0, M0
+            loops[d] = replace(loops[d], stop=loops[d].start + loops[d].step)
+            changed = 1
+    if changed:
+        a.ins = replace(a.ins, loops=tuple(loops))
+        a.iterations = a.ins.iterations()
+        a.addr, a.active = A.reshape(a.iterations, *rest), M.reshape(a.iterations, *rest)
+    return changed
 
 
 def _invariant(a: _Acc) -> bool:

@@ -17,7 +17,11 @@ MAX_SOURCE_BYTES = 1 << 20  # 1 MiB of kernel text is far more than anyone paste
 
 # ``__align__(16)`` is a CUDA macro the grammar does not know; it only affects where the compiler
 # puts the array, so it is blanked (same length: every position stays where it was).
-_BLANK = re.compile(r"__align__\s*\(\s*\d+\s*\)|\balignas\s*\(\s*\d+\s*\)")
+# ``#pragma unroll`` between a ``for`` and its body (``for (...)\n#pragma unroll\n for (...)``) is
+# legal C++ but not in the grammar's statement positions: a pragma only steers nvcc (the compiled
+# view reads what it did), so it is blanked too, as are ``_Pragma("...")`` operators.
+_BLANK = re.compile(r"__align__\s*\(\s*\d+\s*\)|\balignas\s*\(\s*\d+\s*\)"
+                    r"|^[ \t]*#[ \t]*pragma\b[^\n]*|\b_Pragma\s*\(\s*\"[^\"\n]*\"\s*\)", re.M)
 # ``in[...]`` / ``f(...)``: an elision people write in snippets for "whatever"; read as ``0`` (data)
 _ELISION = re.compile(r"(?<=[\[(])(\s*)\.\.\.(?=\s*[\])])")
 
