@@ -502,3 +502,47 @@ def test_a_struct_the_model_cannot_lay_out_is_reported():
     r = imp("struct Q { float v[4]; };\n__global__ void k() {\n    __shared__ Q q[32];\n    q[threadIdx.x].v[0] = 1;\n}\n",
             (32, 1, 1))
     assert any("element type 'Q'" in d.message for d in r.diagnostics)
+
+
+# ---- cooperative groups --------------------------------------------------------------------------
+def test_cooperative_groups_ranks_are_thread_indices():
+    text = """\
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(int *out) {
+    cg::thread_block block = cg::this_thread_block();
+    auto warp = cg::tiled_partition<32>(block);
+    __shared__ int s[128];
+    s[block.thread_rank()] = 1;
+    block.sync();
+    out[0] = s[warp.thread_rank() * 4 + warp.meta_group_rank()] + s[block.size() - 1];
+}
+"""
+    r = imp(text, (32, 4, 1))
+    assert warnings(r) == []
+    idx = [i.index[0] for i in r.pattern.instructions]
+    assert idx[0] == "threadIdx.x + threadIdx.y * 32"
+    assert wavefronts(r) == [1, 4, 1]  # lane*4 + warp: 4-way; s[127]: a broadcast
+
+
+# ---- inline PTX ----------------------------------------------------------------------------------
+def test_inline_ptx_ldmatrix_and_ld_shared_on_a_cvta_address():
+    text = """\
+#include <cuda_fp16.h>
+__global__ void k(float *out) {
+    __shared__ half tile[16][64];
+    int t = threadIdx.x;
+    unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(&tile[t % 16][(t / 16) * 8]));
+    unsigned r0, r1, r2, r3, v;
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\\n"
+                 : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(addr));
+    asm volatile("ld.shared.b32 %0, [%1+4];" : "=r"(v) : "r"(addr));
+    out[t] = r0 + r1 + r2 + r3 + v;
+}
+"""
+    r = imp(text, (32, 1, 1))
+    assert warnings(r) == []
+    a, b = r.pattern.instructions
+    assert (a.kind, a.matrices, a.trans, a.index) == ("ldmatrix", 4, True, ("threadIdx.x % 16", "threadIdx.x / 16 * 8"))
+    assert (b.kind, b.width) == ("load", 4) and b.index[-1] == "threadIdx.x / 16 * 8 + 2"  # +4 bytes: 2 halves on
+    assert wavefronts(r) == [32, 16]  # 128-byte rows: the rows of a matrix, and the 16 words, share a bank

@@ -142,5 +142,7 @@ def compile_cuda(source: str, arch: str = DEFAULT_ARCH, name: str = "kernel.cu",
 
 
 def include_dirs() -> list[str]:
-    """CUDA headers from the wheels (``cuda_fp16.h``, ``cuda_bf16.h`` come with nvidia-cuda-runtime)."""
-    return [p for d in _nvidia_dirs() if os.path.isdir(p := os.path.join(d, "include"))]
+    """CUDA headers from the wheels (``cuda_fp16.h``, ``cuda_bf16.h`` come with nvidia-cuda-runtime;
+    ``cooperative_groups.h`` needs libcu++ from nvidia-cuda-cccl, in ``include/cccl``)."""
+    return [p for d in _nvidia_dirs() for sub in ("include", os.path.join("include", "cccl"))
+            if os.path.isdir(p := os.path.join(d, sub))]

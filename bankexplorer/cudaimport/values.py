@@ -52,6 +52,7 @@ class Ptr:
     index: tuple[Int, ...]
     extra: Int | None
     size: int
+    address: bool = False  # an integer shared-window address (``__cvta_generic_to_shared``): + counts bytes
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,15 @@ class TypeName:
 
 
 DATA = Data()
-Value = Int | ArrayView | Ptr | Ref | Data | Unknown | Dim3 | TypeName
+@dataclass(frozen=True)
+class Group:
+    """A cooperative group: the thread block (``cg::this_thread_block()``) or a tile of ``size``
+    threads of it (``cg::tiled_partition<32>(block)``)."""
+
+    size: int | None = None  # None: the whole block
+
+
+Value = Int | ArrayView | Ptr | Ref | Data | Unknown | Dim3 | TypeName | Group
 
 
 @dataclass

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -15,13 +16,29 @@ from . import types as T
 from .result import SourceSpan
 from .syntax import field as fld, named_children
 from .values import (
-    BINARY_PREC, DATA, PREC_ATOM, PREC_TERNARY, PREC_UNARY, ArrayView, Dim3, Int, Ptr, Ref, TypeName, Unknown,
+    BINARY_PREC, DATA, PREC_ATOM, PREC_TERNARY, PREC_UNARY, ArrayView, Dim3, Group, Int, Ptr, Ref, TypeName, Unknown,
     Value,
 )
 from .walk_state import (
     _TOO_LONG, ATOMIC_OPS, ATOMICS, BUILTIN_DIMS, CASTS, INT_FUNCS, MAX_CALL_DEPTH, MAX_EXPR_CHARS, MAX_INSTRUCTIONS,
     SYNC, Unsupported, WalkState, _Array, _CallFrame, _ExprTooLong, _strides, _TooLong,
 )
+
+
+#: a PTX instruction on shared memory with its address operand: ``ldmatrix.sync.aligned.m8n8.x4.shared.b16
+#: {...}, [%4];``, ``st.shared.v4.b32 [%0+16], {...};``
+_PTX_SHARED = re.compile(r"(?P<ins>(?:ldmatrix|stmatrix)\.\S*|(?:ld|st)\.shared\S*)\s[^\[]*"
+                         r"\[\s*%(?P<op>\d+)\s*(?:\+\s*(?P<imm>-?(?:0x[0-9a-fA-F]+|\d+)))?\s*\]")
+
+
+def _descendants(node: ts.Node, kind: str) -> list[ts.Node]:
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        if n.type == kind:
+            out.append(n)
+        stack.extend(reversed(n.children))
+    return out
 
 
 class ExpressionWalk(WalkState):
@@ -93,7 +110,8 @@ class ExpressionWalk(WalkState):
             out.append(part.text)
         return tuple(out)
 
-    def emit(self, kind: str, ref: Ref, node: ts.Node, width_override: int | None = None, op: str = "add") -> None:
+    def emit(self, kind: str, ref: Ref, node: ts.Node, width_override: int | None = None, op: str = "add",
+             matrices: int = 1, trans: bool = False) -> None:
         try:
             arr, idx, width = self._index_of(ref, node)
         except Unsupported as e:
@@ -101,6 +119,8 @@ class ExpressionWalk(WalkState):
             return
         if width_override is not None:
             width = width_override
+        if kind in ("ldmatrix", "stmatrix"):
+            width = None  # eight rows of 16 bytes, each lane giving one row's address
         active = " && ".join(c.wrapped(BINARY_PREC["&&"] + 1) for c in self.active)
         code = " ".join(self.text(node).split())
         if len(code) > 48:
@@ -116,7 +136,8 @@ class ExpressionWalk(WalkState):
         if self._flat is not None:
             self.flat_forms[len(self.instrs)] = self._flat
         self.instrs.append(Instruction(kind=kind, width=width, array=arr.name, index=tuple(i.text for i in idx),
-                                       loops=tuple(self.loops), active=active, label=label, op=op))
+                                       loops=tuple(self.loops), active=active, label=label, op=op,
+                                       matrices=matrices, trans=trans))
         self.spans.append(SourceSpan(line, col, eline, ecol, self.text(node), self.calls[0].line if self.calls else 0))
 
     def rv(self, node: ts.Node) -> Value:
@@ -280,6 +301,9 @@ class ExpressionWalk(WalkState):
     def _ptr_add(self, p: Ptr, k: Int) -> Ptr:
         arr = self.arrays[p.array]
         es = DTYPES[arr.dtype]
+        if p.address:  # an integer address: + counts bytes
+            step = self.binop("/", k, Int.of(es)) if es > 1 else k
+            return replace(p, extra=step if p.extra is None else self.add(p.extra, step))
         if p.size % es:
             return replace(p, extra=None, size=0)  # reported when used
         step = self.mul(k, p.size // es)
@@ -380,7 +404,7 @@ class ExpressionWalk(WalkState):
         if isinstance(v, Ref):
             return v  # the caller decides (rvalue: load)
         v = self.decay(v)
-        if base in T.INTEGER_TYPES and isinstance(v, (Int, Unknown)):
+        if base in T.INTEGER_TYPES and (isinstance(v, (Int, Unknown)) or isinstance(v, Ptr) and v.address):
             return v
         return v if isinstance(v, Unknown) else DATA
 
@@ -415,6 +439,9 @@ class ExpressionWalk(WalkState):
             targ = named_children(args)[0] if args is not None and named_children(args) else None
             return self.text(fld(fn, "name")), targ
         if fn.type == "qualified_identifier":
+            inner = fld(fn, "name")
+            if inner is not None and inner.type in ("template_function", "qualified_identifier"):
+                return self._func_name(inner)  # cg::tiled_partition<32>
             return self.text(fn).split("::")[-1].strip(), None
         return self.text(fn), None
 
@@ -429,6 +456,14 @@ class ExpressionWalk(WalkState):
                 self.rv(a)
             return DATA
         name, targ = self._func_name(fn) if fn is not None else ("", None)
+        group = self._cooperative_groups(fn, name, targ, args)
+        if group is not None:
+            return group
+        if name in ("__cvta_generic_to_shared", "cvta_to_shared_u32", "__cvta_generic_to_shared_u32") and args:
+            v = self.decay(self.ev(args[0]))
+            if isinstance(v, Ptr):
+                return replace(v, address=True)
+            return v if isinstance(v, Unknown) else DATA
         if name in CASTS and len(args) == 1:
             v = self.ev(args[0])
             if isinstance(v, Ref) and (targ is None or "*" not in self.text(targ)):
@@ -476,6 +511,90 @@ class ExpressionWalk(WalkState):
             self.report(a, f"a pointer into shared memory is passed to {name}(): what {name}() does with it "
                            f"is not modelled (write its accesses in the snippet)")
         return Unknown(f"the result of {name}(), which the importer does not follow")
+
+    def ev_gnu_asm_expression(self, node: ts.Node) -> Value:
+        """Inline PTX: ``ldmatrix``/``stmatrix`` and ``ld.shared``/``st.shared`` on an address
+        operand (``"r"(addr)``, ``addr`` from ``__cvta_generic_to_shared``) become instructions."""
+        code_node = fld(node, "assembly_code")
+        code = "".join(self.text(c) for c in _descendants(code_node, "string_content")) if code_node else ""
+        code = code.replace("\\n", "\n").replace("\\t", " ")
+        operands: list[ts.Node] = []
+        for lst in ("output_operands", "input_operands"):
+            ops = fld(node, lst)
+            for o in named_children(ops) if ops is not None else []:
+                v = fld(o, "value")
+                if v is not None:
+                    operands.append(v)
+        used: set[int] = set()
+        for stmt in re.split(r"[;\n]", code):
+            m = _PTX_SHARED.search(stmt)
+            if not m or int(m.group("op")) >= len(operands):
+                continue
+            k = int(m.group("op"))
+            target = self.decay(self.ev(operands[k]))
+            used.add(k)
+            if not isinstance(target, Ptr):
+                self.report(operands[k], f"the address of '{m.group('ins')}' is not a shared array the importer "
+                                         f"follows (give it __cvta_generic_to_shared(&array[...]))")
+                continue
+            if m.group("imm"):
+                target = self._ptr_add(replace(target, address=True), Int.of(int(m.group("imm"), 0)))
+            ins = m.group("ins")
+            if ins.startswith(("ldmatrix", "stmatrix")):
+                x = re.search(r"\.x([124])\b", ins)
+                self.emit(ins[:8], Ref(target), node, matrices=int(x.group(1)) if x else 1, trans=".trans" in ins)
+            else:
+                bits = re.search(r"\.[busf](8|16|32|64)\b", ins)
+                vec = re.search(r"\.v([24])\b", ins)
+                width = (int(bits.group(1)) // 8 if bits else 4) * (int(vec.group(1)) if vec else 1)
+                self.emit("load" if ins.startswith("ld") else "store", Ref(target), node, width_override=width)
+        for k, v in enumerate(operands):
+            if k not in used:
+                self.rv(v)
+        return DATA
+
+    def _thread_rank(self) -> Int:
+        """The thread's index in its block, x fastest (cooperative groups' ``thread_rank()``)."""
+        bx, by, _bz = self.block
+        t = Int("threadIdx.x", PREC_ATOM, 0 if bx == 1 else None)
+        if by > 1:
+            t = self.add(t, self.mul(Int("threadIdx.y", PREC_ATOM, None), bx))
+        if self.block[2] > 1:
+            t = self.add(t, self.mul(Int("threadIdx.z", PREC_ATOM, None), bx * by))
+        return t
+
+    def _cooperative_groups(self, fn: ts.Node | None, name: str, targ: ts.Node | None,
+                            args: list[ts.Node]) -> Value | None:
+        """``cg::this_thread_block()``, ``cg::tiled_partition<32>(block)`` and their ``thread_rank()``,
+        ``size()``, ``meta_group_rank()``, ``sync()``: the integers they stand for. None: not one."""
+        if name == "this_thread_block" and not args:
+            return Group(None)
+        if name == "tiled_partition" and args:
+            size_node = targ if targ is not None else (args[1] if len(args) > 1 else None)
+            v = self.rv(size_node) if size_node is not None else None
+            if isinstance(v, Int) and v.const and v.const > 0:
+                return Group(v.const)
+            return None
+        if fn is None or fn.type != "field_expression":
+            return None
+        g = self.ev(fld(fn, "argument"))
+        if not isinstance(g, Group):
+            return None
+        method = self.text(fld(fn, "field"))
+        n = self.block[0] * self.block[1] * self.block[2]
+        size = g.size or n
+        rank = self._thread_rank()
+        if method in ("sync", "barrier_wait", "barrier_arrive"):
+            return DATA
+        if method in ("size", "num_threads"):
+            return Int.of(size)
+        if method == "thread_rank":
+            return rank if g.size is None else self.binop("%", rank, Int.of(size))
+        if method in ("meta_group_rank",) and g.size:
+            return self.binop("/", rank, Int.of(size))
+        if method in ("meta_group_size",) and g.size:
+            return Int.of(-(-n // size))
+        return Unknown(f"the result of {self.text(fn)}(), which the importer does not follow")
 
     def _inline(self, name: str, node: ts.Node, args: list[ts.Node]) -> Value:
         """A call of a function defined in the text: walk its body here with the arguments bound to

@@ -14,7 +14,7 @@ from ..model.errors import BankExplorerError
 from ..model.layout import DTYPES, MAX_DIMS
 from . import types as T
 from .syntax import field as fld, named_children
-from .values import DATA, PREC_ATOM, ArrayView, Dim3, Int, Ptr, Ref, Unknown
+from .values import DATA, PREC_ATOM, ArrayView, Dim3, Group, Int, Ptr, Ref, Unknown
 from .walk_state import (
     _TOO_LONG, DEFAULT_EXTERN_BYTES, MAX_STEPS, Unsupported, WalkState, _Array, _ExprTooLong, _Struct, _TooLong,
 )
@@ -471,6 +471,9 @@ class StatementWalk(WalkState):
             self.bind(name, DATA)
             return
         v = self.rv(value_node)
+        if isinstance(v, Group):  # cg::thread_block block = cg::this_thread_block();
+            self.bind(name, v)
+            return
         if tname in T.INTEGER_TYPES or tname == "" or isinstance(v, Ptr):
             if isinstance(v, Int) and const and v.const is not None and self.depth == 0 or (
                     isinstance(v, Int) and const and v.const is not None and v.text.lstrip("(-").isdigit()):
@@ -534,6 +537,7 @@ IGNORED_STATEMENTS = {
     "comment", "preproc_call", "preproc_include", "type_definition", "struct_specifier", "class_specifier",
     "enum_specifier", "union_specifier", "alias_declaration", "using_declaration", "static_assert_declaration",
     "empty_statement", "concept_definition", "friend_declaration", "field_declaration", "ERROR",
+    "namespace_alias_definition", "using_directive",
 }
 UNSUPPORTED_STATEMENTS = {
     "switch_statement": "a switch statement",
