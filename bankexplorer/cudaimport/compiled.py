@@ -185,10 +185,17 @@ def adjust(written: ImportResult, dis: Disassembly, arch: str = nvrtc.DEFAULT_AR
     from ..model.analysis import analyze
 
     pat = written.pattern
+    if written.twins:  # the same access in both branches of an if: nvcc makes it once, for all lanes
+        merged = list(pat.instructions)
+        for i, _j, outer in written.twins:
+            merged[i] = replace(merged[i], active=outer)
+        pat = replace(pat, instructions=tuple(merged))
     arrays = pat.array_map()
     accs: list[_Acc] = []
     for k, (ins, span) in enumerate(zip(pat.instructions, written.sources)):
         accs.append(_Acc(k, ins, span, ins.iterations(), ins.lane_width(arrays)))
+    for i, j, _outer in written.twins:
+        accs[j].merged_into = i
     if pat.instructions:
         an = analyze(pat, detail=False)
         W = pat.hardware.warp_size
@@ -204,9 +211,12 @@ def adjust(written: ImportResult, dis: Disassembly, arch: str = nvrtc.DEFAULT_AR
     by_line: dict[int, dict[str, list[SassInstruction]]] = {}
     for s in shared:
         by_line.setdefault(s.line, {}).setdefault(_CLASS[s.kind], []).append(s)
-    src_lines: dict[int, dict[str, list[_Acc]]] = {}
+    src_lines: dict[int, dict[str, list[_Acc]]] = {}  # what each line's code must match
+    all_lines: dict[int, dict[str, list[_Acc]]] = {}  # and what each line wrote (for the descriptions)
     for a in accs:
-        src_lines.setdefault(a.span.code_line, {}).setdefault(_CLASS[a.ins.kind], []).append(a)
+        all_lines.setdefault(a.span.code_line, {}).setdefault(_CLASS[a.ins.kind], []).append(a)
+        if a.merged_into is None:
+            src_lines.setdefault(a.span.code_line, {}).setdefault(_CLASS[a.ins.kind], []).append(a)
 
     # the loads of a compare-and-swap loop belong to its atomic, not to a source load
     for c in by_line.values():
@@ -223,9 +233,9 @@ def adjust(written: ImportResult, dis: Disassembly, arch: str = nvrtc.DEFAULT_AR
                                                             dis.aggregates_on(line)))
     diags: list[Diagnostic] = []
     changes: list[LineChange] = []
-    for line in sorted(set(src_lines) | {ln for ln in by_line if ln}):
+    for line in sorted(set(all_lines) | {ln for ln in by_line if ln}):
         sass_here = by_line.get(line, {})
-        src_here = src_lines.get(line, {})
+        src_here = all_lines.get(line, {})
         notes = line_notes.get(line, [])
         for n in notes:
             diags.append(Diagnostic(line, 1, f"as compiled: {n}", "note"))

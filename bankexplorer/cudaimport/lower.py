@@ -129,7 +129,10 @@ def _build(src: Source, opts: ImportOptions, tr: Translator, block: tuple[int, i
                       instructions=tuple(instrs[k] for k in keep))
         spans = [spans[k] for k in keep]
     diags.sort(key=lambda d: (d.line, d.column))
-    return ImportResult(pat, tuple(spans), tuple(diags), origin)
+    pos = {old: new for new, old in enumerate(keep)} if (bad_arrays or bad_instrs) else None
+    twins = tuple((i, j, act) if pos is None else (pos[i], pos[j], act)
+                  for i, j, act in tr.twins if pos is None or (i in pos and j in pos))
+    return ImportResult(pat, tuple(spans), tuple(diags), origin, twins=twins)
 
 
 def _align(n: int, a: int = 16) -> int:

@@ -49,6 +49,9 @@ class ImportResult:
     block_origin: str  # where the block size came from: "given", "launch at line N", ...
     #: the compile step (``compiled.import_compiled``): None for an import as written
     compiled: "Compiled | None" = None
+    #: (i, j, active): instruction j, in the else branch of an ``if`` on the thread, makes the same access
+    #: as instruction i in its then branch; nvcc makes it once for both (``active``: the lanes of both)
+    twins: tuple[tuple[int, int, str], ...] = ()
 
     @property
     def complete(self) -> bool:

@@ -149,6 +149,7 @@ class WalkState:
         self.macros: set[str] = set()
         self.flat_forms: dict[int, tuple[str, ...]] = {}  # instruction -> index if the offset crosses rows
         self.functions: dict[str, ts.Node] = {}  # the text's function definitions by name
+        self.twins: list[tuple[int, int, str]] = []  # the same access in both branches of an if (see ImportResult)
         self.called: set[str] = set()  # those another function calls: inlined where called
         self.calls: list[_CallFrame] = []  # inlined calls being walked, innermost last
         self.scope_floor = 0  # lookups see scopes[scope_floor:] and the file scope (inside a call)

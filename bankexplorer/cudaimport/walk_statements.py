@@ -14,7 +14,8 @@ from ..model.errors import BankExplorerError
 from ..model.layout import DTYPES, MAX_DIMS
 from . import types as T
 from .syntax import field as fld, named_children
-from .values import DATA, PREC_ATOM, ArrayView, Dim3, Group, Int, Ptr, Ref, Unknown
+from ..model.pattern import Instruction
+from .values import BINARY_PREC, DATA, PREC_ATOM, ArrayView, Dim3, Group, Int, Ptr, Ref, Unknown
 from .walk_state import (
     _TOO_LONG, DEFAULT_EXTERN_BYTES, MAX_STEPS, Unsupported, WalkState, _Array, _ExprTooLong, _Struct, _TooLong,
 )
@@ -523,14 +524,39 @@ class StatementWalk(WalkState):
             if taken is not None:
                 self.statement(taken)
             return
+        outer = self._active_text()
         self.active.append(c)
+        n0 = len(self.instrs)
         try:
             self.statement(cons)
+            n1 = len(self.instrs)
             if alt is not None:
+                then_active = self._active_text()
                 self.active[-1] = self.negate(c)
                 self.statement(alt)
+                self._pair_twins(n0, n1, then_active, self._active_text(), outer)
         finally:
             self.active.pop()
+
+    def _active_text(self) -> str:
+        return " && ".join(c.wrapped(BINARY_PREC["&&"] + 1) for c in self.active)
+
+    def _pair_twins(self, n0: int, n1: int, then_active: str, else_active: str, outer: str) -> None:
+        """The same access (kind, width, address, loops) made at the top of both branches of an ``if``
+        on the thread: nvcc hoists or sinks it out of the branches and makes it once for all lanes."""
+        def key(ins: Instruction):
+            return replace(ins, active="", label="")
+
+        taken: set[int] = set()
+        for j in range(n1, len(self.instrs)):
+            if self.instrs[j].active != else_active:
+                continue
+            for i in range(n0, n1):
+                if i not in taken and self.instrs[i].active == then_active and \
+                        key(self.instrs[i]) == key(self.instrs[j]):
+                    taken.add(i)
+                    self.twins.append((i, j, outer))
+                    break
 
 
 IGNORED_STATEMENTS = {
