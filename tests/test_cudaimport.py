@@ -321,12 +321,13 @@ def test_loops_without_constant_bounds_import_their_body_once():
             "  for (int i = threadIdx.x; i < n; i += blockDim.x) s[i * 2] = 0;\n"
             "  int stride = 16;\n  while (stride > 0) { s[threadIdx.x * stride] += 1; stride >>= 1; }\n}\n")
     ins = r.pattern.instructions
-    # the for loop's first iteration (i = threadIdx.x); the while loop's body once, with stride = 16
-    assert [(i.kind, i.index) for i in ins] == [("store", ("threadIdx.x * 2",)), ("load", ("threadIdx.x * 16",)),
-                                                ("store", ("threadIdx.x * 16",))]
-    assert not any(i.loops for i in ins) and wavefronts(r) == [2, 16, 16]
-    assert problems(r) == [(3, 33, "warning"), (5, 3, "warning")]  # at the unknown bound 'n', at the while
-    assert "first iteration" in warnings(r)[0].message and "imported once" in warnings(r)[1].message
+    # the for loop's first iteration (i = threadIdx.x); the while loop, whose condition has a value
+    # before each pass (stride = 16, 8, 4, 2, 1), pass by pass
+    assert [(i.kind, i.index) for i in ins] == [("store", ("threadIdx.x * 2",))] + [
+        (kind, (f"threadIdx.x * {k}" if k > 1 else "threadIdx.x",)) for k in (16, 8, 4, 2, 1) for kind in ("load", "store")]
+    assert not any(i.loops for i in ins) and wavefronts(r) == [2] + [k for k in (16, 8, 4, 2, 1) for _ in "ls"]
+    assert problems(r) == [(3, 33, "warning")]  # at the unknown bound 'n'
+    assert "first iteration" in warnings(r)[0].message
 
 
 def test_elision_in_a_pasted_snippet_is_not_an_error():
@@ -546,3 +547,36 @@ __global__ void k(float *out) {
     assert (a.kind, a.matrices, a.trans, a.index) == ("ldmatrix", 4, True, ("threadIdx.x % 16", "threadIdx.x / 16 * 8"))
     assert (b.kind, b.width) == ("load", 4) and b.index[-1] == "threadIdx.x / 16 * 8 + 2"  # +4 bytes: 2 halves on
     assert wavefronts(r) == [32, 16]  # 128-byte rows: the rows of a matrix, and the 16 words, share a bank
+
+
+# ---- while and do loops with a value before each pass ----------------------------------------------
+def test_while_loop_with_a_known_value_each_pass_is_unrolled():
+    r = imp(open_text := """\
+__global__ void k(float *out) {
+    __shared__ float s[128];
+    int t = threadIdx.x;
+    int stride = blockDim.x / 2;
+    while (stride > 0) {
+        if (t < stride) s[t] += s[t + stride];
+        stride >>= 1;
+    }
+    int k = 0;
+    do { s[(t + k) % 128] = 0; k += 32; } while (k < 96);
+}
+""", (128, 1, 1))
+    assert warnings(r) == [], open_text
+    loads = [i for i in r.pattern.instructions if i.kind == "load"]
+    assert len(loads) == 2 * 7  # stride 64, 32, ..., 1
+    assert [i.label.rsplit("(", 1)[1] for i in r.pattern.instructions if i.kind == "store"][-3:] == [
+        "k=0)", "k=32)", "k=64)"]
+    an = analyze(r.pattern, detail=False)
+    assert not an.instruction_errors
+    # warps with a lane under the stride: 2 at stride 64, then 1; two loads and a store each; then 3 x 4 stores
+    assert an.totals().executed == (2 + 1 * 6) * 3 + 3 * 4
+
+
+def test_while_loop_on_the_thread_is_imported_once_with_a_warning():
+    r = imp("__global__ void k() {\n    __shared__ int s[64];\n    int i = threadIdx.x;\n"
+            "    while (i < 64) { s[i] = 0; i += 32; }\n}\n", (32, 1, 1))
+    assert any("while loop is not modelled" in d.message for d in r.diagnostics)
+    assert len(r.pattern.instructions) == 1

@@ -51,10 +51,48 @@ class LoopWalk(WalkState):
             self.scopes.pop()
 
     def st_while_statement(self, n: ts.Node) -> None:
-        self._loop_once(n, "a while loop")
+        if not self._loop_by_values(n):
+            self._loop_once(n, "a while loop")
 
     def st_do_statement(self, n: ts.Node) -> None:
-        self._loop_once(n, "a do-while loop")
+        if not self._loop_by_values(n):
+            self._loop_once(n, "a do-while loop")
+
+    def _loop_by_values(self, n: ts.Node) -> bool:
+        """A while or do loop whose condition has one value for every thread before each pass
+        (``int stride = blockDim.x / 2; while (stride > 0) { ...; stride >>= 1; }``): walked pass by
+        pass, as nvcc unrolls it. False (nothing walked) when the condition depends on the thread or
+        the data, or the loop runs past MAX_UNROLL passes."""
+        cond, body = fld(n, "condition"), fld(n, "body")
+        value = fld(cond, "value") if cond is not None and cond.type == "condition_clause" else cond
+        if value is None or body is None or value.type.endswith(("declaration", "statement")):
+            return False
+        names = [self.text(c) for c in _identifiers(value)]
+        var = next((nm for nm in names if (b := self.lookup(nm)) is not None and isinstance(b.value, Int)
+                    and b.value.const is not None), None)
+        if var is None:
+            return False
+        snap = self._snapshot()
+        is_do = n.type == "do_statement"
+        passes = 0
+        while True:
+            if passes or not is_do:
+                try:
+                    c = self.as_int(self.rv(value), value, "the loop condition")
+                except Unsupported:
+                    c = Int("?", PREC_ATOM, None)
+                if c.const is None or passes > MAX_UNROLL:
+                    self._restore(snap)
+                    return False
+                if not c.const:
+                    return True
+            b = self.lookup(var)
+            self.unrolled.append((var, b.value.const if b is not None and isinstance(b.value, Int) else passes))
+            try:
+                self.statements(named_children(body) if body.type == "compound_statement" else [body])
+            finally:
+                self.unrolled.pop()
+            passes += 1
 
     def _loop_once(self, n: ts.Node, what: str) -> None:
         """A loop with no constant bounds: its accesses are what matters for bank conflicts, so
@@ -322,3 +360,11 @@ class LoopWalk(WalkState):
             self.instrs[k] = replace(ins, loops=loops, repeat=min(ins.repeat * len(lp.values()), MAX_REPEAT + 1))
 
 
+def _identifiers(node: ts.Node) -> list[ts.Node]:
+    out, stack = [], [node]
+    while stack:
+        x = stack.pop()
+        if x.type == "identifier":
+            out.append(x)
+        stack.extend(reversed(x.children))
+    return out
