@@ -580,3 +580,22 @@ def test_while_loop_on_the_thread_is_imported_once_with_a_warning():
             "    while (i < 64) { s[i] = 0; i += 32; }\n}\n", (32, 1, 1))
     assert any("while loop is not modelled" in d.message for d in r.diagnostics)
     assert len(r.pattern.instructions) == 1
+
+
+def test_a_halo_tile_declared_n_plus_2r_owns_its_columns():
+    text = """\
+#define R 2
+__global__ void k(const float *in) {
+    __shared__ float tile[16 + 2 * R][16 + 2 * R];
+    __shared__ float pad[16][16 + 1];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    tile[ty + R][tx + R] = in[0];
+    if (tx < R) tile[ty + R][tx + 16 + R] = 0.f;
+    pad[ty][tx] = 1.f;
+}
+"""
+    r = imp(text, (16, 16, 1))
+    assert warnings(r) == []
+    tile, pad = r.pattern.arrays
+    assert (tile.dims, tile.padding) == ((20, 20), 0)  # its halo columns are indexed: they are the array's
+    assert (pad.dims, pad.padding) == ((16, 16), 1)  # nothing reaches column 16: shown as padding

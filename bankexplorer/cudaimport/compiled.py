@@ -94,6 +94,7 @@ class _Acc:
     forwardable: bool = False  # a load of values this thread loaded or stored just before (nothing between)
     copies: int = 1  # instructions the compiled code has for it (a vector load narrowed to some parts)
     written: int = 0  # iterations as written (``iterations`` may shrink while the line is matched)
+    expanded: tuple[Instruction, ...] = ()  # the compiled code's instructions for it, one per chunk of iterations
 
     def __post_init__(self) -> None:
         self.written = self.iterations
@@ -248,6 +249,10 @@ def adjust(written: ImportResult, dis: Disassembly, arch: str = nvrtc.DEFAULT_AR
     for a in accs:
         if a.removed or a.merged_into is not None:
             continue
+        if a.expanded:
+            new_ins += a.expanded
+            new_src += [a.span] * len(a.expanded)
+            continue
         new_ins += [a.new or a.ins] * a.copies
         new_src += [a.span] * a.copies
     compiled_pat = replace(pat, instructions=tuple(new_ins))
@@ -370,6 +375,10 @@ def _describe_compiled(src_here: dict[str, list[_Acc]], sass_here: dict[str, lis
                 fused += a.iterations
                 continue
             if a.removed:
+                continue
+            if a.expanded:
+                for x in a.expanded:
+                    c[_op_text(x.kind, x.width or a.width)] += 1
                 continue
             ins = a.new or a.ins
             name = _op_text(ins.kind, ins.width or a.width)
@@ -539,6 +548,40 @@ def _loop_fusions(a: _Acc) -> list[tuple[int, int]]:
     return out
 
 
+def _flat_chunks(a: _Acc) -> list[tuple[int, int]] | None:
+    """Fully unrolled nested loops read as one run of iterations: nvcc fuses consecutive ones
+    wherever they are contiguous and aligned, across the inner loop's end too (a 5x5 filter
+    ``filt[i][j]`` is six LDS.128 and one LDS). (first iteration, count) per instruction, greedily
+    widest first; None when nothing fuses or the loops' own fusions already say it."""
+    if not a.ins.loops or a.addr is None or a.iterations < 3 or a.ins.kind not in ("load", "store"):
+        return None
+    A, M, w = a.addr, a.active, a.width
+    n = A.shape[0]
+    chunks: list[tuple[int, int]] = []
+    t = 0
+    while t < n:
+        for f in (16 // w, 8 // w, 2, 1):
+            if f < 1 or w * f > 16 or t + f > n or (f > 1 and (f & (f - 1))):
+                continue
+            if f == 1:
+                break
+            blk, msk = A[t:t + f], M[t:t + f]
+            step = (np.arange(f) * w).reshape(f, *([1] * (A.ndim - 1)))
+            if (msk == msk[:1]).all() and np.where(msk, blk == blk[:1] + step, True).all() and \
+                    np.where(msk[0], blk[0] % (w * f) == 0, True).all():
+                break
+        else:
+            f = 1
+        chunks.append((t, f))
+        t += f
+    if all(f == 1 for _t, f in chunks):
+        return None
+    dims = [len(lp.values()) for lp in a.ins.loops]
+    if len({f for _t, f in chunks}) == 1 and dims[-1] % chunks[0][1] == 0:
+        return None  # the inner loop's fusion ("loop") says it
+    return chunks
+
+
 def _group_fusions(accs: list[_Acc], i: int) -> list[list[int]]:
     """Groups of accesses (``i`` first, at the lowest address) that are one contiguous aligned access."""
     a = accs[i]
@@ -581,6 +624,10 @@ def _search(accs: list[_Acc], out: Counter, inside: Counter, hoist_only: bool):
                 opts += [("narrow", w2, m) for m in range(1, a.width // w2)]
         if a.forwardable:
             opts.append(("forward",))
+        if not inside and not inv:
+            chunks = _flat_chunks(a)
+            if chunks is not None:
+                opts.append(("flat", chunks))
         options.append(opts)
     sizes = [len(o) for o in options]
     if int(np.prod(sizes)) <= MAX_SEARCH:
@@ -620,6 +667,9 @@ def _search(accs: list[_Acc], out: Counter, inside: Counter, hoist_only: bool):
                 got[op[1]] += a.iterations * op[2]
             elif op[0] == "forward":
                 pass
+            elif op[0] == "flat":
+                for _t, f in op[1]:
+                    got[a.width * f] += 1
             else:
                 got[a.width * len(op[1])] += a.iterations
         for here, elsewhere in ((got + up, Counter()), (got, up)):
@@ -661,6 +711,17 @@ def _apply(plan) -> None:
                                   f"{m} of its {a.width // w2} parts are used]")
         elif op[0] == "forward":
             a.removed = True
+        elif op[0] == "flat":
+            dims = [len(lp.values()) for lp in a.ins.loops]
+            vals = [list(lp.values()) for lp in a.ins.loops]
+            out = []
+            for t, f in op[1]:
+                at = np.unravel_index(t, dims)
+                loops = tuple(replace(lp, start=vals[d][at[d]], stop=vals[d][at[d]] + lp.step)
+                              for d, lp in enumerate(a.ins.loops))
+                out.append(replace(a.ins, width=a.width * f, loops=loops,
+                                   label=_relabel(a.ins, a.width * f) if f > 1 else (a.ins.label or a.ins.title())))
+            a.expanded = tuple(out)
         elif op[0] == "group":
             for b in members[1:]:
                 b.merged_into = a.k

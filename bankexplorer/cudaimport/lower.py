@@ -66,6 +66,20 @@ def _setting(key: str, raw: tuple[str, int, int], consts, diags: list[Diagnostic
     return None
 
 
+def _unpad_where_indexed(pat: Pattern) -> Pattern:
+    """``tile[N][N + 1]`` shows the ``+ 1`` as padding; but a halo tile ``tile[16 + 2*R][16 + 2*R]``
+    indexes those columns: where an access reaches past the unpadded row, the columns are the array's."""
+    from ..model.analysis import analyze
+
+    errors = analyze(pat, detail=False).instruction_errors
+    reached = {pat.instructions[k].array for k, msg in errors.items() if "out of bounds" in msg}
+    if not reached:
+        return pat
+    arrays = tuple(replace(a, dims=a.dims[:-1] + (a.dims[-1] + a.padding,), padding=0)
+                   if a.name in reached and a.padding else a for a in pat.arrays)
+    return replace(pat, arrays=arrays)
+
+
 def _build(src: Source, opts: ImportOptions, tr: Translator, block: tuple[int, int, int], origin: str,
            diags: list[Diagnostic]) -> ImportResult:
     arrays: list[SharedArray] = []
@@ -97,6 +111,9 @@ def _build(src: Source, opts: ImportOptions, tr: Translator, block: tuple[int, i
     pat = Pattern(name=opts.name, description=f"Imported from {len(src.text.splitlines())} lines of CUDA.",
                   hardware=opts.hardware, arrays=tuple(arrays), block=block, constants=constants,
                   instructions=tuple(instrs))
+    if any(a.padding for a in arrays) and not pat.validate():
+        pat = _unpad_where_indexed(pat)
+        arrays = list(pat.arrays)
     if tr.flat_forms and not pat.validate():  # pointer offsets that cross rows: index by the flat offset
         from ..model.analysis import analyze
 

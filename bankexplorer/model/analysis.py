@@ -263,10 +263,12 @@ def _expand(pattern: Pattern, k: int, ins: Instruction, tv: dict[str, np.ndarray
     served = mask.copy()
     if ins.is_matrix:
         served &= (tv["lane"] < 8 * ins.matrices)[None, :]
-    # A plain (padded) row-major array: the bytes run along the last index, which must stay in
-    # its row. A layout (swizzle, CuTe, Triton, TMA...) may run them along another index (an
-    # M-major tile); there the named element must exist and the bytes must lie in the array.
-    by_memory = arr.transform.kind != "none" and span > 1
+    # A padded row-major array: the bytes run along the last index, which must stay in its row
+    # (past it lies padding). A layout (swizzle, CuTe, Triton, TMA...) may run them along another
+    # index (an M-major tile), and an unpadded array is one run of memory (nvcc fuses a 5x5
+    # filter's reads into LDS.128s that cross rows): there the named element must exist and the
+    # bytes must lie in the array.
+    by_memory = (arr.transform.kind != "none" or (arr.padding == 0 and arr.ndim > 1)) and span > 1
     for d, (i, size) in enumerate(zip(idx, arr.dims)):
         hi = size - (span - 1 if d == arr.ndim - 1 and not by_memory else 0)
         out = served & ((i < 0) | (i >= hi))
