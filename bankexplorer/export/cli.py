@@ -24,7 +24,8 @@ def _add(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--scale", type=int, default=1, metavar="N", help="PNG pixels per figure pixel, 1 to 4 (default 1)")
     sp.add_argument("--style", default=None, metavar="STYLE",
                     help=f"{', '.join(STYLE_NAMES)} (default: the pattern's figure style)")
-    sp.add_argument("--instruction", type=int, default=0, metavar="K", help="pattern instruction to show (0-based)")
+    sp.add_argument("--instruction", type=int, default=None, metavar="K",
+                    help="pattern instruction to show (0-based; default: the one with the most wavefronts)")
     sp.add_argument("--warp", type=int, default=0, metavar="W", help="warp of the block to show (default 0)")
     sp.add_argument("--iteration", type=int, default=0, metavar="I",
                     help="loop iteration of the instruction (default 0)")

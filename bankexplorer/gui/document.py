@@ -101,6 +101,8 @@ class Document(QObject):
         #: problems of the last rejected edit, as (path, message); empty after a good edit
         self.errors: list[tuple[str, str]] = []
         self.analysis = self._analyze(self.pattern)
+        if self.analysis is not None:
+            self.selection = Selection(instruction=self.analysis.most_expensive())
 
     def _on_clean_changed(self, clean: bool) -> None:
         self.dirtyChanged.emit(not clean)
@@ -130,11 +132,13 @@ class Document(QObject):
             self.errorsChanged.emit()
 
     def set_pattern(self, pattern: Pattern, path: str | Path | None = None) -> None:
-        """Open or new: a fresh history, clean, nothing selected beyond the first instruction."""
+        """Open or new: a fresh history, clean, and the most expensive instruction selected (the one
+        with the most wavefronts; ties go to the first), since that is what the user came to see."""
         self.undo_stack.clear()
         self.path = Path(path) if path else None
-        self.selection = Selection()
-        self._set_state(pattern, self._analyze(pattern))
+        an = self._analyze(pattern)
+        self.selection = Selection(instruction=an.most_expensive() if an is not None else 0)
+        self._set_state(pattern, an)
         self.undo_stack.setClean()
         self.dirtyChanged.emit(False)
         self.pathChanged.emit()
