@@ -30,10 +30,41 @@ def _add(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--iteration", type=int, default=0, metavar="I",
                     help="loop iteration of the instruction (default 0)")
     sp.add_argument("--title", default=None, metavar="T", help="figure title (default: the pattern's name)")
+    sp.add_argument("--compare", default=None, metavar="AFTER",
+                    help="a second pattern file: draw FILE (before) and AFTER side by side with what changed")
+    sp.add_argument("--instruction-after", type=int, default=None, metavar="K2",
+                    help="with --compare: the AFTER pattern's instruction to pair with --instruction "
+                         "(default: the same number; needed when the instruction counts differ)")
+
+
+def _run_compare(args: argparse.Namespace) -> int:
+    from .compare import export_compare
+    from .render import check_scale, check_writable, format_of
+
+    if args.view not in ("figure", "compare"):
+        raise UsageError(f"--compare draws one figure of both patterns; --view {args.view} cannot be combined with it")
+    if args.style is not None and args.style not in STYLE_NAMES:
+        raise UsageError(f"unknown style {args.style!r} (styles: {', '.join(STYLE_NAMES)})")
+    format_of(args.out)
+    check_scale(args.scale)
+    check_writable(args.out)
+    before, after = load_pattern(args.file), load_pattern(args.compare)
+    t0 = time.perf_counter()
+    n, pic = export_compare(before, after, args.out, scale=args.scale, style=args.style, instruction=args.instruction,
+                            instruction_after=args.instruction_after, warp=args.warp, title=args.title)
+    print(f"wrote {args.out} ({n:,} bytes, compare, {time.perf_counter() - t0:.2f} s)")
+    for c in pic.changes:
+        print("  " + c.text)
+    return 0
 
 
 def _run(args: argparse.Namespace) -> int:
     from .render import check_scale, check_writable, export, format_of
+
+    if args.compare is not None:
+        return _run_compare(args)
+    if args.instruction_after is not None:
+        raise UsageError("--instruction-after only goes with --compare AFTER")
 
     # cheap checks first, so a typo never waits for a render
     if args.view not in VIEWS:

@@ -94,7 +94,7 @@ def to_svg(pic: Picture) -> bytes:
     gen.setSize(QSize(w, h))
     gen.setViewBox(QRect(0, 0, w, h))
     gen.setResolution(96)
-    gen.setTitle(pic.scene.title)
+    gen.setTitle(getattr(pic, "title", None) or pic.scene.title)  # a comparison has its own title
     gen.setDescription(f"BankExplorer: {pic.scene.heading()}")
     p = QPainter(gen)
     try:
