@@ -19,8 +19,10 @@ from .styles import STYLE_NAMES
 def _add(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("file", help="pattern file (.json)")
     sp.add_argument("--view", default="figure", metavar="VIEW",
-                    help=f"what to draw: {', '.join(VIEWS)} (default: figure, all of them composed)")
-    sp.add_argument("--out", "-o", required=True, metavar="OUT", help="output file: .png or .svg")
+                    help=f"what to draw: {', '.join(VIEWS)} (default: figure, all of them composed), or replay: "
+                         "an animation (.gif, .png = APNG, .webp) of the instruction served wavefront by wavefront")
+    sp.add_argument("--out", "-o", required=True, metavar="OUT",
+                    help="output file: .png or .svg (replay: .gif, .png or .webp)")
     sp.add_argument("--scale", type=int, default=1, metavar="N", help="PNG pixels per figure pixel, 1 to 4 (default 1)")
     sp.add_argument("--style", default=None, metavar="STYLE",
                     help=f"{', '.join(STYLE_NAMES)} (default: the pattern's figure style)")
@@ -58,6 +60,24 @@ def _run_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_replay(args: argparse.Namespace) -> int:
+    from .render import check_scale, check_writable
+    from .replay import anim_format_of, export_replay
+    from .scene import make_scene
+
+    if args.style is not None and args.style not in STYLE_NAMES:
+        raise UsageError(f"unknown style {args.style!r} (styles: {', '.join(STYLE_NAMES)})")
+    anim_format_of(args.out)
+    check_scale(args.scale)
+    check_writable(args.out)
+    pattern = load_pattern(args.file)
+    t0 = time.perf_counter()
+    scene = make_scene(pattern, args.style, args.instruction, args.warp, args.iteration, args.title)
+    n, frames = export_replay(scene, args.out, args.scale)
+    print(f"wrote {args.out} ({n:,} bytes, replay, {frames} frames, {time.perf_counter() - t0:.2f} s)")
+    return 0
+
+
 def _run(args: argparse.Namespace) -> int:
     from .render import check_scale, check_writable, export, format_of
 
@@ -65,6 +85,8 @@ def _run(args: argparse.Namespace) -> int:
         return _run_compare(args)
     if args.instruction_after is not None:
         raise UsageError("--instruction-after only goes with --compare AFTER")
+    if args.view == "replay":
+        return _run_replay(args)
 
     # cheap checks first, so a typo never waits for a render
     if args.view not in VIEWS:
