@@ -88,6 +88,8 @@ class Document(QObject):
     pathChanged = Signal()
     #: a different pattern was opened (File > New/Open): views fit themselves again
     loaded = Signal()
+    #: the replay moved to another step (or stopped: :attr:`replay_step` is None)
+    replayChanged = Signal()
 
     def __init__(self, pattern: Pattern | None = None, parent: QObject | None = None):
         super().__init__(parent)
@@ -98,6 +100,8 @@ class Document(QObject):
         self.path: Path | None = None
         self.selection = Selection()
         self.hover_state = Hover()
+        #: the replay's current step (a :class:`~bankexplorer.model.replay.ReplayStep`), or None
+        self.replay_step = None
         #: problems of the last rejected edit, as (path, message); empty after a good edit
         self.errors: list[tuple[str, str]] = []
         self.analysis = self._analyze(self.pattern)
@@ -216,6 +220,12 @@ class Document(QObject):
             self.selection = new
             self._clamp_selection()
             self.selectionChanged.emit()
+
+    def set_replay_step(self, step) -> None:
+        """Show ``step`` of the selected instruction's replay in every view (None: no replay)."""
+        if step is not self.replay_step:
+            self.replay_step = step
+            self.replayChanged.emit()
 
     def hover(self, lane: int | None = None, bank: int | None = None, element: tuple[int, ...] | None = None,
               word: int | None = None) -> None:
