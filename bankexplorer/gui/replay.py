@@ -115,6 +115,14 @@ class ReplayController(QObject):
         if self.index >= len(self.steps) - 1:
             self.pause()
 
+    def short_status(self) -> str:
+        """``3/32`` on a wavefront, ``req`` / ``end`` before and after, empty when not replaying."""
+        s = self.step
+        if s is None:
+            return ""
+        n = len(self.steps) - 2
+        return {"request": f"0/{n}", "totals": f"end ({n})"}.get(s.kind, f"{(s.wave or 0) + 1}/{n}")
+
     def status(self) -> str:
         s = self.step
         if s is None:

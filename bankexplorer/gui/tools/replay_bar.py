@@ -1,4 +1,4 @@
-"""The replay tool bar: play / pause (Space), step back and forward (, and .), stop (Esc), a
+"""The replay bar (on top of the Timeline dock): play / pause (Space), step back and forward (, and .), stop (Esc), a
 position slider and the speed, driving :class:`bankexplorer.gui.replay.ReplayController`."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QComboBox, QLabel, QSlider, QToolBar
+from PySide6.QtWidgets import QComboBox, QLabel, QSlider, QToolBar, QVBoxLayout, QWidget
 
 from ..replay import SPEEDS, ReplayController
 
@@ -19,22 +19,23 @@ class ReplayBar(QToolBar):
     def __init__(self, win: "MainWindow"):
         super().__init__("Replay", win)
         self.setObjectName("toolbar_replay")
+        self.win = win
         self.ctl = ctl = ReplayController(win.document, self)
-        self.play_action = self._act("▶ Play", ctl.toggle, "Space", "play / pause the selected instruction's wavefronts")
-        self.back_action = self._act("◀ Step", ctl.step_back, ",", "previous wavefront")
-        self.forward_action = self._act("Step ▶", ctl.step_forward, ".", "next wavefront")
-        self.stop_action = self._act("■ Stop", ctl.stop, "Esc", "leave the replay: show the whole instruction")
+        self.play_action = self._act("▶", ctl.toggle, "Space", "play / pause the selected instruction's wavefronts")
+        self.back_action = self._act("|◀", ctl.step_back, ",", "previous wavefront")
+        self.forward_action = self._act("▶|", ctl.step_forward, ".", "next wavefront")
+        self.stop_action = self._act("■", ctl.stop, "Esc", "leave the replay: show the whole instruction")
         self.slider = QSlider(Qt.Orientation.Horizontal)
-        self.slider.setMinimumWidth(120)
-        self.slider.setMaximumWidth(220)
+        self.slider.setMinimumWidth(70)
+        self.slider.setMaximumWidth(200)
         self.slider.setToolTip("step: the request, each wavefront, the totals")
         self.slider.valueChanged.connect(self._slid)
         self.addWidget(self.slider)
-        self.addWidget(QLabel(" speed "))
         self.speed = QComboBox()
         for v in SPEEDS:
-            self.speed.addItem(f"{v:g} wavefronts/s", v)
+            self.speed.addItem(f"{v:g}/s", v)
         self.speed.setCurrentIndex(SPEEDS.index(ctl.speed))
+        self.speed.setToolTip("speed: wavefronts per second")
         self.speed.currentIndexChanged.connect(lambda i: ctl.set_speed(self.speed.itemData(i)))
         self.addWidget(self.speed)
         self.label = QLabel()
@@ -58,20 +59,34 @@ class ReplayBar(QToolBar):
 
     def _update(self) -> None:
         ctl = self.ctl
-        self.play_action.setText("❚❚ Pause" if ctl.playing else "▶ Play")
+        self.play_action.setText("❚❚" if ctl.playing else "▶")
+        self.play_action.setToolTip(("pause" if ctl.playing else "play the selected instruction's wavefronts") + " (Space)")
         self.slider.blockSignals(True)
         self.slider.setRange(0, max(len(ctl.steps) - 1, 0))
         self.slider.setValue(ctl.index or 0)
         self.slider.setEnabled(ctl.index is not None)
         self.slider.blockSignals(False)
         self.stop_action.setEnabled(ctl.index is not None)
-        self.label.setText("  " + ctl.status())
+        self.label.setText(" " + ctl.short_status())
+        self.label.setToolTip(ctl.status())
+        if ctl.index is not None:
+            self.win.statusBar().showMessage("Replay: " + ctl.status())
 
 
 def install(win: "MainWindow") -> None:
+    """The bar goes on top of the Timeline dock (the replay's cursor moves there), so the tile in
+    the middle keeps its size; its keys work anywhere in the window."""
     win.replay_bar = bar = ReplayBar(win)
     win.replay = bar.ctl
-    win.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
+    bar.setIconSize(bar.iconSize() * 0.8)
+    dock = win.docks["timeline"]
+    box = QWidget()
+    lay = QVBoxLayout(box)
+    lay.setContentsMargins(0, 0, 0, 0)
+    lay.setSpacing(0)
+    lay.addWidget(bar)
+    lay.addWidget(win.timeline)
+    dock.setWidget(box)
     view = win.menus["view"]
     view.addSeparator()
     for a in (bar.play_action, bar.back_action, bar.forward_action, bar.stop_action):
