@@ -119,3 +119,16 @@ def test_an_edit_or_another_selection_stops_the_replay(qtbot, tmp_path):
     spin.setValue(1)
     assert w.replay.index is None and w.document.replay_step is None
     w.document.undo_stack.setClean()
+
+
+def test_file_export_replay_writes_wavefronts_plus_two_frames(qtbot, tmp_path, monkeypatch):
+    from PIL import Image
+    from PySide6.QtWidgets import QFileDialog
+
+    w = _open(qtbot, tmp_path, "06_transpose_32x32.json")
+    out = tmp_path / "r.gif"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(out), "")))
+    act = next(a for a in w.menus["export"].actions() if a.text().replace("&", "") == "Export Replay…")
+    act.trigger()
+    with Image.open(out) as im:
+        assert im.n_frames == 34  # the selected 32-way column read

@@ -91,3 +91,39 @@ def install(win: "MainWindow") -> None:
     view.addSeparator()
     for a in (bar.play_action, bar.back_action, bar.forward_action, bar.stop_action):
         view.addAction(a)
+    exp = win.menus.get("export")
+    if exp is not None:
+        a = QAction("Export &Replay…", win)
+        a.setStatusTip("The selected instruction served wavefront by wavefront: GIF, animated PNG or WebP")
+        a.triggered.connect(lambda: export_replay_dialog(win))
+        exp.insertAction(exp.actions()[2] if len(exp.actions()) > 2 else None, a)
+
+
+def export_replay_dialog(win: "MainWindow", path: str | None = None, scale: int = 2) -> int | None:
+    """File › Export › Export Replay…: the same animation as ``export --view replay``."""
+    from pathlib import Path
+
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+    from ...export.replay import export_replay
+    from ...model.errors import BankExplorerError
+    from .export_actions import scene_of
+
+    scene = scene_of(win)
+    if scene is None or scene.det is None:
+        QMessageBox.warning(win, "Export Replay", "Select a valid instruction to replay.")
+        return None
+    if path is None:
+        path, _ = QFileDialog.getSaveFileName(win, "Export Replay", str(Path.home() / "replay.gif"),
+                                              "GIF (*.gif);;Animated PNG (*.png);;WebP (*.webp)")
+        if not path:
+            return None
+    if Path(path).suffix.lower() not in (".gif", ".png", ".webp"):
+        path += ".gif"
+    try:
+        n, frames = export_replay(scene, path, scale)
+    except BankExplorerError as e:
+        QMessageBox.warning(win, "Export Replay", str(e))
+        return None
+    win.statusBar().showMessage(f"Exported {Path(path).name} ({frames} frames, {n:,} bytes)", 5000)
+    return n
