@@ -128,7 +128,7 @@ class _Frames:
         bg = np.array(st.background, np.float64)
         ink = np.array(st.ink, np.float64)
         for exact in (bg, ink):  # the quantizer averages: keep the background and ink exact
-            near = np.abs(pal - exact).sum(axis=1) <= 12
+            near = np.abs(pal - exact).sum(axis=1) <= 24
             pal[near] = exact
         faded = pal + (bg - pal) * FADE
         ramp = np.array([bg + (ink - bg) * (i / (self.RAMP - 1)) for i in range(self.RAMP)])
@@ -257,9 +257,10 @@ def replay_frames(scene: Scene, scale: int = 2) -> tuple[list[np.ndarray], np.nd
     return frames, fr.palette, dur
 
 
-def encode(frames: list[np.ndarray], palette: np.ndarray, durations: list[int], fmt: str) -> bytes:
+def encode(frames: list[np.ndarray], palette: np.ndarray, durations: list[int], fmt: str, small: bool = False) -> bytes:
     """The animation's bytes. GIF and APNG keep the palette frames; WebP is lossless, method 0
-    (its fastest): a few flat colours compress well without searching."""
+    (its fastest): a few flat colours compress well without searching. ``small`` trades time for
+    size (GIF optimize, zlib level 9: several times smaller files, for documents kept in a repository)."""
     import io
 
     from PIL import Image
@@ -272,11 +273,11 @@ def encode(frames: list[np.ndarray], palette: np.ndarray, durations: list[int], 
         imgs.append(im)
     buf = io.BytesIO()
     if fmt == "gif":
-        imgs[0].save(buf, "GIF", save_all=True, append_images=imgs[1:], duration=durations, loop=0, optimize=False,
+        imgs[0].save(buf, "GIF", save_all=True, append_images=imgs[1:], duration=durations, loop=0, optimize=small,
                      disposal=1)
     elif fmt == "png":
-        imgs[0].save(buf, "PNG", save_all=True, append_images=imgs[1:], duration=durations, loop=0, optimize=False,
-                     compress_level=1, disposal=0, blend=0)
+        imgs[0].save(buf, "PNG", save_all=True, append_images=imgs[1:], duration=durations, loop=0, optimize=small,
+                     compress_level=9 if small else 1, disposal=0, blend=0)
     elif fmt == "webp":
         rgb = [im.convert("RGB") for im in imgs]
         # no keyframes after the first (each would be a whole-picture encode), nothing mixed
