@@ -1,7 +1,7 @@
 """Before vs after in the window: a snapshot of the document and a "Before" pane showing it.
 
 *Set as Before* keeps the current pattern; the edits that follow change the document, and the
-Before pane shows the snapshot's tile and physical banks (same instruction and warp as the
+Before pane (a column beside the tile) shows the snapshot's tile and physical banks (same instruction and warp as the
 window's selection) under a line of what changed: ``before → now: 32 → 1 wavefronts · 1,056 →
 64 per block · +128 B shared memory``. The comparison exports as one figure (the same as
 ``bankexplorer export BEFORE --compare AFTER``).
@@ -76,7 +76,7 @@ class Snapshot(QObject):
 
 
 class BeforePane(QWidget):
-    """The Before dock's contents: what changed, then the snapshot's tile beside its banks."""
+    """The Before dock's contents: what changed, then the snapshot's tile over its banks."""
 
     title = "Before"
 
@@ -89,7 +89,7 @@ class BeforePane(QWidget):
         self.header.setWordWrap(True)
         self.header.setTextFormat(Qt.TextFormat.RichText)
         lay.addWidget(self.header)
-        split = QSplitter(Qt.Orientation.Horizontal)
+        split = QSplitter(Qt.Orientation.Vertical)
         self.tile = TileView(snap.before)
         self.banks = BanksView(snap.before)
         split.addWidget(self.tile)

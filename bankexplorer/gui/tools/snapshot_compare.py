@@ -27,8 +27,11 @@ class CompareTool:
         self.dock = QDockWidget(self.pane.title, win)
         self.dock.setObjectName("dock_before")
         self.dock.setWidget(self.pane)
-        # above the tile, between the side docks: the before tile sits right over the live one
-        win.addDockWidget(Qt.DockWidgetArea.TopDockWidgetArea, self.dock)
+        # a full-height column between the editor and the tile: the before tile (over its banks)
+        # right beside the live one, both tall enough to show every row
+        win.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
+        if "editor" in win.docks:
+            win.splitDockWidget(win.docks["editor"], self.dock, Qt.Orientation.Horizontal)
         self.dock.hide()
 
     def set_before(self) -> None:
@@ -41,7 +44,7 @@ class CompareTool:
         self.dock.show()
         self.dock.raise_()
         if not was_visible and not self.dock.isFloating():
-            self.win.resizeDocks([self.dock], [int(self.win.height() * 0.42)], Qt.Orientation.Vertical)
+            self.win.resizeDocks([self.dock], [int(self.win.width() * 0.27)], Qt.Orientation.Horizontal)
             QTimer.singleShot(0, self._fit)  # the tile below is shorter now: fit both
         self.pane.refresh_now()
 
