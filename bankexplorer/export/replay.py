@@ -259,7 +259,7 @@ def replay_frames(scene: Scene, scale: int = 2) -> tuple[list[np.ndarray], np.nd
 
 def encode(frames: list[np.ndarray], palette: np.ndarray, durations: list[int], fmt: str, small: bool = False) -> bytes:
     """The animation's bytes. GIF and APNG keep the palette frames; WebP is lossless, method 0
-    (its fastest): a few flat colours compress well without searching. ``small`` trades time for
+    (its fastest), no keyframe search: a few flat colours compress well without searching. ``small`` trades time for
     size (GIF optimize, zlib level 9: several times smaller files, for documents kept in a repository)."""
     import io
 
@@ -280,9 +280,10 @@ def encode(frames: list[np.ndarray], palette: np.ndarray, durations: list[int], 
                      compress_level=9 if small else 1, disposal=0, blend=0)
     elif fmt == "webp":
         rgb = [im.convert("RGB") for im in imgs]
-        # no keyframes after the first (each would be a whole-picture encode), nothing mixed
+        # kmax=0: no keyframes inserted after the first; lossless at method 0, nothing mixed: libwebp's
+        # fastest settings (still the slowest of the three formats, see scripts/bench_replay.py)
         rgb[0].save(buf, "WEBP", save_all=True, append_images=rgb[1:], duration=durations, loop=0, lossless=True,
-                    quality=0, method=0, minimize_size=False, allow_mixed=False, kmin=9999, kmax=10000)
+                    quality=0, method=0, minimize_size=False, allow_mixed=False, kmin=0, kmax=0)
     else:
         raise ExportError(f"unknown animation format {fmt!r} (formats: {', '.join(ANIM_FORMATS)})")
     return buf.getvalue()
