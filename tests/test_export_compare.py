@@ -141,3 +141,16 @@ def test_cli_bad_input_exits_2_with_one_line(tmp_path, args, fragment):
     assert fragment in p.stderr and "Traceback" not in p.stderr, p.stderr
     assert len(p.stderr.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
+
+
+def test_advise_compare_draws_the_pattern_against_the_best_layout(tmp_path):
+    env = dict(os.environ)
+    env.pop("QT_QPA_PLATFORM", None)
+    env["DISPLAY"] = ":12345"
+    out = tmp_path / "adv.svg"
+    p = subprocess.run([sys.executable, "-m", "bankexplorer", "advise", str(EXAMPLES / "06_transpose_32x32.json"),
+                        "--top", "1", "--compare", str(out)], capture_output=True, text=True, timeout=120, env=env)
+    assert p.returncode == 0, p.stderr
+    assert "32 -> 1" in p.stderr  # the change, on stderr beside the table
+    texts = " ".join(svg_texts(out.read_bytes()))
+    assert "BEFORE: Transpose tile[32][32]" in texts and "AFTER: Transpose tile[32][32]: " in texts
