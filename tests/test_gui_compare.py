@@ -88,3 +88,13 @@ def test_advisor_compare_opens_the_candidate_as_the_after(win, qtbot):
     assert "32 → 1" in win.compare.pane.header_text()
     win.document.undo_stack.undo()  # the candidate was one undoable edit
     assert win.document.pattern.arrays == snap.pattern.arrays
+
+
+def test_the_before_tile_cannot_be_dragged(win):
+    from PySide6.QtCore import QPointF
+
+    win.compare.set_before()
+    t = win.compare.pane.tile
+    t.refresh()
+    assert t.drag_begin(QPointF(t.grid.cols, 5.5), 0) is None
+    assert t.drag_begin(QPointF(0.5, 0.5), 0) is None

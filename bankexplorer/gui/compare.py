@@ -75,6 +75,13 @@ class Snapshot(QObject):
         return changes(sb, sa)
 
 
+class SnapshotTileView(TileView):
+    """The before's tile: a record, not an editor (no padding or access drags)."""
+
+    def drag_begin(self, p, modifiers) -> str | None:
+        return None
+
+
 class BeforePane(QWidget):
     """The Before dock's contents: what changed, then the snapshot's tile over its banks."""
 
@@ -90,7 +97,7 @@ class BeforePane(QWidget):
         self.header.setTextFormat(Qt.TextFormat.RichText)
         lay.addWidget(self.header)
         split = QSplitter(Qt.Orientation.Vertical)
-        self.tile = TileView(snap.before)
+        self.tile = SnapshotTileView(snap.before)
         self.banks = BanksView(snap.before)
         split.addWidget(self.tile)
         split.addWidget(self.banks)
