@@ -39,6 +39,8 @@ def per_instruction(an):
     ("13_double_loads_merge.json", [2, 1, 1, 4]),
     ("14_ldmatrix_x4_unswizzled.json", [32]),
     ("15_ldmatrix_x4_swizzle343.json", [4]),
+    ("20_cute_sw333_ldmatrix_x4.json", [4, 32]),
+    ("29_cute_ldmatrix_x4_unswizzled.json", [32, 32]),  # example 20 before its swizzle
 ])
 def test_example_wavefronts(name, wavefronts):
     assert per_instruction(run(name)) == wavefronts

@@ -152,12 +152,14 @@ def test_title_style_and_selection_come_from_the_pattern_or_the_call():
     q = replace(p, figure=Figure("dark", "Slide 3"))
     s = make_scene(q)
     assert s.title == "Slide 3" and s.style is STYLES["dark"]
+    # no --instruction: the most expensive one (the 32-way column read), not the store before it
+    assert s.instruction == 1 and s.det.wavefronts == 32
     s = make_scene(q, style="slide", title="Other", instruction=1, warp=3)
     assert (s.title, s.style.name, s.row) == ("Other", "slide", p and s.an.row_of(1, 0, 3))
     assert s.det.wavefronts == 32 and s.heading().startswith("#1 ")
     for kw, fragment in [({"instruction": 2}, "--instruction 2 is out of range"), ({"warp": 8}, "--warp 8"),
                          ({"style": "neon"}, "unknown style 'neon'"),
-                         ({"iteration": 4}, "iteration 4 is out of range: instruction 0 has 4")]:
+                         ({"instruction": 0, "iteration": 4}, "iteration 4 is out of range: instruction 0 has 4")]:
         with pytest.raises(ExportError, match=fragment):
             make_scene(p, **kw)
 
@@ -167,7 +169,8 @@ def test_invalid_instruction_renders_its_error_instead_of_crashing(tmp_path):
     ins = replace(p.instructions[0], index=("threadIdx.y + 40", "threadIdx.x"))  # out of bounds
     bad = p.with_instruction(0, ins)
     for view in VIEWS:
-        text = " ".join(svg_texts(R.render(bad, view, "svg")))
+        # instruction 0 explicitly: by default a figure shows the costliest *valid* instruction
+        text = " ".join(svg_texts(R.render(bad, view, "svg", instruction=0)))
         assert "index tile[40][0] is out of bounds" in text, view
 
 

@@ -95,6 +95,9 @@ def _drag(view, start, end, steps: int = 6, modifiers=Qt.KeyboardModifier.NoModi
 def test_padding_spin_box_changes_document_and_every_view(win):
     doc = win.document
     assert doc.analysis.totals().wavefronts == 32 + 1024  # 32x32 transpose: column reads 32-way
+    assert doc.selection.instruction == 1  # opened on the most expensive instruction, the column read
+    doc.select(instruction=0)
+    win.refresh_now()
     assert win.matrix.caption.text().startswith("1 wavefront")  # instruction 0, row store
     doc.select(instruction=1)
     win.refresh_now()
@@ -136,6 +139,8 @@ def test_drag_padding_edge_then_undo(win, qtbot):
 
 def test_drag_an_accessed_cell_moves_that_lane(win):
     doc = win.document
+    doc.select(instruction=0)  # the window opens on instruction 1 (the costliest); drag the store's cell
+    win.refresh_now()
     # instruction 0 stores tile[threadIdx.y + 8k][threadIdx.x]: lane 5 of warp 0 writes tile[0][5]
     assert win.tile.lanes_at(0, 5) == [5]
     _drag(win.tile, (5.5, 0.5), (8.5, 0.5))
@@ -154,6 +159,7 @@ def test_drag_an_accessed_cell_moves_that_lane(win):
 
 def test_invalid_expression_marks_field_and_keeps_last_analysis(win, qtbot):
     doc = win.document
+    doc.select(instruction=0)  # the editor shows the selected instruction: edit the store's index
     before = doc.analysis
     field = win.editor.fields["ins.index0"]
     field.setFocus()

@@ -26,6 +26,9 @@ def _add(sp: argparse.ArgumentParser) -> None:
                     help="try row padding 0..N elements (default: one bank row, e.g. 32 floats)")
     sp.add_argument("--only", default=None, metavar="KINDS",
                     help=f"comma-separated candidate kinds to try ({', '.join(FAMILIES[1:5])})")
+    sp.add_argument("--compare", default=None, metavar="OUT",
+                    help="also draw the pattern (before) next to the best candidate (after): .png or .svg")
+    sp.add_argument("--scale", type=int, default=2, metavar="N", help="with --compare: PNG scale 1 to 4 (default 2)")
 
 
 def format_table(adv: Advice, top: int | None = 10, everything: bool = False) -> str:
@@ -50,6 +53,29 @@ def format_table(adv: Advice, top: int | None = 10, everything: bool = False) ->
     return "\n".join(lines)
 
 
+def best_candidate_pattern(adv: Advice):
+    """The pattern with the best-ranked candidate applied (None when the best is the pattern as it
+    is): the "after" of a before/after comparison."""
+    b = adv.best
+    if b is None or b.current:
+        return None
+    after = b.candidate.apply(adv.pattern)
+    from dataclasses import replace
+
+    return replace(after, name=f"{adv.pattern.name}: {b.label}")
+
+
+def _write_compare(adv: Advice, out: str, scale: int) -> None:
+    from ..export.compare import export_compare
+    from ..model.errors import BankExplorerError
+
+    after = best_candidate_pattern(adv)
+    if after is None:
+        raise BankExplorerError("--compare: the pattern as it is already ranks first; nothing to compare")
+    n, pic = export_compare(adv.pattern, after, out, scale=scale)
+    print(f"wrote {out} ({n:,} bytes): " + "; ".join(c.text for c in pic.changes), file=sys.stderr)
+
+
 def _run(args: argparse.Namespace) -> int:
     from ..model.errors import BankExplorerError
 
@@ -63,8 +89,16 @@ def _run(args: argparse.Namespace) -> int:
         bad = [f for f in families if f not in FAMILIES[1:5]]
         if bad:
             raise BankExplorerError(f"--only: unknown kind {bad[0]!r} (known: {', '.join(FAMILIES[1:5])})")
+    if args.compare is not None:
+        from ..export.render import check_scale, check_writable, format_of
+
+        format_of(args.compare)
+        check_scale(args.scale)
+        check_writable(args.compare)
     pat = load_pattern(args.file)
     adv = advise(pat, args.gpu, max_padding=args.max_padding, families=families)
+    if args.compare is not None:
+        _write_compare(adv, args.compare, args.scale)
     if args.json:
         json.dump(adv.to_json(args.top, everything=args.all), sys.stdout)
         sys.stdout.write("\n")

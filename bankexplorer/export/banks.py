@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..gui.palette import ink_on
+from ..palette import ink_on
 from ..model.memory_map import word_map
 from .canvas import Canvas, font, text_width
 from .panel import CONFLICT, PADDING, WAVES, Panel, lh, tick_step, tw

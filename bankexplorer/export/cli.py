@@ -19,20 +19,74 @@ from .styles import STYLE_NAMES
 def _add(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("file", help="pattern file (.json)")
     sp.add_argument("--view", default="figure", metavar="VIEW",
-                    help=f"what to draw: {', '.join(VIEWS)} (default: figure, all of them composed)")
-    sp.add_argument("--out", "-o", required=True, metavar="OUT", help="output file: .png or .svg")
+                    help=f"what to draw: {', '.join(VIEWS)} (default: figure, all of them composed), or replay: "
+                         "an animation (.gif, .png = APNG, .webp) of the instruction served wavefront by wavefront")
+    sp.add_argument("--out", "-o", required=True, metavar="OUT",
+                    help="output file: .png or .svg (replay: .gif, .png or .webp)")
     sp.add_argument("--scale", type=int, default=1, metavar="N", help="PNG pixels per figure pixel, 1 to 4 (default 1)")
     sp.add_argument("--style", default=None, metavar="STYLE",
                     help=f"{', '.join(STYLE_NAMES)} (default: the pattern's figure style)")
-    sp.add_argument("--instruction", type=int, default=0, metavar="K", help="pattern instruction to show (0-based)")
+    sp.add_argument("--instruction", type=int, default=None, metavar="K",
+                    help="pattern instruction to show (0-based; default: the one with the most wavefronts)")
     sp.add_argument("--warp", type=int, default=0, metavar="W", help="warp of the block to show (default 0)")
     sp.add_argument("--iteration", type=int, default=0, metavar="I",
                     help="loop iteration of the instruction (default 0)")
     sp.add_argument("--title", default=None, metavar="T", help="figure title (default: the pattern's name)")
+    sp.add_argument("--compare", default=None, metavar="AFTER",
+                    help="a second pattern file: draw FILE (before) and AFTER side by side with what changed")
+    sp.add_argument("--instruction-after", type=int, default=None, metavar="K2",
+                    help="with --compare: the AFTER pattern's instruction to pair with --instruction "
+                         "(default: the same number; needed when the instruction counts differ)")
+
+
+def _run_compare(args: argparse.Namespace) -> int:
+    from .compare import export_compare
+    from .render import check_scale, check_writable, format_of
+
+    if args.view not in ("figure", "compare"):
+        raise UsageError(f"--compare draws one figure of both patterns; --view {args.view} cannot be combined with it")
+    if args.style is not None and args.style not in STYLE_NAMES:
+        raise UsageError(f"unknown style {args.style!r} (styles: {', '.join(STYLE_NAMES)})")
+    format_of(args.out)
+    check_scale(args.scale)
+    check_writable(args.out)
+    before, after = load_pattern(args.file), load_pattern(args.compare)
+    t0 = time.perf_counter()
+    n, pic = export_compare(before, after, args.out, scale=args.scale, style=args.style, instruction=args.instruction,
+                            instruction_after=args.instruction_after, warp=args.warp, title=args.title)
+    print(f"wrote {args.out} ({n:,} bytes, compare, {time.perf_counter() - t0:.2f} s)")
+    for c in pic.changes:
+        print("  " + c.text)
+    return 0
+
+
+def _run_replay(args: argparse.Namespace) -> int:
+    from .render import check_scale, check_writable
+    from .replay import anim_format_of, export_replay
+    from .scene import make_scene
+
+    if args.style is not None and args.style not in STYLE_NAMES:
+        raise UsageError(f"unknown style {args.style!r} (styles: {', '.join(STYLE_NAMES)})")
+    anim_format_of(args.out)
+    check_scale(args.scale)
+    check_writable(args.out)
+    pattern = load_pattern(args.file)
+    t0 = time.perf_counter()
+    scene = make_scene(pattern, args.style, args.instruction, args.warp, args.iteration, args.title)
+    n, frames = export_replay(scene, args.out, args.scale)
+    print(f"wrote {args.out} ({n:,} bytes, replay, {frames} frames, {time.perf_counter() - t0:.2f} s)")
+    return 0
 
 
 def _run(args: argparse.Namespace) -> int:
     from .render import check_scale, check_writable, export, format_of
+
+    if args.compare is not None:
+        return _run_compare(args)
+    if args.instruction_after is not None:
+        raise UsageError("--instruction-after only goes with --compare AFTER")
+    if args.view == "replay":
+        return _run_replay(args)
 
     # cheap checks first, so a typo never waits for a render
     if args.view not in VIEWS:

@@ -6,7 +6,7 @@ a narrow single view and a wide composed figure.
 
 from __future__ import annotations
 
-from ..gui.palette import ink_on
+from ..palette import ink_on
 from .canvas import Canvas
 from .panel import ACCESSED, BANKS, BROADCAST, CONFLICT, EXCESS, IDEAL, LOAD, NEEDED, PADDING, WAVES, Panel, lh, tw
 from .scene import Scene

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..gui.palette import ink_on
+from ..palette import ink_on
 from .canvas import Canvas
 from .panel import BROADCAST, LOAD, WAVES, Panel, lh, tick_step, tw
 from .scene import Scene

@@ -94,7 +94,7 @@ def to_svg(pic: Picture) -> bytes:
     gen.setSize(QSize(w, h))
     gen.setViewBox(QRect(0, 0, w, h))
     gen.setResolution(96)
-    gen.setTitle(pic.scene.title)
+    gen.setTitle(getattr(pic, "title", None) or pic.scene.title)  # a comparison has its own title
     gen.setDescription(f"BankExplorer: {pic.scene.heading()}")
     p = QPainter(gen)
     try:
@@ -144,7 +144,7 @@ def check_writable(path: str | os.PathLike) -> None:
 
 
 def render(pattern: Pattern, view: str, fmt: str, scale: int = 1, style: str | None = None,
-           instruction: int = 0, warp: int = 0, iteration: int = 0, title: str | None = None, an=None) -> bytes:
+           instruction: int | None = None, warp: int = 0, iteration: int = 0, title: str | None = None, an=None) -> bytes:
     """The bytes of one export (PNG or SVG)."""
     if view not in VIEWS:
         raise ExportError(f"unknown view {view!r} (views: {', '.join(VIEWS)})")
@@ -158,7 +158,7 @@ def render(pattern: Pattern, view: str, fmt: str, scale: int = 1, style: str | N
 
 
 def export(pattern: Pattern, view: str, out: str | os.PathLike, scale: int = 1, style: str | None = None,
-           instruction: int = 0, warp: int = 0, iteration: int = 0, title: str | None = None, an=None) -> int:
+           instruction: int | None = None, warp: int = 0, iteration: int = 0, title: str | None = None, an=None) -> int:
     """Render and write ``out`` (its extension picks the format) all at once; returns bytes written.
 
     The file appears complete or not at all: rendering happens in memory and the write goes to a

@@ -70,12 +70,18 @@ class Scene:
         return s
 
 
-def make_scene(pattern: Pattern, style: str | None = None, instruction: int = 0, warp: int = 0,
+def make_scene(pattern: Pattern, style: str | None = None, instruction: int | None = None, warp: int = 0,
                iteration: int = 0, title: str | None = None, an: Analysis | None = None) -> Scene:
     """Analyse ``pattern`` (unless ``an`` is given) and pick the warp instruction to draw.
 
-    ``style`` None means the pattern's own ``figure.style``; ``title`` None its ``figure.title``,
-    and an empty title the pattern's name. Out-of-range choices raise :class:`ExportError`."""
+    ``instruction`` None means the most expensive one (:meth:`Analysis.most_expensive`, what the
+    window selects on open); ``style`` None the pattern's own ``figure.style``; ``title`` None its
+    ``figure.title``, and an empty title the pattern's name. Out-of-range choices raise
+    :class:`ExportError`."""
+    if instruction is None:
+        if an is None:
+            an = analyze(pattern)
+        instruction = an.most_expensive()
     name = style if style is not None else pattern.figure.style
     if name not in STYLE_NAMES:
         raise ExportError(f"unknown style {name!r} (styles: {', '.join(STYLE_NAMES)})")

@@ -1,4 +1,4 @@
-"""How exported figures look: colours (from the window's palette), font sizes and line widths.
+"""How exported figures look: colours (from the shared palette, bankexplorer.palette), font sizes and line widths.
 
 Three styles, picked by name (``--style``, or the pattern file's ``figure.style``):
 
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..gui.palette import BANK_COLORS, DARK, SCREEN, SLIDE, WAVE_COLORS, Style
+from ..palette import BANK_COLORS, DARK, SCREEN, SLIDE, WAVE_COLORS, Style
 
 RGB = tuple[int, int, int]
 
@@ -68,7 +68,7 @@ CB_WAVE_COLORS = np.array(
 
 @dataclass(frozen=True)
 class FigureStyle:
-    """A :class:`~bankexplorer.gui.palette.Style` (colours) plus what a figure needs on top."""
+    """A :class:`~bankexplorer.palette.Style` (colours) plus what a figure needs on top."""
 
     name: str
     colors: Style

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..gui.palette import ink_on
+from ..palette import ink_on
 from ..model.layout import SharedArray
 from .canvas import Canvas, font, text_width
 from .panel import ACCESSED, BANKS, BROADCAST, CONFLICT, PADDING, Panel, lh, tick_step, tw

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..gui.palette import ink_on
+from ..palette import ink_on
 from .canvas import Canvas
 from .panel import EXCESS, IDEAL, NEEDED, WAVES, Panel, lh, pct, tick_step, tw
 from .scene import Scene

@@ -88,6 +88,8 @@ class Document(QObject):
     pathChanged = Signal()
     #: a different pattern was opened (File > New/Open): views fit themselves again
     loaded = Signal()
+    #: the replay moved to another step (or stopped: :attr:`replay_step` is None)
+    replayChanged = Signal()
 
     def __init__(self, pattern: Pattern | None = None, parent: QObject | None = None):
         super().__init__(parent)
@@ -98,9 +100,13 @@ class Document(QObject):
         self.path: Path | None = None
         self.selection = Selection()
         self.hover_state = Hover()
+        #: the replay's current step (a :class:`~bankexplorer.model.replay.ReplayStep`), or None
+        self.replay_step = None
         #: problems of the last rejected edit, as (path, message); empty after a good edit
         self.errors: list[tuple[str, str]] = []
         self.analysis = self._analyze(self.pattern)
+        if self.analysis is not None:
+            self.selection = Selection(instruction=self.analysis.most_expensive())
 
     def _on_clean_changed(self, clean: bool) -> None:
         self.dirtyChanged.emit(not clean)
@@ -130,11 +136,13 @@ class Document(QObject):
             self.errorsChanged.emit()
 
     def set_pattern(self, pattern: Pattern, path: str | Path | None = None) -> None:
-        """Open or new: a fresh history, clean, nothing selected beyond the first instruction."""
+        """Open or new: a fresh history, clean, and the most expensive instruction selected (the one
+        with the most wavefronts; ties go to the first), since that is what the user came to see."""
         self.undo_stack.clear()
         self.path = Path(path) if path else None
-        self.selection = Selection()
-        self._set_state(pattern, self._analyze(pattern))
+        an = self._analyze(pattern)
+        self.selection = Selection(instruction=an.most_expensive() if an is not None else 0)
+        self._set_state(pattern, an)
         self.undo_stack.setClean()
         self.dirtyChanged.emit(False)
         self.pathChanged.emit()
@@ -212,6 +220,12 @@ class Document(QObject):
             self.selection = new
             self._clamp_selection()
             self.selectionChanged.emit()
+
+    def set_replay_step(self, step) -> None:
+        """Show ``step`` of the selected instruction's replay in every view (None: no replay)."""
+        if step is not self.replay_step:
+            self.replay_step = step
+            self.replayChanged.emit()
 
     def hover(self, lane: int | None = None, bank: int | None = None, element: tuple[int, ...] | None = None,
               word: int | None = None) -> None:

@@ -62,6 +62,18 @@ class Analysis:
     def ok(self) -> np.ndarray:
         return self.result.wavefronts >= 0
 
+    def most_expensive(self) -> int:
+        """The pattern instruction whose costliest warp instruction (any loop iteration, any warp)
+        takes the most wavefronts; ties go to the first in file order, and 0 when there is none
+        (no instructions, or every one invalid). What the window and a figure show first."""
+        n = len(self.pattern.instructions)
+        if not n or not len(self):
+            return 0
+        wf = np.where(self.ok, self.result.wavefronts, -1)
+        per = np.full(n, -1, np.int64)
+        np.maximum.at(per, self.source, wf)
+        return int(np.argmax(per)) if per.max() >= 0 else 0
+
     def totals(self) -> "Totals":
         ok = self.ok
         wf = np.where(ok, self.result.wavefronts, 0)

@@ -181,6 +181,9 @@ class AdvisorPanel(QWidget):
     title = "Advisor"
     #: a ranking for the current document is shown (tests and scripts wait on it)
     adviceReady = Signal()
+    #: (before, after, text): open the chosen candidate as the after of a comparison (the window's
+    #: Compare tool listens)
+    compareRequested = Signal(object, object, str)
 
     def __init__(self, document: Document, parent: QWidget | None = None):
         super().__init__(parent)
@@ -225,8 +228,14 @@ class AdvisorPanel(QWidget):
         self.apply_button.setToolTip("Change the pattern to the selected layout (one undo step); double-click does the same")
         self.apply_button.setEnabled(False)
         self.apply_button.clicked.connect(self.apply_selected)
+        self.compare_button = QPushButton("Compare")
+        self.compare_button.setToolTip("Apply the selected layout and compare it with the pattern as it was "
+                                       "(the Before pane; File › Export › Export Comparison…)")
+        self.compare_button.setEnabled(False)
+        self.compare_button.clicked.connect(self.compare_selected)
         top.addWidget(self.run_button)
         top.addWidget(self.apply_button)
+        top.addWidget(self.compare_button)
 
         self.custom_box = QWidget()
         grid = QGridLayout(self.custom_box)
@@ -344,6 +353,7 @@ class AdvisorPanel(QWidget):
             self.rows = []
             self.table.setRowCount(0)
             self.apply_button.setEnabled(False)
+            self.compare_button.setEnabled(False)
             self._update_chart(None)
             self._show_message(f"Cannot rank layouts: {err}", BAD)
         else:
@@ -357,6 +367,7 @@ class AdvisorPanel(QWidget):
         if self.up_to_date:
             return
         self.apply_button.setEnabled(False)  # the rows are for another pattern until re-ranked
+        self.compare_button.setEnabled(False)
         if not self.isVisible():
             return
         if self.last_seconds <= AUTO_RUN_LIMIT_S:
@@ -366,6 +377,7 @@ class AdvisorPanel(QWidget):
 
     def _mark_stale(self) -> None:
         self.apply_button.setEnabled(False)
+        self.compare_button.setEnabled(False)
         self._show_message(f"The pattern changed; press Run to rank again (the last ranking took "
                            f"{self.last_seconds:.1f} s, so it does not run by itself).", MUTED)
 
@@ -495,6 +507,7 @@ class AdvisorPanel(QWidget):
     def _on_row_selected(self) -> None:
         r = self.selected()
         self.apply_button.setEnabled(r is not None and not r.current and self.up_to_date)
+        self.compare_button.setEnabled(self.apply_button.isEnabled())
         self._update_chart(r)
 
     def selected(self) -> Ranked | None:
@@ -524,6 +537,16 @@ class AdvisorPanel(QWidget):
     # ---- applying ----------------------------------------------------------------------------
     def apply_selected(self) -> bool:
         return self.apply_row(self.table.currentRow())
+
+    def compare_selected(self) -> bool:
+        """Ask the window to compare the pattern as it is (before) with the selected candidate
+        applied (after): :attr:`compareRequested`."""
+        i = self.table.currentRow()
+        if not 0 <= i < len(self.rows) or self.rows[i].current or not self.up_to_date or self.advice is None:
+            return False
+        r = self.rows[i]
+        self.compareRequested.emit(self.advice.pattern, r.candidate.apply(self.advice.pattern), f"Advisor: {r.label}")
+        return True
 
     def apply_row(self, i: int) -> bool:
         """Make the document's layout the candidate of row ``i``: one undoable edit."""

@@ -244,6 +244,10 @@ class BanksView(DocView):
         if hasattr(self, "_label_src"):
             self._update_labels()
 
+    def lane_rects(self, lane: int) -> list[QRectF]:
+        nb = self.map.banks if getattr(self, "map", None) is not None else 1
+        return [QRectF(w % nb, w // nb, 1, 1) for w, ls in getattr(self, "_word_lanes", {}).items() if lane in ls]
+
     def hover_at(self, scene_pos: QPointF) -> dict | None:
         m, an = self.map, self.an
         if m is None or an is None or not self.vb.sceneBoundingRect().contains(scene_pos):

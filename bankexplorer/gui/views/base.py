@@ -392,6 +392,35 @@ class DocView(pg.GraphicsLayoutWidget):
             doc.selectionChanged.connect(self.schedule)
             doc.hoverChanged.connect(self._hover_changed)
             doc.loaded.connect(self._on_loaded)
+            doc.replayChanged.connect(self._replay_changed)
+        self.replay_marks = None
+
+    # ---- replay ------------------------------------------------------------------------------
+    def lane_rects(self, lane: int) -> list[QRectF]:
+        """Where this view marks ``lane`` of the selected instruction, in its main view box's
+        coordinates (the replay washes out waiting lanes and outlines the current ones)."""
+        return []
+
+    def _replay_changed(self) -> None:
+        step = self.doc.replay_step if self.doc is not None else None
+        self.render_replay(step)
+
+    def render_replay(self, step) -> None:
+        vb = getattr(self, "vb", None)
+        if vb is None:
+            return
+        if self.replay_marks is None:
+            from .replay_marks import ReplayMarks
+
+            st = self.style_
+            self.replay_marks = ReplayMarks(st.background, st.ink)
+            vb.addItem(self.replay_marks, ignoreBounds=True)
+        if step is None or step.kind != "wavefront":
+            self.replay_marks.clear()
+            return
+        now = {int(ln): self.lane_rects(int(ln)) for ln in step.now}
+        waiting = {int(ln): self.lane_rects(int(ln)) for ln in step.waiting}
+        self.replay_marks.set_marks(now, waiting)
 
     def _add_plot(self, row=None, col=None, rowspan=1, colspan=1, **kargs):
         """``addPlot`` whose plots get :class:`~.axis.FastAxis` axes (cheap to redraw after an edit)."""

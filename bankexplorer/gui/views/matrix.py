@@ -169,6 +169,11 @@ class MatrixView(DocView):
             f"<span style='color:{st.hex(st.conflict)}'>▲ conflict</span> &nbsp;"
             f"<span style='color:{st.hex(st.broadcast)}'>● broadcast</span>")
 
+    def lane_rects(self, lane: int) -> list[QRectF]:
+        if self.grid is None or not 0 <= lane < self.grid.shape[0]:
+            return []
+        return [QRectF(int(b), lane, 1, 1) for b in np.flatnonzero(self.grid[lane] >= 0)]
+
     def hover_at(self, scene_pos: QPointF) -> dict | None:
         an = self.an
         if an is None or self.grid is None:

@@ -537,6 +537,9 @@ class TileView(DocView):
             return r, c
         return None
 
+    def lane_rects(self, lane: int) -> list[QRectF]:
+        return [QRectF(c, r, 1, 1) for r, c in getattr(self, "_lane_cells", {}).get(lane, [])]
+
     def lanes_at(self, r: int, c: int) -> list[int]:
         return sorted(ln for ln, cells in self._lane_cells.items() if (r, c) in cells)
 

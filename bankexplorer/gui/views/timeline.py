@@ -153,6 +153,28 @@ class TimelineView(DocView):
                 f"issue ≈ {float(issue_cycles_one_warp(det.wavefronts)):.0f} cycles/warp")
         self._render_sequence(an, sel, row)
 
+    def lane_rects(self, lane: int) -> list[QRectF]:
+        grid = getattr(self, "_grid", None)
+        if grid is None or not 0 <= lane < grid.shape[0]:
+            return []
+        return [QRectF(int(k), lane, 1, 1) for k in np.flatnonzero(grid[lane] >= 0)]
+
+    def render_replay(self, step) -> None:
+        """The lanes as everywhere, and a cursor on the current wavefront's cycle."""
+        super().render_replay(step)
+        if not hasattr(self, "wave_cursor"):
+            st = self.style_
+            self.wave_cursor = RectHighlight(st.ink, 2.5, fill_alpha=0)
+            self.plot.addItem(self.wave_cursor, ignoreBounds=True)
+        grid = getattr(self, "_grid", None)
+        if step is None or step.kind != "wavefront" or grid is None:
+            self.wave_cursor.hide()
+            self.cursor_wave = None
+            return
+        W = grid.shape[0]
+        self.cursor_wave = int(step.wave)
+        self.wave_cursor.show_rect(step.wave, -self._band(W), 1, W + self._band(W))
+
     def _render_sequence(self, an: Analysis, sel: Selection, row: int | None) -> None:
         st = self.style_
         rows = np.flatnonzero(an.warp == sel.warp)
