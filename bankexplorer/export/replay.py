@@ -258,8 +258,8 @@ def replay_frames(scene: Scene, scale: int = 2) -> tuple[list[np.ndarray], np.nd
 
 
 def encode(frames: list[np.ndarray], palette: np.ndarray, durations: list[int], fmt: str, small: bool = False) -> bytes:
-    """The animation's bytes. GIF and APNG keep the palette frames; WebP is lossless, method 0
-    (its fastest), no keyframe search: a few flat colours compress well without searching. ``small`` trades time for
+    """The animation's bytes. GIF and APNG keep the palette frames; WebP is lossless, each frame
+    the rectangle that changed (:mod:`.webp`). ``small`` trades time for
     size (GIF optimize, zlib level 9: several times smaller files, for documents kept in a repository)."""
     import io
 
@@ -279,11 +279,11 @@ def encode(frames: list[np.ndarray], palette: np.ndarray, durations: list[int], 
         imgs[0].save(buf, "PNG", save_all=True, append_images=imgs[1:], duration=durations, loop=0, optimize=small,
                      compress_level=9 if small else 1, disposal=0, blend=0)
     elif fmt == "webp":
-        rgb = [im.convert("RGB") for im in imgs]
-        # kmax=0: no keyframes inserted after the first; lossless at method 0, nothing mixed: libwebp's
-        # fastest settings (still the slowest of the three formats, see scripts/bench_replay.py)
-        rgb[0].save(buf, "WEBP", save_all=True, append_images=rgb[1:], duration=durations, loop=0, lossless=True,
-                    quality=0, method=0, minimize_size=False, allow_mixed=False, kmin=0, kmax=0)
+        # each frame as a lossless still of the rectangle that changed (libwebp's own animation
+        # encoder compares and encodes every full frame: 3 s and more for a 32-way replay at 2x)
+        from .webp import encode_animation
+
+        return encode_animation(frames, durations, loop=0, palette=palette)
     else:
         raise ExportError(f"unknown animation format {fmt!r} (formats: {', '.join(ANIM_FORMATS)})")
     return buf.getvalue()
