@@ -11,7 +11,7 @@ from typing import Any, Sequence, Union
 import numpy as np
 
 from ..model import hardware as hwr
-from ..model.engine import ADDRESS_LIMIT, WarpBatch, count_wavefronts, narrow
+from ..model.engine import ADDRESS_LIMIT, WarpBatch, count_wavefronts
 from ..model.hardware import ATOMIC_OPS, KINDS, MATRIX_KINDS, PRESETS, SPACES, WIDTHS, Hardware
 
 #: the default hardware preset: NVIDIA sm_70 to sm_90 (V100, A100, H100), as measured on an H100
@@ -62,17 +62,82 @@ def _ints(arr: np.ndarray, name: str) -> np.ndarray:
     return arr.astype(np.int64)
 
 
+def _ascii_keys(arr: np.ndarray) -> np.ndarray | None:
+    """Each string of a ``<U`` array as one exact int64 (7 bits per character, up to 8 ASCII
+    characters; -1 for any other string), or None when the array is not ``<U``."""
+    if arr.dtype.kind != "U":
+        return None
+    n = arr.shape[0]
+    chars = arr.dtype.itemsize // 4
+    if chars == 0:
+        return np.full(n, -1, np.int64)
+    cp = np.ascontiguousarray(arr).view(np.uint32).reshape(n, chars)
+    head = cp[:, :8].astype(np.int64)
+    key = np.zeros(n, np.int64)
+    for k in range(head.shape[1]):  # one pass per character position (8 at most), not per row
+        key |= head[:, k] << (7 * k)
+    bad = (head >= 128).any(axis=1)
+    if chars > 8:
+        bad |= cp[:, 8:].any(axis=1)
+    key[bad] = -1
+    return key
+
+
 def _choices(arr: np.ndarray, name: str, allowed: Sequence[str]) -> np.ndarray:
-    """Strings -> indices into ``allowed`` (checked with one ``np.unique``, not per row)."""
-    try:
-        uniq, inv = np.unique(arr.astype(str), return_inverse=True)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name}: expected one of {', '.join(allowed)}")
-    bad = [u for u in uniq.tolist() if u not in allowed]
-    if bad:
-        raise ValueError(f"{name}: unknown {name} {bad[0]!r} (expected one of {', '.join(allowed)})")
-    lookup = np.array([allowed.index(u) for u in uniq.tolist()], np.int64)
-    return lookup[inv.reshape(-1)]
+    """Strings -> indices into ``allowed``, vectorized: each string becomes an exact integer key
+    (:func:`_ascii_keys`) looked up among the allowed ones; never a Python loop per row."""
+    if arr.dtype.kind not in "UO":
+        raise ValueError(f"{name}: expected strings, one of {', '.join(allowed)}")
+    if arr.dtype == object:
+        try:
+            arr = arr.astype(str)
+        except (TypeError, ValueError):
+            raise ValueError(f"{name}: expected strings, one of {', '.join(allowed)}")
+    keys = _ascii_keys(arr)
+    want = _ascii_keys(np.array(allowed))
+    order = np.argsort(want)
+    pos = np.clip(np.searchsorted(want[order], keys), 0, len(allowed) - 1)
+    out = order[pos]
+    miss = (want[out] != keys) | (keys < 0)
+    if miss.any():
+        bad = str(arr[np.argmax(miss)])
+        raise ValueError(f"{name}: unknown {name} {bad!r} (expected one of {', '.join(allowed)})")
+    return out.astype(np.int64)
+
+
+def _field(value: Any, n: int, name: str, default: str, allowed: Sequence[str], none_ok: bool = False,
+           rows: Any = None) -> Any:
+    """A string option as indices into ``allowed``: a scalar for one value, an array of ``n`` for
+    a sequence, read only where ``rows`` holds (the rows it applies to; the others get 0)."""
+    if value is None:
+        value = default
+    if isinstance(value, str):
+        if value not in allowed:
+            raise ValueError(f"{name}: unknown {name} {value!r} (expected one of {', '.join(allowed)})")
+        return np.int64(allowed.index(value))
+    arr, _ = _per_row(value, n, name, default)
+    if none_ok and arr.dtype == object:
+        arr = np.where(np.equal(arr, None), default, arr)
+    if rows is None or np.ndim(rows) == 0:
+        return _choices(arr, name, allowed) if rows is None or rows else np.zeros(n, np.int64)
+    out = np.zeros(n, np.int64)
+    out[rows] = _choices(arr[rows], name, allowed)
+    return out
+
+
+def _first(values: Any, mask: Any, n: int) -> int:
+    """The first value where ``mask`` holds (either may be a scalar standing for all ``n`` rows)."""
+    return int(np.broadcast_to(values, (n,))[np.broadcast_to(mask, (n,))][0])
+
+
+def _int_field(value: Any, n: int, name: str) -> Any:
+    """An integer option: a scalar, or an array of ``n``."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return np.int64(value)
+    if np.ndim(value) == 0:
+        raise ValueError(f"{name}: expected an integer, got {value!r}")
+    arr, _ = _per_row(value, n, name, 0)
+    return _ints(arr, name)
 
 
 def _address_array(addresses: Any, warp_size: int) -> tuple[np.ndarray, bool]:
@@ -96,6 +161,7 @@ def _address_array(addresses: Any, warp_size: int) -> tuple[np.ndarray, bool]:
             except (TypeError, ValueError):
                 raise ValueError("addresses: rows must all have one address per lane (None or -1 = inactive)")
     single = arr.ndim == 1
+    given = tuple(arr.shape)
     if single:
         arr = arr[None, :]
     if arr.ndim != 2:
@@ -103,7 +169,7 @@ def _address_array(addresses: Any, warp_size: int) -> tuple[np.ndarray, bool]:
                          f"for a batch, got shape {tuple(arr.shape)}")
     if arr.shape[1] != warp_size:
         raise ValueError(f"addresses: expected {warp_size} lanes (the warp size) per instruction, "
-                         f"got {arr.shape[1]} (shape {tuple(arr.shape)})")
+                         f"got {arr.shape[1]} (shape {given})")
     if arr.dtype == object:
         try:
             arr = np.where(np.equal(arr, None), -1, arr).astype(np.int64)
@@ -168,63 +234,67 @@ def wavefronts(addresses: Addresses, *, width: int | Sequence[int] | np.ndarray 
     if not isinstance(trans, (bool, np.bool_)):
         raise ValueError(f"trans: expected True or False, got {trans!r}")
 
-    kinds, kind_scalar = _per_row(kind, n, "kind", "load")
-    kind_i = _choices(kinds, "kind", KINDS)
+    kind_i = _field(kind, n, "kind", "load", KINDS)
     is_matrix = (kind_i == KINDS.index("ldmatrix")) | (kind_i == KINDS.index("stmatrix"))
     is_atomic = kind_i == KINDS.index("atomic")
+    is_ldst = kind_i <= KINDS.index("store")
 
-    ops, op_scalar = _per_row(op, n, "op", "add")
-    if op_scalar and op is not None and n and not is_atomic.all():
+    op_i = _field("add" if op is None else op, n, "op", "add", ATOMIC_OPS, none_ok=True, rows=is_atomic)
+    if op is not None and np.ndim(op) == 0 and n and not np.all(is_atomic):
         raise ValueError(f"op: only atomics have an operation (kind={kind!r})")
-    ops = np.where(np.equal(ops, None), "add", ops) if ops.dtype == object else ops
-    op_i = _choices(ops, "op", ATOMIC_OPS)
-
-    spaces, space_scalar = _per_row(space, n, "space", "shared")
-    space_i = _choices(spaces, "space", SPACES)
-    if space_scalar and space != "shared" and n and not np.isin(kind_i, [0, 1]).all():
+    space_i = _field(space, n, "space", "shared", SPACES, rows=is_ldst)
+    if np.ndim(space) == 0 and space != "shared" and n and not np.all(is_ldst):
         raise ValueError(f"space: only loads and stores can go through a generic address (kind={kind!r})")
-    space_i = np.where(np.isin(kind_i, [0, 1]), space_i, 0)
+    space_i = np.where(is_ldst, space_i, 0)
 
-    mats, mat_scalar = _per_row(matrices, n, "matrices", 4)
-    if mat_scalar and matrices is not None and n and not is_matrix.all():
+    if matrices is not None and np.ndim(matrices) == 0 and n and not np.all(is_matrix):
         raise ValueError(f"matrices: only ldmatrix and stmatrix take a matrix count (kind={kind!r})")
-    mats = np.where(is_matrix, _ints(mats, "matrices"), 0)
-    if is_matrix.any() and not np.isin(mats[is_matrix], (1, 2, 4)).all():
-        bad = int(mats[is_matrix][~np.isin(mats[is_matrix], (1, 2, 4))][0])
-        raise ValueError(f"matrices: must be 1, 2 or 4 (.x1/.x2/.x4), got {bad}")
+    mats = np.where(is_matrix, _int_field(4 if matrices is None else matrices, n, "matrices"), 0)
+    bad_m = is_matrix & (((mats & (mats - 1)) != 0) | (mats < 1) | (mats > 4))  # 1, 2, 4
+    if np.any(bad_m):
+        raise ValueError(f"matrices: must be 1, 2 or 4 (.x1/.x2/.x4), got {_first(mats, bad_m, n)}")
 
-    widths, _ = _per_row(width, n, "width", 4)
-    widths = np.where(is_matrix, 16, _ints(widths, "width"))
-    if not np.isin(widths, WIDTHS).all():
-        bad = int(widths[~np.isin(widths, WIDTHS)][0])
-        raise ValueError(f"width: must be one of {', '.join(map(str, WIDTHS))} bytes, got {bad}")
-    if is_atomic.any() and not np.isin(widths[is_atomic], (4, 8)).all():
-        bad = int(widths[is_atomic][~np.isin(widths[is_atomic], (4, 8))][0])
-        raise ValueError(f"width: atomics are 4 or 8 bytes, got {bad}")
+    widths = np.where(is_matrix, 16, _int_field(width, n, "width"))
+    bad_w = ((widths & (widths - 1)) != 0) | (widths < 1) | (widths > 16)  # WIDTHS: 1, 2, 4, 8, 16
+    if np.any(bad_w):
+        raise ValueError(f"width: must be one of {', '.join(map(str, WIDTHS))} bytes, got {_first(widths, bad_w, n)}")
+    bad_atomic = is_atomic & (widths != 4) & (widths != 8)
+    if np.any(bad_atomic):
+        raise ValueError(f"width: atomics are 4 or 8 bytes, got {_first(widths, bad_atomic, n)}")
 
     # engine codes: one kind_code call per distinct (kind, width, space, op), not per row
-    combo = ((kind_i * 8 + np.searchsorted(WIDTHS, widths)) * 2 + space_i) * 16 + np.where(is_atomic, op_i, 0)
-    uniq, inv = np.unique(combo, return_inverse=True)
-    codes = np.empty(uniq.size, np.int64)
-    for j, c in enumerate(uniq.tolist()):  # at most 5 * 5 * 2 * 12 distinct combinations
+    log_w = (widths >= 2).astype(np.int64) + (widths >= 4) + (widths >= 8) + (widths >= 16)  # index in WIDTHS
+    combo = ((kind_i * 8 + log_w) * 2 + space_i) * 16 + np.where(is_atomic, op_i, 0)
+    present = [int(combo)] if np.ndim(combo) == 0 else np.flatnonzero(np.bincount(combo, minlength=1)).tolist()
+    table = np.zeros(len(KINDS) * 8 * 2 * 16, np.int64)
+    for c in present:  # at most 5 kinds x 5 widths x 2 spaces x 12 ops, whatever n is
         o, rest = c % 16, c // 16
-        s, rest = rest % 2, rest // 2
+        sp, rest = rest % 2, rest // 2
         w, k = WIDTHS[rest % 8], rest // 8
-        codes[j] = hwr.kind_code(KINDS[k], w, SPACES[s], ATOMIC_OPS[o])
-    code = codes[inv.reshape(-1)]
+        table[c] = hwr.kind_code(KINDS[k], w, SPACES[sp], ATOMIC_OPS[o])
+    code = np.full(n, table[int(combo)], np.int64) if np.ndim(combo) == 0 else table[combo]
+    widths = np.broadcast_to(widths, (n,)).astype(np.int64)
+    mats = np.broadcast_to(mats, (n,)).astype(np.int64)
 
     active = addr != -1
-    if n:
-        neg = addr < -1
-        if neg.any():
-            r, lane = np.argwhere(neg)[0]
-            raise ValueError(f"addresses: instruction {r}, lane {lane}: negative address {int(addr[r, lane])} "
-                             f"(-1 or None marks an inactive lane)")
-        if (addr >= ADDRESS_LIMIT).any():
-            r, lane = np.argwhere(addr >= ADDRESS_LIMIT)[0]
-            raise ValueError(f"addresses: instruction {r}, lane {lane}: address {int(addr[r, lane])} is beyond "
-                             f"2**40 bytes")
-    batch = WarpBatch(code, widths, mats, narrow(np.where(active, addr, 0)), active)
+    if n == 0:
+        return np.zeros(0, np.int64)
+    lo, hi = int(addr.min()), int(addr.max())
+    if lo < -1:
+        r, lane = np.argwhere(addr < -1)[0]
+        raise ValueError(f"addresses: instruction {r}, lane {lane}: negative address {int(addr[r, lane])} "
+                         f"(-1 or None marks an inactive lane)")
+    if hi >= ADDRESS_LIMIT:
+        r, lane = np.argwhere(addr >= ADDRESS_LIMIT)[0]
+        raise ValueError(f"addresses: instruction {r}, lane {lane}: address {int(addr[r, lane])} is beyond "
+                         f"2**40 bytes")
+    if hi < (1 << 31) - 1:
+        packed = addr.astype(np.int32)  # half the memory traffic for the engine
+    else:
+        packed = addr.astype(np.int64, copy=True)
+    if lo < 0:
+        np.maximum(packed, 0, out=packed)
+    batch = WarpBatch(code, widths, mats, packed, active)
     res = count_wavefronts(batch, hw)
     bad = res.wavefronts < 0
     if bad.any():
