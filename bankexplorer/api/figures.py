@@ -36,17 +36,21 @@ class Figure:
         self.format = format  #: ``png`` or ``svg``: what a notebook shows
         self.scale = scale  #: pixels per figure pixel of the inline PNG
         self._analysis = analysis
-        self._cache: dict[tuple[str, int], bytes] = {}
+        self._cache: dict[tuple[str, int, int], bytes] = {}
 
-    def _render(self, fmt: str, scale: int) -> bytes:
-        from ..export.render import render
-        from ..export.scene import ExportError
+    def _render(self, fmt: str, scale: int, quality: int = 80) -> bytes:
+        from ..export import render as R
+        from ..export.figure import picture
+        from ..export.scene import ExportError, make_scene
 
-        key = (fmt, scale)
+        key = (fmt, scale, quality)
         if key not in self._cache:
             try:
-                self._cache[key] = render(self.pattern, self.view, fmt, scale, self.style, self.instruction,
-                                          self.warp, self.iteration, self.title, self._analysis)
+                R.ensure_gui_app()  # fonts are measured while laying out; offscreen when there is no app
+                scene = make_scene(self.pattern, self.style, self.instruction, self.warp, self.iteration, self.title,
+                                   an=self._analysis)
+                pic = picture(scene, self.view)
+                self._cache[key] = R.to_png(pic, scale, quality) if fmt == "png" else R.to_svg(pic)
             except ExportError as e:
                 raise ValueError(str(e).replace("--", "")) from None
         return self._cache[key]
@@ -81,7 +85,8 @@ class Figure:
         return len(data)
 
     def _repr_png_(self) -> bytes | None:
-        return self.png() if self.format == "png" else None
+        # zlib's best compression: slower to write, but a notebook keeps every image it shows
+        return self._render("png", self.scale, 0) if self.format == "png" else None
 
     def _repr_svg_(self) -> str | None:
         return self.svg().decode("utf-8") if self.format == "svg" else None
