@@ -108,9 +108,12 @@ def test_batch_uses_minus_one_for_inactive_lanes_and_returns_an_array():
     assert bx.wavefronts(batch.tolist()).tolist() == [1, 32, 0, 16]
     assert bx.wavefronts(np.zeros((0, 32), np.int64)).shape == (0,)
     assert bx.wavefronts(batch.astype(np.int32)).tolist() == [1, 32, 0, 16]
-    # per-row kinds and widths in one call
+    # per-row kinds and widths in one call; a single op or matrix count applies to the rows it fits
     got = bx.wavefronts(np.stack([lanes * 8, lanes * 8]), kind=["load", "store"], width=[8, 8])
     assert got.tolist() == [2, 2]
+    same = np.zeros((2, 32), np.int64)
+    assert bx.wavefronts(same, kind=["load", "atomic"], op="cas").tolist() == [1, 64]
+    assert bx.wavefronts(same, kind=["load", "ldmatrix"], matrices=2).tolist() == [1, 2]
 
 
 def test_hardware_presets():
@@ -208,6 +211,9 @@ def _timed(fn) -> float:
     ([-2] + [0] * 31, {}, "addresses"),
     ([1 << 41] + [0] * 31, {}, "addresses"),
     ([2] + [0] * 31, {}, "addresses"),  # misaligned 4-byte access
+    ([1 << 70] + [0] * 31, {}, "addresses"),
+    ([0] * 32, {"width": 1 << 70}, "width"),
+    ([0] * 32, {"width": True}, "width"),
     ([0] * 32, {"width": 3}, "width"),
     ([0] * 32, {"width": 32}, "width"),
     ([0] * 32, {"width": 0}, "width"),

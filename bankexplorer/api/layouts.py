@@ -18,7 +18,7 @@ from ..model.layout import DTYPES, SharedArray
 from ..model.libraries import access as libaccess
 from ..model.libraries import cute, from_text
 from ..model.pattern import Instruction, Pattern
-from .wavefronts import DEFAULT_HARDWARE, HardwareLike, resolve_hardware
+from .counts import DEFAULT_HARDWARE, HardwareLike, resolve_hardware
 
 #: numpy-style names accepted for ``dtype`` besides the CUDA names of :data:`DTYPES`
 DTYPE_ALIASES = {"float16": "half", "float32": "float", "float64": "double", "bfloat16": "bf16",

@@ -14,7 +14,7 @@ from ..model import pattern as _pattern
 from ..model.analysis import Analysis
 from ..model.analysis import analyze as _analyze
 from ..model.errors import BankExplorerError
-from .wavefronts import HardwareLike, resolve_hardware
+from .counts import HardwareLike, resolve_hardware
 
 
 class Pattern(_pattern.Pattern):

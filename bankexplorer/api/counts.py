@@ -12,7 +12,7 @@ import numpy as np
 
 from ..model import hardware as hwr
 from ..model.engine import ADDRESS_LIMIT, WarpBatch, count_wavefronts
-from ..model.hardware import ATOMIC_OPS, KINDS, MATRIX_KINDS, PRESETS, SPACES, WIDTHS, Hardware
+from ..model.hardware import ATOMIC_OPS, KINDS, PRESETS, SPACES, WIDTHS, Hardware
 
 #: the default hardware preset: NVIDIA sm_70 to sm_90 (V100, A100, H100), as measured on an H100
 DEFAULT_HARDWARE = hwr.NVIDIA_SM70_SM90.preset
@@ -51,8 +51,8 @@ def _per_row(value: Any, n: int, name: str, default: Any) -> tuple[np.ndarray, b
 def _ints(arr: np.ndarray, name: str) -> np.ndarray:
     if arr.dtype == object:
         try:
-            arr = np.array([0 if v is None else v for v in arr.tolist()])
-        except (TypeError, ValueError):
+            arr = np.array([0 if v is None else v for v in arr.tolist()], np.int64)
+        except (TypeError, ValueError, OverflowError):
             raise ValueError(f"{name}: expected integers")
     if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)):
         raise ValueError(f"{name}: expected integers, got {arr.dtype}")
@@ -133,6 +133,8 @@ def _first(values: Any, mask: Any, n: int) -> int:
 def _int_field(value: Any, n: int, name: str) -> Any:
     """An integer option: a scalar, or an array of ``n``."""
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        if not -(1 << 31) <= int(value) < (1 << 31):
+            raise ValueError(f"{name}: {value} is out of range")
         return np.int64(value)
     if np.ndim(value) == 0:
         raise ValueError(f"{name}: expected an integer, got {value!r}")
@@ -153,12 +155,12 @@ def _address_array(addresses: Any, warp_size: int) -> tuple[np.ndarray, bool]:
             single = [-1 if v is None else v for v in seq]
             try:
                 arr = np.array(single)
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):
                 raise ValueError("addresses: expected integers (None for an inactive lane)")
         else:
             try:
                 arr = np.array([[-1 if v is None else v for v in row] for row in seq])
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):
                 raise ValueError("addresses: rows must all have one address per lane (None or -1 = inactive)")
     single = arr.ndim == 1
     given = tuple(arr.shape)
@@ -173,7 +175,7 @@ def _address_array(addresses: Any, warp_size: int) -> tuple[np.ndarray, bool]:
     if arr.dtype == object:
         try:
             arr = np.where(np.equal(arr, None), -1, arr).astype(np.int64)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise ValueError("addresses: expected integers (None or -1 for an inactive lane)")
     if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
         if np.issubdtype(arr.dtype, np.floating) and arr.size and np.isfinite(arr).all() \
@@ -240,14 +242,15 @@ def wavefronts(addresses: Addresses, *, width: int | Sequence[int] | np.ndarray 
     is_ldst = kind_i <= KINDS.index("store")
 
     op_i = _field("add" if op is None else op, n, "op", "add", ATOMIC_OPS, none_ok=True, rows=is_atomic)
-    if op is not None and np.ndim(op) == 0 and n and not np.all(is_atomic):
+    one_kind = isinstance(kind, str)  # with a kind per row, a single op/space/matrices applies where it can
+    if op is not None and np.ndim(op) == 0 and one_kind and kind != "atomic":
         raise ValueError(f"op: only atomics have an operation (kind={kind!r})")
     space_i = _field(space, n, "space", "shared", SPACES, rows=is_ldst)
-    if np.ndim(space) == 0 and space != "shared" and n and not np.all(is_ldst):
+    if np.ndim(space) == 0 and space != "shared" and one_kind and kind not in ("load", "store"):
         raise ValueError(f"space: only loads and stores can go through a generic address (kind={kind!r})")
     space_i = np.where(is_ldst, space_i, 0)
 
-    if matrices is not None and np.ndim(matrices) == 0 and n and not np.all(is_matrix):
+    if matrices is not None and np.ndim(matrices) == 0 and one_kind and kind not in ("ldmatrix", "stmatrix"):
         raise ValueError(f"matrices: only ldmatrix and stmatrix take a matrix count (kind={kind!r})")
     mats = np.where(is_matrix, _int_field(4 if matrices is None else matrices, n, "matrices"), 0)
     bad_m = is_matrix & (((mats & (mats - 1)) != 0) | (mats < 1) | (mats > 4))  # 1, 2, 4
