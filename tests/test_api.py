@@ -366,6 +366,9 @@ def test_load_save_round_trip(tmp_path):
     out = tmp_path / "t.json"
     bx.save(p, out)
     assert bx.load(str(out)) == p
+    from bankexplorer.io import patternfile
+    model = patternfile.load(out)
+    assert p == model and model == p and hash(p) == hash(model) and p != 42
     bx.save(bx.layout(SW333).ldmatrix(4), tmp_path / "a.json")
     assert bx.analyze(tmp_path / "a.json").totals["wavefronts"] == 4
     for call, name in ((lambda: bx.load(tmp_path / "missing.json"), "path"),
@@ -410,6 +413,8 @@ def test_from_cuda(tmp_path):
                          ({"TILE": "32"}, "defines"), ({"TILE": 1.5}, "defines")):
         with pytest.raises(ValueError, match=f"^{name}:"):
             bx.from_cuda(TRANSPOSE_CU, **kwargs)
+    with pytest.raises(ValueError, match="pathlib.Path"):
+        bx.from_cuda("kernels/transpose.cu")
     for src in ("", "int x = 1;", 42, tmp_path / "missing.cu"):
         with pytest.raises(ValueError, match="^source:"):
             bx.from_cuda(src)

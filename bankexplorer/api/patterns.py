@@ -29,6 +29,14 @@ class Pattern(_pattern.Pattern):
             return p
         return cls(**{f.name: getattr(p, f.name) for f in dataclasses.fields(p)})
 
+    def __eq__(self, other: object) -> bool:
+        """Equal to any pattern (this class or the model's) with the same contents."""
+        if isinstance(other, _pattern.Pattern):
+            return all(getattr(self, f.name) == getattr(other, f.name) for f in dataclasses.fields(self))
+        return NotImplemented
+
+    __hash__ = _pattern.Pattern.__hash__
+
     def _repr_png_(self) -> bytes | None:
         from .figures import figure
 
@@ -105,7 +113,10 @@ def from_cuda(source: str | os.PathLike, block: tuple[int, ...] | int = (32, 8),
     problems = [d for d in res.diagnostics if d.severity != "note"]
     if not res.pattern.instructions:
         msg = "; ".join(f"line {d.line}, column {d.column}: {d.message}" for d in problems[:3])
-        raise ValueError("source: no shared-memory access could be imported" + (f" ({msg})" if msg else ""))
+        hint = ""
+        if "\n" not in source and source.strip().endswith((".cu", ".cuh", ".h")):
+            hint = " (to read a file, pass a pathlib.Path)"
+        raise ValueError("source: no shared-memory access could be imported" + (f" ({msg})" if msg else "") + hint)
     for d in problems:
         warnings.warn(f"line {d.line}, column {d.column}: {d.message}", UserWarning, stacklevel=2)
     return Pattern.of(res.pattern)
