@@ -23,6 +23,13 @@ SW333 = "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)"
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.fixture(autouse=True)
+def _app(qapp):
+    """pytest-qt's QApplication: a figure drawn here would otherwise make a QGuiApplication, which
+    stops the widget tests that run later in the same process (as tests/test_export.py does)."""
+    return qapp
+
+
 # ---- the surface ---------------------------------------------------------------------------------
 def _public_callables():
     for name in bx.__all__:
