@@ -11,7 +11,7 @@ from typing import Any, Sequence, Union
 import numpy as np
 
 from ..model import hardware as hwr
-from ..model.engine import ADDRESS_LIMIT, WarpBatch, count_wavefronts
+from ..model.engine import WarpBatch, count_wavefronts
 from ..model.hardware import ATOMIC_OPS, KINDS, PRESETS, SPACES, WIDTHS, Hardware
 
 #: the default hardware preset: NVIDIA sm_70 to sm_90 (V100, A100, H100), as measured on an H100
