@@ -70,8 +70,9 @@ def test_every_public_name_has_a_docstring_and_type_hints():
 
 
 def test_import_is_light():
-    """``import bankexplorer`` loads neither Qt nor the CUDA parser."""
+    """``import bankexplorer`` loads neither Qt nor the CUDA parser; a figure loads Qt only when drawn."""
     code = ("import sys, bankexplorer as bx; bx.layout('(_8,_8):(_8,_1)', 'float')(1, 2); "
+            f"bx.figure(bx.analyze({str(EXAMPLES / '06_transpose_32x32.json')!r}), style='slide'); "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph', 'tree_sitter')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
