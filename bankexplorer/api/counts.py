@@ -283,7 +283,7 @@ def wavefronts(addresses: Addresses, *, width: int | Sequence[int] | np.ndarray 
     active = addr != -1
     packed = addr if addr.dtype in (np.int32, np.int64) else addr.astype(np.int64)
     batch = WarpBatch(code, widths, mats, packed, active)
-    res = count_wavefronts(batch, hw)
+    res = count_wavefronts(batch, hw, executions=False)  # the wavefronts only: no CAS-loop iterations
     bad = res.wavefronts < 0
     if bad.any():
         r = int(np.argmax(bad))
