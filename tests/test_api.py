@@ -556,3 +556,19 @@ def test_tour_notebook_runs_headless():
     images = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
               if "image/png" in o.get("data", {})]
     assert len(images) >= 3
+
+
+def test_engine_counts_without_executions_agree(hardware_rows):
+    """What bx.wavefronts asks of the engine: the same wavefronts, CAS-loop iterations not followed."""
+    from bankexplorer.model.engine import WarpBatch, count_wavefronts
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from bench_engine import mixed_rows
+    finally:
+        sys.path.pop(0)
+    for rows in (hardware_rows, mixed_rows(3000, seed=5)):
+        b = WarpBatch.from_rows(rows)
+        full, quick = count_wavefronts(b), count_wavefronts(b, executions=False)
+        assert (full.wavefronts == quick.wavefronts).all() and (full.ideal == quick.ideal).all()
+        assert quick.executions is None and quick.loop_load_wavefronts is None
