@@ -188,7 +188,7 @@ def _address_array(addresses: Any, warp_size: int) -> tuple[np.ndarray, bool]:
 def wavefronts(addresses: Addresses, *, width: int | Sequence[int] | np.ndarray = 4,
                kind: str | Sequence[str] = "load", hardware: HardwareLike = DEFAULT_HARDWARE,
                op: str | Sequence[str] | None = None, matrices: int | Sequence[int] | np.ndarray | None = None,
-               trans: bool = False, space: str | Sequence[str] = "shared") -> Any:
+               trans: bool = False, space: str | Sequence[str] = "shared") -> int | np.ndarray:
     """Wavefronts (shared-memory passes) that warp instructions cost.
 
     ``addresses`` is either **one** warp instruction — a sequence of 32 byte addresses (the warp

@@ -76,7 +76,7 @@ class Layout:
     def __repr__(self) -> str:
         return f"bx.layout({self.text!r}, dtype={self.dtype!r}, shape={self.shape})"
 
-    def __call__(self, *coords: Any) -> Any:
+    def __call__(self, *coords: int | np.ndarray) -> int | np.ndarray:
         """Byte offsets of the elements at ``coords`` (one index per dimension)."""
         if len(coords) != self.array.ndim:
             raise ValueError(f"coords: the layout has {self.array.ndim} dimension(s) {self.shape}, "
@@ -251,7 +251,7 @@ class Access:
         a = np.where(an.batch.active, an.batch.addr, -1).astype(np.int64)
         return a[0] if a.shape[0] == 1 else a
 
-    def wavefronts(self, hardware: HardwareLike = DEFAULT_HARDWARE) -> Any:
+    def wavefronts(self, hardware: HardwareLike = DEFAULT_HARDWARE) -> int | np.ndarray:
         """Wavefronts: an ``int`` for one warp instruction, an array for a sweep."""
         an = self._analysis(hardware)
         bad = an.result.wavefronts < 0
