@@ -1,3 +1,22 @@
-"""BankExplorer: see where GPU shared-memory accesses land, which banks collide, and what it costs."""
+"""BankExplorer: see where GPU shared-memory accesses land, which banks collide, and what it costs.
+
+The stable Python API (``import bankexplorer as bx``; see ``docs/python-api.md``):
+
+* :func:`wavefronts` — wavefronts of one warp instruction (32 byte addresses) or of a batch
+  (an ``(n, 32)`` array), computed by the vectorized engine;
+* :func:`load`, :func:`save`, :func:`from_cuda` — patterns from files and CUDA text;
+* :func:`analyze` — a :class:`Result` with per-instruction numpy arrays and totals;
+* :func:`layout` — CuTe, Triton and TMA layouts as callables ``L(row, col) -> byte offset``,
+  with accesses (``ldmatrix``, ``float4`` rows) built from them;
+* :func:`figure` — the composed figure (or one view) inline in a notebook, or saved as PNG/SVG.
+
+Importing the package loads numpy only (no Qt): figures import the renderer when drawn.
+"""
 
 __version__ = "0.1.0"
+
+from .api import (DEFAULT_HARDWARE, Access, Figure, Layout, Pattern, Result, analyze, figure, from_cuda,  # noqa: E402
+                  layout, load, save, wavefronts)
+
+__all__ = ["wavefronts", "load", "save", "from_cuda", "analyze", "layout", "figure", "Pattern", "Result",
+           "Layout", "Access", "Figure", "DEFAULT_HARDWARE", "__version__"]

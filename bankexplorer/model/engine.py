@@ -198,9 +198,12 @@ def _pool():
     return _POOL
 
 
-def analyze_batch(batch: WarpBatch, hw: Hardware = hwr.NVIDIA_SM70_SM90, detail: bool = True) -> BatchResult:
+def analyze_batch(batch: WarpBatch, hw: Hardware = hwr.NVIDIA_SM70_SM90, detail: bool = True,
+                  executions: bool = True) -> BatchResult:
     """Wavefronts of every instruction; with ``detail`` also which wavefront serves each lane,
-    broadcasts and conflicting slots (what the views draw)."""
+    broadcasts and conflicting slots (what the views draw). Without ``executions`` the result's
+    ``executions`` and ``loop_load_wavefronts`` are None (the compare-and-swap loops' iterations
+    are not followed): for callers that want the wavefronts only."""
     N, W = batch.addr.shape
     chunks = [slice(s, s + CHUNK_ROWS) for s in range(0, max(N, 1), CHUNK_ROWS)]
 
@@ -218,9 +221,9 @@ def analyze_batch(batch: WarpBatch, hw: Hardware = hwr.NVIDIA_SM70_SM90, detail:
     out = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     bad = out.pop("bad")
     none = np.zeros((0, W), bool)
-    executions, loop_loads = _executions(batch, out["served"], bad, hw)
+    execs, loop_loads = _executions(batch, out["served"], bad, hw) if executions else (None, None)
     return BatchResult(
-        executions=executions,
+        executions=execs,
         loop_load_wavefronts=loop_loads,
         wavefronts=np.where(bad, -1, out.pop("wavefronts")),
         error=_messages(batch, hw, bad),
@@ -291,9 +294,9 @@ def _cas_loops(addr: np.ndarray, served: np.ndarray, width: np.ndarray, hw: Hard
     return iterations, loads
 
 
-def count_wavefronts(batch: WarpBatch, hw: Hardware = hwr.NVIDIA_SM70_SM90) -> BatchResult:
+def count_wavefronts(batch: WarpBatch, hw: Hardware = hwr.NVIDIA_SM70_SM90, executions: bool = True) -> BatchResult:
     """Counts only (no lane arrays): for large batches, the command line and the advisor."""
-    return analyze_batch(batch, hw, detail=False)
+    return analyze_batch(batch, hw, detail=False, executions=executions)
 
 
 def _analyze_rows(kind, width, addr, served, hw: Hardware, detail: bool) -> dict:

@@ -1,0 +1,247 @@
+"""Patterns from files and CUDA text, their analysis as numpy arrays, and saving them."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import warnings
+from pathlib import Path
+from typing import Any, Union
+
+import numpy as np
+
+from ..model import pattern as _pattern
+from ..model.analysis import Analysis
+from ..model.analysis import analyze as _analyze
+from ..model.errors import BankExplorerError
+from .counts import HardwareLike, resolve_hardware
+
+
+class Pattern(_pattern.Pattern):
+    """A :class:`bankexplorer.model.Pattern` (the same immutable value: hardware, arrays, block,
+    instructions) that shows as its composed figure in a notebook. ``bx.load`` and
+    ``bx.from_cuda`` return one; every model function takes it."""
+
+    @classmethod
+    def of(cls, p: _pattern.Pattern) -> "Pattern":
+        """The same pattern as a :class:`Pattern` (no copy of its contents)."""
+        if isinstance(p, cls):
+            return p
+        return cls(**{f.name: getattr(p, f.name) for f in dataclasses.fields(p)})
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to any pattern (this class or the model's) with the same contents."""
+        if isinstance(other, _pattern.Pattern):
+            return all(getattr(self, f.name) == getattr(other, f.name) for f in dataclasses.fields(self))
+        return NotImplemented
+
+    __hash__ = _pattern.Pattern.__hash__
+
+    def _repr_png_(self) -> bytes | None:
+        from .figures import figure
+
+        return figure(self)._repr_png_()
+
+
+PatternLike = Union[_pattern.Pattern, str, os.PathLike, Any]
+
+
+def load(path: str | os.PathLike) -> Pattern:
+    """Read a pattern file (``.json``, the format of ``resources/examples``).
+
+    Raises ``ValueError`` naming ``path`` with every problem's JSON path
+    (``path: instructions[3].width: must be one of 1, 2, 4, 8, 16``)."""
+    from ..io import patternfile
+
+    if not isinstance(path, (str, os.PathLike)):
+        raise ValueError(f"path: expected a file name, got {type(path).__name__}")
+    try:
+        return Pattern.of(patternfile.load(path))
+    except BankExplorerError as e:
+        raise ValueError(f"path: {e}") from e
+
+
+def save(pattern: PatternLike, path: str | os.PathLike) -> None:
+    """Write ``pattern`` (a pattern or an access from ``bx.layout``) as a pattern file, atomically:
+    the file is complete or untouched. Raises ``ValueError`` naming the argument at fault."""
+    from ..io import patternfile
+
+    p = as_pattern(pattern, "pattern", allow_path=False)
+    if not isinstance(path, (str, os.PathLike)):
+        raise ValueError(f"path: expected a file name, got {type(path).__name__}")
+    folder = Path(path).parent
+    if str(folder) and not folder.is_dir():
+        raise ValueError(f"path: folder {str(folder)!r} does not exist")
+    try:
+        patternfile.save(p, path)
+    except OSError as e:
+        raise ValueError(f"path: could not write {str(path)!r} ({e.strerror or e})") from e
+
+
+def from_cuda(source: str | os.PathLike, block: tuple[int, ...] | int = (32, 8), **defines: int) -> Pattern:
+    """A pattern from CUDA text: the lines that declare and index shared memory (or a whole
+    kernel), parsed with tree-sitter and never compiled or run, as ``bankexplorer import-cuda``.
+
+    ``source`` is the CUDA text, or a :class:`pathlib.Path` to a ``.cu`` file. ``block`` is
+    ``blockDim`` (x, y, z; missing sizes are 1). ``defines`` are like ``nvcc -D``: ``N=64``.
+    What the importer cannot model is reported as a ``UserWarning`` with its line and column and
+    the rest is imported; ``ValueError`` (naming ``source``) when nothing could be."""
+    from ..cudaimport import ImportOptions, import_cuda
+    from ..model.pattern import MAX_THREADS
+
+    path = None
+    if isinstance(source, os.PathLike):
+        path = str(source)
+        try:
+            source = Path(source).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise ValueError(f"source: cannot read {path!r} ({getattr(e, 'strerror', None) or e})") from e
+    if not isinstance(source, str):
+        raise ValueError(f"source: expected CUDA text or a pathlib.Path, got {type(source).__name__}")
+    dims = (block,) if isinstance(block, (int, np.integer)) else tuple(block) if isinstance(block, (tuple, list)) else None
+    if not dims or len(dims) > 3 or not all(isinstance(d, (int, np.integer)) and not isinstance(d, bool) and d >= 1
+                                            for d in dims):
+        raise ValueError(f"block: expected 1 to 3 positive sizes such as (32, 8), got {block!r}")
+    dims = tuple(int(d) for d in dims) + (1,) * (3 - len(dims))
+    if int(np.prod(dims)) > MAX_THREADS:
+        raise ValueError(f"block: {int(np.prod(dims)):,} threads is more than a block can have ({MAX_THREADS})")
+    for k, v in defines.items():
+        if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
+            raise ValueError(f"defines: {k} must be an integer, got {v!r}")
+    opts = ImportOptions(block=dims, defines={k: int(v) for k, v in defines.items()}, path=path)
+    res = import_cuda(source, opts)
+    problems = [d for d in res.diagnostics if d.severity != "note"]
+    if not res.pattern.instructions:
+        msg = "; ".join(f"line {d.line}, column {d.column}: {d.message}" for d in problems[:3])
+        hint = ""
+        if "\n" not in source and source.strip().endswith((".cu", ".cuh", ".h")):
+            hint = " (to read a file, pass a pathlib.Path)"
+        raise ValueError("source: no shared-memory access could be imported" + (f" ({msg})" if msg else "") + hint)
+    for d in problems:
+        warnings.warn(f"line {d.line}, column {d.column}: {d.message}", UserWarning, stacklevel=2)
+    return Pattern.of(res.pattern)
+
+
+def as_pattern(obj: Any, name: str = "pattern", allow_path: bool = True) -> _pattern.Pattern:
+    """A model pattern from a pattern, an access, a result or (``allow_path``) a file name."""
+    from .layouts import Access
+
+    if isinstance(obj, _pattern.Pattern):
+        return obj
+    if isinstance(obj, Access):
+        return obj.pattern
+    if isinstance(obj, Result):
+        return obj.pattern
+    if allow_path and isinstance(obj, (str, os.PathLike)):
+        try:
+            return load(obj)
+        except ValueError as e:
+            raise ValueError(f"{name}: {str(e).removeprefix('path: ')}") from None
+    raise ValueError(f"{name}: expected a pattern (bx.load, bx.from_cuda), an access (bx.layout(...).ldmatrix()) "
+                     f"or a result, got {type(obj).__name__}")
+
+
+#: the per-instruction columns of :meth:`Result.to_pandas`, in order
+COLUMNS = ("instruction", "iteration", "warp", "kind", "width", "wavefronts", "ideal", "excess", "n_way",
+           "phases", "active_lanes", "bytes_requested", "bytes_moved", "repeat", "error")
+
+
+class Result:
+    """The analysis of a pattern: one row per warp instruction (the instructions in order, each
+    one's loop iterations, then the warps, as ``bankexplorer analyze --json``), as numpy arrays,
+    and :attr:`totals`. Invalid rows (an out-of-bounds or misaligned access) have
+    ``wavefronts == -1`` and their message in :attr:`errors`. Shows as the figure of its worst
+    instruction in a notebook; :attr:`analysis` is the model's full :class:`Analysis`."""
+
+    def __init__(self, analysis: Analysis) -> None:
+        self.analysis = analysis  #: the model's :class:`~bankexplorer.model.Analysis` (per-lane detail)
+        res = analysis.result
+        ok = analysis.ok
+        self.pattern: Pattern = Pattern.of(analysis.pattern)  #: the analysed pattern
+        self.instruction: np.ndarray = analysis.source.astype(np.int64)  #: pattern instruction of each row
+        self.iteration: np.ndarray = analysis.iteration.astype(np.int64)  #: its loop iteration
+        self.warp: np.ndarray = analysis.warp.astype(np.int64)  #: the warp
+        self.wavefronts: np.ndarray = res.wavefronts.astype(np.int64)  #: wavefronts (-1: invalid)
+        self.ideal: np.ndarray = np.where(ok, res.ideal, 0).astype(np.int64)  #: fewest possible
+        self.excess: np.ndarray = np.where(ok, res.wavefronts - res.ideal, 0).astype(np.int64)  #: above ideal
+        self.n_way: np.ndarray = np.where(ok, res.degree, 0).astype(np.int64)  #: N-way conflict degree
+        self.phases: np.ndarray = res.phases.astype(np.int64)  #: phases with an active lane
+        self.active_lanes: np.ndarray = res.served.sum(axis=1).astype(np.int64)  #: lanes served
+        self.bytes_requested: np.ndarray = res.bytes_requested.astype(np.int64)  #: bytes the lanes ask for
+        self.bytes_moved: np.ndarray = np.where(ok, res.bytes_moved, 0).astype(np.int64)  #: wavefronts x 128
+        self.repeat: np.ndarray = analysis.repeat.astype(np.int64)  #: kernel executions per row
+        self.errors: list[str | None] = list(analysis.errors)  #: per row: why it is invalid, or None
+        self.totals: dict[str, Any] = _totals(analysis)  #: one pass of the block, and the kernel
+
+    def __len__(self) -> int:
+        return int(self.wavefronts.shape[0])
+
+    @property
+    def kind(self) -> np.ndarray:
+        """Per row: the instruction's kind (``load``, ``store``, ``atomic``, ``ldmatrix``, ``stmatrix``)."""
+        kinds = np.array([i.kind for i in self.pattern.instructions] or ["load"], dtype=object)
+        return kinds[self.instruction]
+
+    @property
+    def width(self) -> np.ndarray:
+        """Per row: bytes per lane (16 for the matrix kinds)."""
+        return np.asarray(self.analysis.batch.width, np.int64)
+
+    def worst(self) -> int:
+        """The pattern instruction with the most wavefronts above the ideal (the first if tied)."""
+        if not len(self):
+            return 0
+        return int(self.instruction[int(np.argmax(self.excess))])
+
+    def to_dict(self) -> dict[str, Any]:
+        """Columns as numpy arrays (see :data:`COLUMNS`), for any dataframe library."""
+        return {c: (np.array(self.errors, dtype=object) if c == "error" else getattr(self, c)) for c in COLUMNS}
+
+    def to_pandas(self) -> Any:
+        """A ``pandas.DataFrame`` with one row per warp instruction (columns :data:`COLUMNS`).
+        pandas is not a dependency of BankExplorer: ``ImportError`` says how to get it."""
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ImportError("Result.to_pandas() needs pandas, which BankExplorer does not install: "
+                              "pip install pandas (or use Result.to_dict())") from None
+        return pd.DataFrame(self.to_dict())
+
+    def __repr__(self) -> str:
+        t = self.totals
+        return (f"<bx.Result {self.pattern.name!r}: {t['instructions']} warp instructions, {t['wavefronts']} "
+                f"wavefronts (ideal {t['ideal']}, efficiency {t['efficiency']:.0%}), worst {t['worst_degree']}-way>")
+
+    def _repr_png_(self) -> bytes | None:
+        from .figures import figure
+
+        return figure(self)._repr_png_()
+
+
+def _totals(an: Analysis) -> dict[str, Any]:
+    t = an.totals()
+    d = dict(t.__dict__)
+    d.update(excess=t.excess, kernel_excess=t.kernel_excess, efficiency=t.efficiency)
+    return d
+
+
+def analyze(pattern: PatternLike, *, hardware: HardwareLike | None = None) -> Result:
+    """Analyse a pattern (or an access from ``bx.layout``, or a pattern file's name): wavefronts,
+    ideal, N-way degree and bytes for every warp instruction, and the totals. ``hardware``
+    replaces the pattern's own. Raises ``ValueError`` naming ``pattern`` for an invalid pattern
+    (every problem listed with its path)."""
+    p = as_pattern(pattern)
+    if hardware is not None:
+        p = dataclasses.replace(p, hardware=resolve_hardware(hardware))
+    problems = p.validate()
+    if problems:
+        raise ValueError("pattern: " + "; ".join(f"{w}: {m}" for w, m in problems[:5])
+                         + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""))
+    try:
+        an = _analyze(p)
+    except BankExplorerError as e:
+        raise ValueError(f"pattern: {e}") from e
+    return Result(an)
+
+
+__all__ = ["Pattern", "Result", "load", "save", "from_cuda", "analyze", "COLUMNS"]
