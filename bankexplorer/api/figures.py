@@ -115,8 +115,8 @@ def figure(obj: Any, instruction: int | None = None, *, view: str = "figure", st
     (``bx.layout(...).ldmatrix()``), as ``bankexplorer export`` draws it.
 
     Args:
-        instruction: the pattern instruction (0-based); default: the one with the most
-            wavefronts above the ideal.
+        instruction: the pattern instruction (0-based); default: the most expensive one (its
+            costliest warp instruction takes the most wavefronts), as the window opens on.
         view: ``"figure"`` (title, key numbers, tile, thread-to-bank matrix, timeline, legend)
             or one view: ``"tile"``, ``"banks"``, ``"matrix"``, ``"timeline"``.
         style: ``"default"``, ``"slide"`` or ``"dark"``; None: the pattern's own.
@@ -140,17 +140,12 @@ def figure(obj: Any, instruction: int | None = None, *, view: str = "figure", st
         raise ValueError(f"format: must be 'png' or 'svg', got {format!r}")
     _scale(scale)
     n = len(pattern.instructions)
-    if instruction is None:
+    if instruction is None:  # what the window and `bankexplorer export` show first
         if analysis is None and n > 1:
             from .patterns import analyze
 
-            res = analyze(pattern)
-            analysis = res.analysis
-            instruction = res.worst()
-        elif analysis is not None:
-            instruction = Result(analysis).worst() if n > 1 else 0
-        else:
-            instruction = 0
+            analysis = analyze(pattern).analysis
+        instruction = analysis.most_expensive() if analysis is not None and n > 1 else 0
     _index(instruction, "instruction")
     if n and instruction >= n:
         raise ValueError(f"instruction: {instruction} is out of range: the pattern has {n} instruction"
