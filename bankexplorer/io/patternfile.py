@@ -10,12 +10,13 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ..model import expr as E
 from ..model.errors import ExprError, FileFormatError
-from ..model.hardware import ATOMIC_OPS, KINDS, MATRIX_KINDS, PRESETS, SPACES, WIDTHS, Hardware
+from ..model.hardware import ATOMIC_OPS, KINDS, MATRIX_KINDS, MAX_SHARED_BYTES, PRESETS, SPACES, WIDTHS, Hardware
 from ..model.layout import DTYPES, SharedArray, Transform
 from ..model.pattern import Figure, Instruction, Loop, Pattern
 
@@ -25,7 +26,7 @@ MAX_FILE_BYTES = 32 << 20
 FIGURE_STYLES = ("default", "slide", "dark")
 
 _TOP_KEYS = {"format", "version", "name", "description", "hardware", "block", "constants", "arrays", "instructions", "figure"}
-_HW_KEYS = {"preset", "banks", "bank_width", "warp_size"}
+_HW_KEYS = {"preset", "banks", "bank_width", "warp_size", "shared_bytes"}
 _ARRAY_KEYS = {"name", "type", "dims", "padding", "base", "transform"}
 _INSTR_KEYS = {"kind", "width", "matrices", "trans", "array", "index", "loops", "active", "repeat", "addresses", "label",
                "space", "op", "aggregate"}
@@ -106,9 +107,10 @@ def _hardware(d: Any, P: _Problems) -> Hardware:
     banks = _int(d, "banks", "hardware", P, hw.banks, choices=(1, 2, 4, 8, 16, 32, 64))
     bw = _int(d, "bank_width", "hardware", P, hw.bank_width, choices=(1, 2, 4, 8, 16))
     ws = _int(d, "warp_size", "hardware", P, hw.warp_size, choices=(1, 2, 4, 8, 16, 32, 64))
-    if preset != "generic" and (banks, bw, ws) != (hw.banks, hw.bank_width, hw.warp_size):
+    smem = _int(d, "shared_bytes", "hardware", P, hw.shared_bytes, lo=16, hi=MAX_SHARED_BYTES)
+    if preset != "generic" and (banks, bw, ws, smem) != (hw.banks, hw.bank_width, hw.warp_size, hw.shared_bytes):
         P.add("hardware.preset", f"{preset!r} has fixed numbers; use the 'generic' preset to set your own")
-    return hw.with_numbers(banks, bw, ws)
+    return replace(hw.with_numbers(banks, bw, ws), shared_bytes=smem or hw.shared_bytes)
 
 
 def _transform(d: Any, path: str, P: _Problems) -> Transform:
@@ -357,6 +359,8 @@ def to_dict(p: Pattern) -> dict:
     d["hardware"] = {"preset": hw.preset}
     if hw.preset == "generic":
         d["hardware"].update(banks=hw.banks, bank_width=hw.bank_width, warp_size=hw.warp_size)
+        if hw.shared_bytes != PRESETS["generic"].shared_bytes:
+            d["hardware"]["shared_bytes"] = hw.shared_bytes
     d["block"] = list(p.block)
     if p.constants:
         d["constants"] = dict(p.constants)
@@ -406,13 +410,9 @@ def to_dict(p: Pattern) -> dict:
 
 
 def loads(text: str, source: str = "") -> Pattern:
-    try:
-        d = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise FileFormatError([("", f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}")], source)
-    except RecursionError:
-        raise FileFormatError([("", "JSON is nested too deeply")], source)
-    return from_dict(d, source)
+    from .jsonread import parse
+
+    return from_dict(parse(text, "", source), source)
 
 
 def dumps(p: Pattern) -> str:

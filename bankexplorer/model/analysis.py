@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import expr as E
-from .engine import BatchResult, WarpBatch, analyze_batch, count_wavefronts, narrow
+from .engine import BatchResult, WarpBatch, analyze_batch, count_wavefronts, narrow, served_lanes
 from .errors import BankExplorerError
-from .hardware import Hardware, aggregated_lanes, issue_cycles_one_warp, latency_cycles
+from .hardware import (Hardware, aggregated_lanes, issue_cycles_one_warp, latency_cycles, past_shared_memory,
+                       past_shared_memory_message)
 from .pattern import Instruction, Pattern
 
 
@@ -397,6 +398,11 @@ def analyze(pattern: Pattern, detail: bool = True) -> Analysis:
             err = None
             if len(ins.addresses) != W:
                 err = f"needs {W} addresses (one per lane), got {len(ins.addresses)}"
+            else:
+                served = served_lanes(WarpBatch(np.array([ins.engine_kind(arrays)]), np.array([width]),
+                                                np.array([ins.matrices if ins.is_matrix else 0]), ad, act), hw)
+                if past_shared_memory(ad, np.array([width]), served, hw)[0]:
+                    err = past_shared_memory_message(ad[0], width, served[0], hw)
         else:
             loops = list(ins.loop_values()) or [{}]
             L, nw = len(loops), warps
