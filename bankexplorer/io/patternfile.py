@@ -23,13 +23,14 @@ from ..model.pattern import Figure, Instruction, Loop, Pattern
 FORMAT = "bankexplorer-pattern"
 VERSION = 1
 MAX_FILE_BYTES = 32 << 20
+MAX_PC = (1 << 63) - 1
 FIGURE_STYLES = ("default", "slide", "dark")
 
 _TOP_KEYS = {"format", "version", "name", "description", "hardware", "block", "constants", "arrays", "instructions", "figure"}
 _HW_KEYS = {"preset", "banks", "bank_width", "warp_size", "shared_bytes"}
 _ARRAY_KEYS = {"name", "type", "dims", "padding", "base", "transform"}
 _INSTR_KEYS = {"kind", "width", "matrices", "trans", "array", "index", "loops", "active", "repeat", "addresses", "label",
-               "space", "op", "aggregate"}
+               "space", "op", "aggregate", "pc"}
 _LOOP_KEYS = {"var", "start", "stop", "step"}
 
 
@@ -194,6 +195,7 @@ def _instruction(d: Any, path: str, P: _Problems) -> Instruction | None:
         width = _int(d, "width", path, P, None, choices=WIDTHS)
     repeat = _int(d, "repeat", path, P, 1, lo=1, hi=10**12) or 1
     label = _str(d, "label", path, P, "")
+    pc = _int(d, "pc", path, P, None, lo=0, hi=MAX_PC)
     space = _str(d, "space", path, P, "shared")
     if space not in SPACES:
         P.add(f"{path}.space", f"must be one of {', '.join(SPACES)}, got {space!r}")
@@ -263,7 +265,7 @@ def _instruction(d: Any, path: str, P: _Problems) -> Instruction | None:
     if len(P.items) > n0:
         return None
     return Instruction(kind, width, matrices, trans, array, index, tuple(loops), active, repeat, addresses, label,
-                       space, op, aggregate is True)
+                       space, op, aggregate is True, pc)
 
 
 def from_dict(d: Any, source: str = "") -> Pattern:
@@ -403,6 +405,8 @@ def to_dict(p: Pattern) -> dict:
             x["op"] = i.op
         if i.aggregate:
             x["aggregate"] = True
+        if i.pc is not None:
+            x["pc"] = i.pc
         d["instructions"].append(x)
     if p.figure != Figure():
         d["figure"] = {"style": p.figure.style, "title": p.figure.title}
