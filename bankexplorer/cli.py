@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Callable
 
-from .model.errors import BankExplorerError
+from .model.errors import BankExplorerError, FileFormatError
 
 EXIT_BAD_INPUT = 2
 EXIT_INVALID_ACCESS = 1
@@ -76,24 +76,56 @@ def _fmt_table(an) -> str:
 
 
 def _add_analyze(sp: argparse.ArgumentParser) -> None:
-    sp.add_argument("file", help="pattern file (.json)")
+    sp.add_argument("file", help="pattern file (.json) or trace (.jsonl)")
     sp.add_argument("--json", action="store_true", help="machine-readable output")
 
 
+def open_analysis_input(path: str):
+    """A pattern file of expressions -> Pattern (bounded, for the window's sake); a trace (.jsonl)
+    or a pattern file of explicit addresses only -> a streaming :class:`trace.Source` (no bound)."""
+    from pathlib import Path
+
+    from .io import jsonread, patternfile, trace
+
+    if Path(path).suffix.lower() == ".jsonl":
+        return trace.read_jsonl(path)
+    name = Path(path).name
+    text = patternfile.read_text(path, max_bytes=None)
+    d = jsonread.parse(text, "", name)
+    del text
+    if trace.explicit_only(d):
+        return trace.from_pattern_dict(d, name)
+    size = Path(path).stat().st_size
+    if size > patternfile.MAX_FILE_BYTES:
+        raise FileFormatError([("", f"file is {size:,} bytes; patterns with expressions are at most "
+                                    f"{patternfile.MAX_FILE_BYTES:,} (explicit addresses have no limit)")], name)
+    return patternfile.from_dict(d, name)
+
+
 def _run_analyze(args: argparse.Namespace) -> int:
+    from .io.trace import Source
     from .model.analysis import analyze
 
-    pat = load_pattern(args.file)
-    an = analyze(pat, detail=False)
-    if args.json:
-        json.dump(an.to_json(), sys.stdout)
-        sys.stdout.write("\n")
+    src = open_analysis_input(args.file)
+    if isinstance(src, Source):
+        from .io.stream import Streamer
+
+        out = Streamer(src, sys.stdout, args.json).run()
+        sys.stdout.flush()
+        invalid, first = out.summary.totals["invalid"], out.first_error
     else:
-        print(_fmt_table(an))
-    if an.totals().invalid:
-        first = next(e for e in an.errors if e)
-        print(f"bankexplorer: {args.file}: {an.totals().invalid} warp instruction(s) invalid; first: {first}",
-              file=sys.stderr)
+        an = analyze(src, detail=False)
+        if args.json:
+            d = an.to_json()
+            d["summary"] = an.summary().to_json()
+            sys.stdout.write(json.dumps(d) + "\n")
+        else:
+            print(_fmt_table(an))
+            print("\n".join(an.summary().text_lines()))
+        invalid = an.totals().invalid
+        first = next((e for e in an.errors if e), None)
+    if invalid:
+        print(f"bankexplorer: {args.file}: {invalid} warp instruction(s) invalid; first: {first}", file=sys.stderr)
         return EXIT_INVALID_ACCESS
     return 0
 

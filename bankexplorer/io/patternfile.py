@@ -423,13 +423,14 @@ def dumps(p: Pattern) -> str:
     return json.dumps(to_dict(p), indent=2) + "\n"
 
 
-def load(path: str | os.PathLike) -> Pattern:
+def read_text(path: str | os.PathLike, max_bytes: int | None = MAX_FILE_BYTES) -> str:
+    """A file's text, with every failure a :class:`FileFormatError` (``max_bytes``: refuse larger)."""
     path = Path(path)
     name = path.name
     try:
         size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise FileFormatError([("", f"file is {size:,} bytes; patterns are at most {MAX_FILE_BYTES:,}")], name)
+        if max_bytes is not None and size > max_bytes:
+            raise FileFormatError([("", f"file is {size:,} bytes; patterns are at most {max_bytes:,}")], name)
         raw = path.read_bytes()
     except FileNotFoundError:
         raise FileFormatError([("", "no such file")], str(path))
@@ -440,10 +441,13 @@ def load(path: str | os.PathLike) -> Pattern:
     except OSError as e:
         raise FileFormatError([("", e.strerror or str(e))], str(path))
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise FileFormatError([("", f"not UTF-8 text (byte {e.start})")], name)
-    return loads(text, name)
+
+
+def load(path: str | os.PathLike) -> Pattern:
+    return loads(read_text(path), Path(path).name)
 
 
 def atomic_write(path: str | os.PathLike, data: bytes) -> None:

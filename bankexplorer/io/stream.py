@@ -1,0 +1,187 @@
+"""``analyze`` on explicit-address instructions, batch by batch: the engine on numpy arrays, the
+summary accumulated, the output written in large chunks.
+
+Rows carry the same fields as :meth:`Analysis.row_json` (file order; an explicit instruction is one
+row: iteration 0, warp 0). Each row's text is assembled from pieces formatted once: the fields of
+its template (kind, width, ...), its label, and its numbers, formatted once per distinct
+combination, which in a trace repeat a great deal.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import IO
+
+import numpy as np
+
+from ..model.engine import count_wavefronts, narrow
+from ..model.hardware import issue_cycles_one_warp, latency_cycles
+from ..model.summary import RowCounts, Summary
+from .trace import InstructionBatch, Source
+
+_NUMBER_KEYS = ("wavefronts", "ideal", "n_way", "phases", "active_lanes", "bytes_requested", "bytes_moved", "repeat",
+                "executions", "loop_load_wavefronts")
+
+
+@dataclass
+class Outcome:
+    summary: Summary
+    first_error: str | None
+    instructions: int
+
+
+def _numbers_json(v: list[int]) -> str:
+    """The numeric fields of one row, exactly as ``row_json`` computes them."""
+    wf, ideal, deg, phases, active, breq, bmov, rep, execs, loads = v
+    s = (f'"wavefronts": {wf}, "ideal": {ideal}, "excess": {wf - ideal}, "n_way": {deg}, "phases": {phases}, '
+         f'"active_lanes": {active}, "bytes_requested": {breq}, "bytes_moved": {bmov}, '
+         f'"efficiency": {json.dumps(round(float(ideal) / wf, 4) if wf else 1.0)}, "repeat": {rep}, '
+         f'"executions": {execs}, "latency_cycles": {json.dumps(float(latency_cycles(wf)))}, '
+         f'"issue_cycles_one_warp": {json.dumps(float(issue_cycles_one_warp(wf)))}')
+    if loads:
+        s += f', "loop_load_wavefronts": {loads}'
+    return s
+
+
+def _numbers_text(v: list[int]) -> str:
+    wf, ideal, deg = v[0], v[1], v[2]
+    eff = f"{ideal / wf:.0%}" if wf else "-"
+    return f"{wf:>10} {ideal:>5} {deg:>4}x {eff:>5} {float(latency_cycles(wf)):>6.0f}c"
+
+
+def _distinct(cols: np.ndarray, fmt) -> tuple[list[str], np.ndarray]:
+    """Format each distinct row of ``cols`` (N, K) once: the strings and each row's index into them."""
+    if cols.shape[0] == 0:
+        return [], np.zeros(0, np.int64)
+    uniq, inv = np.unique(cols, axis=0, return_inverse=True)
+    return [fmt(v) for v in uniq.tolist()], inv.reshape(-1)
+
+
+class Streamer:
+    """Analyze the batches of a :class:`Source` and write ``analyze``'s text or JSON as it goes."""
+
+    def __init__(self, src: Source, out: IO[str], as_json: bool, progress=None) -> None:
+        self.src = src
+        self.out = out
+        self.as_json = as_json
+        self.progress = progress  # called with the instructions done after each batch
+        hw = src.header.hardware
+        self.summary = Summary(hw.row_bytes, src.header.shared_bytes())
+        self.first_error: str | None = None
+        self.count = 0
+
+    def run(self) -> Outcome:
+        p, hw = self.src.header, self.src.header.hardware
+        if self.as_json:
+            head = {"pattern": p.name, "hardware": {"preset": hw.preset, "banks": hw.banks,
+                                                     "bank_width": hw.bank_width, "warp_size": hw.warp_size}}
+            self.out.write(json.dumps(head)[:-1] + ', "instructions": [\n')
+        else:
+            self.out.write(f"{p.name}: {hw.name}, {hw.banks} banks x {hw.bank_width} B, explicit addresses "
+                           f"(one warp per instruction)\n")
+            hdr = (f"{'#':>8} {'instruction':<34} {'warp':>4} {'wavefronts':>10} {'ideal':>5} {'N-way':>5} "
+                   f"{'eff':>5} {'latency':>7}")
+            self.out.write(hdr + "\n" + "-" * len(hdr) + "\n")
+        for b in self.src.batches:
+            self._batch(b)
+            if self.progress:
+                self.progress(self.count)
+        t = self.summary.totals
+        if self.as_json:
+            self.out.write('\n], "totals": ' + json.dumps(t) + ', "summary": ' + json.dumps(self.summary.to_json())
+                           + "}\n")
+        else:
+            self.out.write(self._text_tail())
+        return Outcome(self.summary, self.first_error, self.count)
+
+    def _batch(self, b: InstructionBatch) -> None:
+        hw = self.src.header.hardware
+        wb = b.batch
+        wb.addr = narrow(wb.addr)
+        res = count_wavefronts(wb, hw)
+        n = len(b)
+        errors: dict[int, str] = dict(b.errors)
+        for r in np.flatnonzero(res.wavefronts < 0).tolist():
+            errors.setdefault(r, f"warp 0: {res.error[r]}")
+        ok = np.ones(n, bool)
+        if errors:
+            ok[list(errors)] = False
+            if self.first_error is None:
+                self.first_error = errors[min(errors)]
+        executions = res.executions if res.executions is not None else np.ones(n, np.int64)
+        loads = res.loop_load_wavefronts if res.loop_load_wavefronts is not None else np.zeros(n, np.int64)
+        counts = RowCounts(ok, res.wavefronts, res.ideal, res.degree, res.bytes_requested, executions, loads, b.repeat)
+        conv = self.src.converter
+
+        def label_of(i: int):
+            lab = int(b.label[i])
+            pc = int(b.pc[i])
+            return (conv.labels[lab] if lab >= 0 else ""), (pc if pc >= 0 else None)
+
+        self.summary.add(b.first, counts, b.label, conv.labels, b.pc, label_of)
+        if self.as_json:
+            self._write_json(b, res, counts, errors)
+        else:
+            self._write_text(b, res, errors)
+        self.count += n
+
+    def _write_json(self, b: InstructionBatch, res, c: RowCounts, errors: dict[int, str]) -> None:
+        conv = self.src.converter
+        n = len(b)
+        served = np.count_nonzero(res.served, axis=1)
+        cols = np.stack([np.maximum(res.wavefronts, 0), res.ideal, res.degree, res.phases, served,
+                         res.bytes_requested, res.bytes_moved, b.repeat, c.executions, c.loop_loads], axis=1)
+        bodies, inv = _distinct(cols.astype(np.int64), _numbers_json)
+        tmpl = ['"iteration": 0, "warp": 0, ' + t.json_fields() + ", " for t in conv.templates]
+        notes = [', "note": ' + json.dumps(t.ins.note({})) if t.ins.note({}) else "" for t in conv.templates]
+        labels = [', "label": ' + json.dumps(s) for s in conv.labels]
+        extra: list[str] = [""] * n
+        if (b.label >= 0).any() or (b.pc >= 0).any():
+            for r in np.flatnonzero((b.label >= 0) | (b.pc >= 0)).tolist():
+                lab, pc = int(b.label[r]), int(b.pc[r])
+                extra[r] = (labels[lab] if lab >= 0 else "") + (f', "pc": {pc}' if pc >= 0 else "")
+        tl = b.template.tolist()
+        rows = [f'{{"instruction": {k}, {tmpl[t]}{body}{x}{notes[t]}}}'
+                for k, t, body, x in zip(range(b.first, b.first + n), tl, map(bodies.__getitem__, inv.tolist()), extra)]
+        for r, e in errors.items():
+            t = tl[r]
+            rows[r] = (f'{{"instruction": {b.first + r}, {tmpl[t]}"wavefronts": null, "error": {json.dumps(e)}'
+                       f'{extra[r]}{notes[t]}}}')
+        self.out.write((",\n" if self.count else "") + ",\n".join(rows))
+
+    def _write_text(self, b: InstructionBatch, res, errors: dict[int, str]) -> None:
+        conv = self.src.converter
+        n = len(b)
+        cols = np.stack([np.maximum(res.wavefronts, 0), res.ideal, res.degree], axis=1).astype(np.int64)
+        bodies, inv = _distinct(cols, _numbers_text)
+        titles = [_cut(t.title()) for t in conv.templates]
+        labels = [_cut(s) for s in conv.labels]
+        lab = b.label.tolist()
+        names = [labels[x] if x >= 0 else titles[t] for x, t in zip(lab, b.template.tolist())]
+        rows = [f"{k:>8} {name:<34}    0 {body}"
+                for k, name, body in zip(range(b.first, b.first + n), names, map(bodies.__getitem__, inv.tolist()))]
+        for r, e in errors.items():
+            rows[r] = f"{b.first + r:>8} {names[r]:<34}    0 error: {e}"
+        self.out.write("\n".join(rows) + "\n")
+
+    def _text_tail(self) -> str:
+        t = self.summary.totals
+        eff = t["ideal"] / t["wavefronts"] if t["wavefronts"] else 1.0
+        lines = ["-" * 82,
+                 f"total: {t['wavefronts']:,} wavefronts for {t['instructions']:,} warp instructions "
+                 f"(ideal {t['ideal']:,}, excess {t['wavefronts'] - t['ideal']:,}, efficiency {eff:.0%})",
+                 f"kernel (x repeat counts): {t['kernel_wavefronts']:,} wavefronts, "
+                 f"{t['kernel_wavefronts'] - t['kernel_ideal']:,} excess "
+                 f"(what Nsight Compute counts as bank conflicts for 32-bit accesses)"]
+        if t["invalid"]:
+            lines.append(f"{t['invalid']:,} warp instruction(s) have invalid accesses (see 'error' above)")
+        lines += self.summary.text_lines()
+        for tm in self.src.converter.templates:
+            if tm.ins.note({}):
+                lines.append(f"note on {tm.title()}: {tm.ins.note({})}")
+        return "\n".join(lines) + "\n"
+
+
+def _cut(title: str) -> str:
+    return title if len(title) <= 34 else title[:33] + "…"
