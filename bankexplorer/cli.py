@@ -90,11 +90,14 @@ def open_analysis_input(path: str):
     if Path(path).suffix.lower() == ".jsonl":
         return trace.read_jsonl(path)
     name = Path(path).name
-    text = patternfile.read_text(path, max_bytes=None)
-    d = jsonread.parse(text, "", name)
-    del text
+    raw = patternfile.read_bytes(path, max_bytes=None)
+    d, exact = jsonread.fast_parse(raw, "", name)
+    del raw
     if trace.explicit_only(d):
-        return trace.from_pattern_dict(d, name)
+        again = None if exact else (lambda: jsonread.parse(patternfile.read_bytes(path, None), "", name))
+        return trace.from_pattern_dict(d, name, reparse=again)
+    if not exact:  # orjson read it: let the standard library's values make the messages
+        d = jsonread.parse(patternfile.read_bytes(path, None), "", name)
     size = Path(path).stat().st_size
     if size > patternfile.MAX_FILE_BYTES:
         raise FileFormatError([("", f"file is {size:,} bytes; patterns with expressions are at most "

@@ -425,6 +425,15 @@ def dumps(p: Pattern) -> str:
 
 def read_text(path: str | os.PathLike, max_bytes: int | None = MAX_FILE_BYTES) -> str:
     """A file's text, with every failure a :class:`FileFormatError` (``max_bytes``: refuse larger)."""
+    raw = read_bytes(path, max_bytes)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise FileFormatError([("", f"not UTF-8 text (byte {e.start})")], Path(path).name)
+
+
+def read_bytes(path: str | os.PathLike, max_bytes: int | None = MAX_FILE_BYTES) -> bytes:
+    """A file's bytes, with every failure a :class:`FileFormatError` (``max_bytes``: refuse larger)."""
     path = Path(path)
     name = path.name
     try:
@@ -440,10 +449,7 @@ def read_text(path: str | os.PathLike, max_bytes: int | None = MAX_FILE_BYTES) -
         raise FileFormatError([("", "permission denied")], str(path))
     except OSError as e:
         raise FileFormatError([("", e.strerror or str(e))], str(path))
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise FileFormatError([("", f"not UTF-8 text (byte {e.start})")], name)
+    return raw
 
 
 def load(path: str | os.PathLike) -> Pattern:

@@ -109,13 +109,15 @@ class Converter:
         self._label_index: dict[str, int] = {}
 
     # ---- the fast path: a few passes over columns ----
-    def convert(self, ds: list, first: int) -> InstructionBatch:
+    def convert(self, ds: list, first: int, reparse: Callable[[], list] | None = None) -> InstructionBatch:
+        """``reparse``: the same instructions read again by the standard library, for exact
+        messages when ``ds`` came from orjson (see :func:`jsonread.fast_parse`)."""
         try:
             b = self._fast(ds, first)
         except (TypeError, ValueError, OverflowError, KeyError):
             b = None
         if b is None:
-            b = self._slow(ds, first)
+            b = self._slow(reparse() if reparse else ds, first)
         return b
 
     def _column(self, ds: list, key: str, default: Any) -> list:
@@ -281,21 +283,22 @@ def explicit_only(d: Any) -> bool:
             and all(isinstance(i, dict) and "addresses" in i for i in d["instructions"]))
 
 
-def from_pattern_dict(d: dict, source: str = "", batch: int = BATCH) -> Source:
-    """A parsed pattern file of explicit-address instructions. Instructions are released as their
-    batch is converted, so the dicts and the arrays are not both held in full."""
+def from_pattern_dict(d: dict, source: str = "", batch: int = BATCH, reparse: Callable[[], Any] | None = None) -> Source:
+    """A parsed pattern file of explicit-address instructions, converted up front (so that a bad
+    instruction is reported before any output). Instructions are released as their batch is
+    converted, so the dicts and the arrays are not both held in full. ``reparse``: the file parsed
+    again by the standard library (see :func:`jsonread.fast_parse`)."""
     header = pf.from_dict({**d, "instructions": []}, source)
     ds: list = d["instructions"]
     d["instructions"] = None
     conv = Converter(header.hardware, lambda k: f"instructions[{k}]", source)
-
-    def gen() -> Iterator[InstructionBatch]:
-        for s in range(0, len(ds), batch):
-            part = ds[s:s + batch]
-            ds[s:s + batch] = itertools.repeat(None, len(part))
-            yield conv.convert(part, s)
-
-    return Source(header, conv, gen(), len(ds))
+    again = (lambda s: lambda: reparse()["instructions"][s:s + batch]) if reparse else (lambda s: None)
+    batches = []
+    for s in range(0, len(ds), batch):
+        part = ds[s:s + batch]
+        ds[s:s + batch] = itertools.repeat(None, len(part))
+        batches.append(conv.convert(part, s, again(s)))
+    return Source(header, conv, iter(batches), len(ds))
 
 
 def _header_pattern(d: Any, source: str) -> Pattern:
@@ -331,7 +334,7 @@ def read_jsonl(path: str | Path, batch: int = BATCH) -> Source:
         f.close()
         raise FileFormatError([("line 1", "empty: a trace starts with a header line "
                                 f'({{"format": "{TRACE_FORMAT}", "version": 1, ...}})')], source)
-    header = _header_pattern(jsonread.parse(_text(first, 1, source), "line 1", source), source)
+    header = _header_pattern(jsonread.parse(first, "line 1", source), source)
     conv = Converter(header.hardware, lambda k: f"line {lines[k - base]}", source)
     lines: list[int] = []
     base = 0
@@ -352,9 +355,9 @@ def read_jsonl(path: str | Path, batch: int = BATCH) -> Source:
                     nums = [nums[i] for i in keep]
                 if not chunk:
                     continue
-                ds = _parse_lines(chunk, nums, source)
+                ds, exact = _parse_lines(chunk, nums, source)
                 lines, base = list(nums), count
-                yield conv.convert(ds, count)
+                yield conv.convert(ds, count, None if exact else (lambda c=chunk, n=nums: _parse_each(c, n, source)))
                 count += len(ds)
         finally:
             f.close()
@@ -373,22 +376,16 @@ def _open(path: Path):
         raise FileFormatError([("", "permission denied")], str(path))
 
 
-def _text(raw: bytes, lineno: int, source: str) -> str:
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise FileFormatError([(f"line {lineno}", f"not UTF-8 text (byte {e.start})")], source)
+def _parse_lines(chunk: list[bytes], nums, source: str) -> tuple[list, bool]:
+    """Many lines with one parse; on failure, line by line to say which. Returns (values, exact)."""
+    ds, exact = jsonread.fast_parse(b"[" + b",".join(chunk) + b"]") if chunk else ([], True)
+    if isinstance(ds, list) and len(ds) == len(chunk):
+        return ds, exact
+    return _parse_each(chunk, nums, source), True
 
 
-def _parse_lines(chunk: list[bytes], nums, source: str) -> list:
-    """Many lines with one ``json.loads``; on failure, line by line to say which."""
-    try:
-        ds = json.loads(b"[" + b",".join(chunk) + b"]")
-        if len(ds) == len(chunk):
-            return ds
-    except (ValueError, RecursionError):
-        pass
-    return [jsonread.parse(_text(line, n, source), f"line {n}", source) for line, n in zip(chunk, nums)]
+def _parse_each(chunk: list[bytes], nums, source: str) -> list:
+    return [jsonread.parse(line, f"line {n}", source) for line, n in zip(chunk, nums)]
 
 
 def write_jsonl(p: Pattern, out) -> None:
