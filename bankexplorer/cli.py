@@ -164,8 +164,9 @@ def _load_plugins() -> None:
                 raise
 
 
-def build_parser() -> argparse.ArgumentParser:
-    _load_plugins()
+def build_parser(plugins: bool = True) -> argparse.ArgumentParser:
+    if plugins:
+        _load_plugins()
     ap = argparse.ArgumentParser(prog="bankexplorer", description="GPU shared-memory bank conflict explorer.")
     from . import __version__
 
@@ -179,7 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    ap = build_parser()
+    # the core commands start without importing the others' code (the CUDA import's parsers, Qt)
+    ap = build_parser(plugins=not argv or argv[0] not in COMMANDS)
     if not argv:
         argv = ["open"]
     elif argv[0] not in COMMANDS and not argv[0].startswith("-"):
