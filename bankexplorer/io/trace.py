@@ -275,6 +275,9 @@ class Source:
     converter: Converter
     batches: Iterator[InstructionBatch]
     count_hint: int | None = None  # instructions in the file when known up front (pattern files)
+    #: the parsed instructions, kept until the command ends (freeing millions of objects costs more
+    #: than the command's own work; the command line exits without it, see ``cli.main``)
+    parsed: Any = None
 
 
 def explicit_only(d: Any) -> bool:
@@ -285,8 +288,7 @@ def explicit_only(d: Any) -> bool:
 
 def from_pattern_dict(d: dict, source: str = "", batch: int = BATCH, reparse: Callable[[], Any] | None = None) -> Source:
     """A parsed pattern file of explicit-address instructions, converted up front (so that a bad
-    instruction is reported before any output). Instructions are released as their batch is
-    converted, so the dicts and the arrays are not both held in full. ``reparse``: the file parsed
+    instruction is reported before any output). ``reparse``: the file parsed
     again by the standard library (see :func:`jsonread.fast_parse`)."""
     header = pf.from_dict({**d, "instructions": []}, source)
     ds: list = d["instructions"]
@@ -295,10 +297,8 @@ def from_pattern_dict(d: dict, source: str = "", batch: int = BATCH, reparse: Ca
     again = (lambda s: lambda: reparse()["instructions"][s:s + batch]) if reparse else (lambda s: None)
     batches = []
     for s in range(0, len(ds), batch):
-        part = ds[s:s + batch]
-        ds[s:s + batch] = itertools.repeat(None, len(part))
-        batches.append(conv.convert(part, s, again(s)))
-    return Source(header, conv, iter(batches), len(ds))
+        batches.append(conv.convert(ds[s:s + batch], s, again(s)))
+    return Source(header, conv, iter(batches), len(ds), ds)
 
 
 def _header_pattern(d: Any, source: str) -> Pattern:
@@ -326,28 +326,38 @@ def _header_pattern(d: Any, source: str) -> Pattern:
 
 def read_jsonl(path: str | Path, batch: int = BATCH) -> Source:
     """A ``.jsonl`` trace, read ``batch`` lines at a time (constant memory)."""
-    path = Path(path)
+    header, conv, pairs = _jsonl(Path(path), batch)
+    return Source(header, conv, (b for _lines, b in pairs))
+
+
+def iter_jsonl_lines(path: str | Path, batch: int = BATCH) -> Iterator[tuple[list[bytes], InstructionBatch]]:
+    """The instruction lines of a trace with their converted (so validated) batch."""
+    return _jsonl(Path(path), batch)[2]
+
+
+def _jsonl(path: Path, batch: int) -> tuple[Pattern, Converter, Iterator[tuple[list[bytes], InstructionBatch]]]:
     source = path.name
     f = _open(path)
-    first = f.readline()
-    if not first.strip():
+    try:
+        first = f.readline()
+        if not first.strip():
+            raise FileFormatError([("line 1", "empty: a trace starts with a header line "
+                                    f'({{"format": "{TRACE_FORMAT}", "version": 1, ...}})')], source)
+        header = _header_pattern(jsonread.parse(first, "line 1", source), source)
+    except BaseException:
         f.close()
-        raise FileFormatError([("line 1", "empty: a trace starts with a header line "
-                                f'({{"format": "{TRACE_FORMAT}", "version": 1, ...}})')], source)
-    header = _header_pattern(jsonread.parse(first, "line 1", source), source)
-    conv = Converter(header.hardware, lambda k: f"line {lines[k - base]}", source)
-    lines: list[int] = []
-    base = 0
+        raise
+    place: dict[str, Any] = {"lines": [], "base": 0}
+    conv = Converter(header.hardware, lambda k: f"line {place['lines'][k - place['base']]}", source)
 
-    def gen() -> Iterator[InstructionBatch]:
-        nonlocal lines, base
+    def gen() -> Iterator[tuple[list[bytes], InstructionBatch]]:
         lineno, count = 1, 0
         try:
             while True:
                 chunk = list(itertools.islice(f, batch))
                 if not chunk:
                     return
-                nums = range(lineno + 1, lineno + 1 + len(chunk))
+                nums: Any = range(lineno + 1, lineno + 1 + len(chunk))
                 lineno += len(chunk)
                 keep = [i for i, x in enumerate(chunk) if x.strip()]
                 if len(keep) < len(chunk):
@@ -356,13 +366,14 @@ def read_jsonl(path: str | Path, batch: int = BATCH) -> Source:
                 if not chunk:
                     continue
                 ds, exact = _parse_lines(chunk, nums, source)
-                lines, base = list(nums), count
-                yield conv.convert(ds, count, None if exact else (lambda c=chunk, n=nums: _parse_each(c, n, source)))
+                place["lines"], place["base"] = list(nums), count
+                reparse = None if exact else (lambda c=chunk, n=nums: _parse_each(c, n, source))
+                yield chunk, conv.convert(ds, count, reparse)
                 count += len(ds)
         finally:
             f.close()
 
-    return Source(header, conv, gen())
+    return header, conv, gen()
 
 
 def _open(path: Path):
