@@ -389,14 +389,23 @@ def _open(path: Path):
 
 def _parse_lines(chunk: list[bytes], nums, source: str) -> tuple[list, bool]:
     """Many lines with one parse; on failure, line by line to say which. Returns (values, exact)."""
-    ds, exact = jsonread.fast_parse(b"[" + b",".join(chunk) + b"]") if chunk else ([], True)
-    if isinstance(ds, list) and len(ds) == len(chunk):
-        return ds, exact
+    try:
+        ds, exact = jsonread.fast_parse(b"[" + b",".join(chunk) + b"]")
+        if isinstance(ds, list) and len(ds) == len(chunk):
+            return ds, exact
+    except FileFormatError:
+        pass
     return _parse_each(chunk, nums, source), True
 
 
 def _parse_each(chunk: list[bytes], nums, source: str) -> list:
-    return [jsonread.parse(line, f"line {n}", source) for line, n in zip(chunk, nums)]
+    out = []
+    for line, n in zip(chunk, nums):
+        try:
+            out.append(jsonread.parse(line, f"line {n}", source))
+        except FileFormatError as e:  # "at line 1, column 5" of a one-line text: say "at column 5"
+            raise FileFormatError([(p, m.replace(" at line 1, column ", " at column ")) for p, m in e.problems], source)
+    return out
 
 
 def write_jsonl(p: Pattern, out) -> None:
