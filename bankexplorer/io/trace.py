@@ -278,6 +278,8 @@ class Source:
     #: the parsed instructions, kept until the command ends (freeing millions of objects costs more
     #: than the command's own work; the command line exits without it, see ``cli.main``)
     parsed: Any = None
+    #: bytes of the file read so far (traces read as they go), for progress
+    position: Callable[[], int] | None = None
 
 
 def explicit_only(d: Any) -> bool:
@@ -326,8 +328,8 @@ def _header_pattern(d: Any, source: str) -> Pattern:
 
 def read_jsonl(path: str | Path, batch: int = BATCH) -> Source:
     """A ``.jsonl`` trace, read ``batch`` lines at a time (constant memory)."""
-    header, conv, pairs = _jsonl(Path(path), batch)
-    return Source(header, conv, (b for _lines, b in pairs))
+    header, conv, pairs, f = _jsonl(Path(path), batch)
+    return Source(header, conv, (b for _lines, b in pairs), position=lambda: 0 if f.closed else f.tell())
 
 
 def iter_jsonl_lines(path: str | Path, batch: int = BATCH) -> Iterator[tuple[list[bytes], InstructionBatch]]:
@@ -335,7 +337,7 @@ def iter_jsonl_lines(path: str | Path, batch: int = BATCH) -> Iterator[tuple[lis
     return _jsonl(Path(path), batch)[2]
 
 
-def _jsonl(path: Path, batch: int) -> tuple[Pattern, Converter, Iterator[tuple[list[bytes], InstructionBatch]]]:
+def _jsonl(path: Path, batch: int) -> tuple[Pattern, Converter, Iterator[tuple[list[bytes], InstructionBatch]], Any]:
     source = path.name
     f = _open(path)
     try:
@@ -373,7 +375,7 @@ def _jsonl(path: Path, batch: int) -> tuple[Pattern, Converter, Iterator[tuple[l
         finally:
             f.close()
 
-    return header, conv, gen()
+    return header, conv, gen(), f
 
 
 def _open(path: Path):
