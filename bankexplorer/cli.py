@@ -125,11 +125,11 @@ def _run_analyze(args: argparse.Namespace) -> int:
         an = analyze(src, detail=False)
         if args.json:
             d = an.to_json()
-            d["summary"] = an.summary().to_json()
+            d["summary"] = an.summary().to_json(an.where)
             sys.stdout.write(json.dumps(d) + "\n")
         else:
             print(_fmt_table(an))
-            print("\n".join(an.summary().text_lines()))
+            print("\n".join(an.summary().text_lines(an.where)))
         invalid = an.totals().invalid
         first = next((e for e in an.errors if e), None)
     if invalid:

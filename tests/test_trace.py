@@ -73,7 +73,7 @@ def test_streaming_equals_in_memory_and_reference():
     d = {**HEAD, "instructions": instrs}
     an = analyze(patternfile.from_dict(json.loads(json.dumps(d))), detail=False)
     ref = an.to_json()
-    ref["summary"] = an.summary().to_json()
+    ref["summary"] = an.summary().to_json(an.where)
     got = _stream(d)
     assert len(got["instructions"]) == 3000
     assert got["instructions"] == ref["instructions"]

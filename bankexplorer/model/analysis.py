@@ -78,6 +78,10 @@ class Analysis:
         t = batch_totals(self.counts(), self.hardware.row_bytes)
         return Totals(**t, shared_bytes=self.pattern.shared_bytes())
 
+    def where(self, r: int) -> tuple[int, int, int]:
+        """(instruction, iteration, warp) of row ``r``."""
+        return int(self.source[r]), int(self.iteration[r]), int(self.warp[r])
+
     def summary(self) -> Summary:
         """N-way histogram, worst rows, totals per label / pc (see :mod:`.summary`)."""
         s = Summary(self.hardware.row_bytes, self.pattern.shared_bytes())

@@ -147,10 +147,14 @@ class Summary:
             u, inv = np.unique(pc, return_inverse=True)
             self.pcs.add(np.where(pc >= 0, inv.reshape(-1), -1), u.tolist(), c)
 
-    def to_json(self) -> dict:
+    def to_json(self, where=None) -> dict:
+        """``where(row)``: the (instruction, iteration, warp) of an output row (default: the row is
+        the instruction, as in a trace)."""
         worst = []
         for (row, wf, ideal, deg, exc), (label, pc) in zip(self.worst.tolist(), self.worst_keys):
-            d = {"instruction": row, "wavefronts": wf, "ideal": ideal, "excess": exc, "n_way": deg}
+            k, it, w = where(row) if where else (row, 0, 0)
+            d = {"row": row, "instruction": k, "iteration": it, "warp": w, "wavefronts": wf, "ideal": ideal,
+                 "excess": exc, "n_way": deg}
             if label:
                 d["label"] = label
             if pc is not None:
@@ -164,8 +168,8 @@ class Summary:
             out["by_pc"] = self.pcs.to_json("pc")
         return out
 
-    def text_lines(self) -> list[str]:
-        s = self.to_json()
+    def text_lines(self, where=None) -> list[str]:
+        s = self.to_json(where)
         lines = ["N-way histogram (warp instructions): " + (", ".join(
             f"{k}-way {n:,}" for k, n in s["n_way_histogram"].items()) or "none")]
         if s["worst"]:
@@ -173,8 +177,10 @@ class Summary:
             for d in s["worst"]:
                 tag = f" {d['label']}" if "label" in d else ""
                 tag += f" pc 0x{d['pc']:x}" if "pc" in d else ""
-                lines.append(f"  #{d['instruction']:<8}{tag} {d['wavefronts']:,} wavefronts, ideal {d['ideal']:,}, "
-                             f"{d['n_way']}-way")
+                at = f" (instruction {d['instruction']}, iteration {d['iteration']}, warp {d['warp']})" \
+                    if (d["instruction"], d["iteration"], d["warp"]) != (d["row"], 0, 0) else ""
+                lines.append(f"  #{d['row']:<8}{tag} {d['wavefronts']:,} wavefronts, ideal {d['ideal']:,}, "
+                             f"{d['n_way']}-way{at}")
         for key in ("label", "pc"):
             groups = s.get(f"by_{key}")
             if groups:
