@@ -9,6 +9,7 @@ file is parsed in one piece first: a pause of about a second per 50 MB.)
 
 from __future__ import annotations
 
+import gc
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,6 +84,17 @@ class TraceLoader(QObject):
         self.stop = threading.Event()
 
     def run(self) -> None:
+        # parsing makes millions of objects and no cycles: with the collector on, a full collection
+        # over a big heap would hold the interpreter (and so the GUI thread) for seconds at a time
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            self._run()
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _run(self) -> None:
         try:
             data = self._load()
         except BankExplorerError as e:

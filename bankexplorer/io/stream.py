@@ -10,6 +10,7 @@ combination, which in a trace repeat a great deal.
 from __future__ import annotations
 
 import json
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import IO
 
@@ -100,10 +101,19 @@ class Streamer:
             hdr = (f"{'#':>8} {'instruction':<34} {'warp':>4} {'wavefronts':>10} {'ideal':>5} {'N-way':>5} "
                    f"{'eff':>5} {'latency':>7}")
             self.out.write(hdr + "\n" + "-" * len(hdr) + "\n")
-        for b in self.src.batches:
-            self._batch(b)
-            if self.progress:
-                self.progress(self.count)
+        # the engine on one batch (numpy, mostly without the interpreter lock) runs while the
+        # next batch is read and the previous one written
+        hw = self.src.header.hardware
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            pending = None
+            for b in self.src.batches:
+                b.batch.addr = narrow(b.batch.addr)
+                job = pool.submit(count_wavefronts, b.batch, hw)
+                if pending is not None:
+                    self._batch(*pending)
+                pending = (b, job)
+            if pending is not None:
+                self._batch(*pending)
         t = self.summary.totals
         if self.as_json:
             self.out.write('\n], "totals": ' + json.dumps(t) + ', "summary": ' + json.dumps(self.summary.to_json())
@@ -112,11 +122,8 @@ class Streamer:
             self.out.write(self._text_tail())
         return Outcome(self.summary, self.first_error, self.count)
 
-    def _batch(self, b: InstructionBatch) -> None:
-        hw = self.src.header.hardware
-        wb = b.batch
-        wb.addr = narrow(wb.addr)
-        res = count_wavefronts(wb, hw)
+    def _batch(self, b: InstructionBatch, job: Future) -> None:
+        res = job.result()
         n = len(b)
         errors: dict[int, str] = dict(b.errors)
         for r in np.flatnonzero(res.wavefronts < 0).tolist():
@@ -142,6 +149,8 @@ class Streamer:
         else:
             self._write_text(b, res, errors)
         self.count += n
+        if self.progress:
+            self.progress(self.count)
 
     def _write_json(self, b: InstructionBatch, res, c: RowCounts, errors: dict[int, str]) -> None:
         conv = self.src.converter

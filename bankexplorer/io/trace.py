@@ -132,15 +132,16 @@ class Converter:
         if not _TRACE_KEYS.issuperset(set().union(*ds)):  # TypeError on a non-object: slow path
             return None
         cols = [self._column(ds, k, _MISSING) for k in _TEMPLATE_KEYS]
-        tids = []
-        index = self._template_index
-        for key in zip(*cols):
-            t = index.get(key)
-            if t is None:
-                t = self._new_template(key)
+        keys = list(zip(*cols))
+        tids = list(map(self._template_index.get, keys))
+        if None in tids:
+            for r in [r for r, t in enumerate(tids) if t is None]:
+                t = self._template_index.get(keys[r])
                 if t is None:
-                    return None
-            tids.append(t)
+                    t = self._new_template(keys[r])
+                    if t is None:
+                        return None
+                tids[r] = t
         reps = self._column(ds, "repeat", 1)
         if not {int}.issuperset(map(type, reps)):
             return None
