@@ -156,24 +156,33 @@ class Streamer:
         conv = self.src.converter
         n = len(b)
         served = np.count_nonzero(res.served, axis=1)
-        cols = np.stack([np.maximum(res.wavefronts, 0), res.ideal, res.degree, res.phases, served,
-                         res.bytes_requested, res.bytes_moved, b.repeat, c.executions, c.loop_loads], axis=1)
-        bodies, inv = _distinct(cols.astype(np.int64), _numbers_json)
         tmpl = ['"iteration": 0, "warp": 0, ' + t.json_fields() + ", " for t in conv.templates]
         notes = [', "note": ' + json.dumps(t.ins.note({})) if t.ins.note({}) else "" for t in conv.templates]
-        labels = [', "label": ' + json.dumps(s) for s in conv.labels]
-        extra: list[str] = [""] * n
-        if (b.label >= 0).any() or (b.pc >= 0).any():
-            for r in np.flatnonzero((b.label >= 0) | (b.pc >= 0)).tolist():
+
+        def fmt(uniq: np.ndarray) -> list[str]:  # template, then the numbers: all but the row's own number
+            return [tmpl[t] + body + notes[t] for t, body in zip(uniq[:, 0].tolist(), _numbers_json(uniq[:, 1:]))]
+
+        cols = np.stack([b.template, np.maximum(res.wavefronts, 0), res.ideal, res.degree, res.phases, served,
+                         res.bytes_requested, res.bytes_moved, b.repeat, c.executions, c.loop_loads], axis=1)
+        shared, inv = _distinct(cols.astype(np.int64), fmt)
+        parts = map(shared.__getitem__, inv.tolist())
+        ks = range(b.first, b.first + n)
+        has = (b.label >= 0) | (b.pc >= 0)
+        if has.any():
+            labels = [', "label": ' + json.dumps(s) for s in conv.labels]
+            extra: list[str] = [""] * n
+            for r in np.flatnonzero(has).tolist():
                 lab, pc = int(b.label[r]), int(b.pc[r])
                 extra[r] = (labels[lab] if lab >= 0 else "") + (f', "pc": {pc}' if pc >= 0 else "")
+            rows = [f'{{"instruction": {k}, {p}{x}}}' for k, p, x in zip(ks, parts, extra)]
+        else:
+            extra = [""] * n
+            rows = [f'{{"instruction": {k}, {p}}}' for k, p in zip(ks, parts)]
         tl = b.template.tolist()
-        rows = [f'{{"instruction": {k}, {tmpl[t]}{body}{x}{notes[t]}}}'
-                for k, t, body, x in zip(range(b.first, b.first + n), tl, map(bodies.__getitem__, inv.tolist()), extra)]
         for r, e in errors.items():
             t = tl[r]
             rows[r] = (f'{{"instruction": {b.first + r}, {tmpl[t]}"wavefronts": null, "error": {json.dumps(e)}'
-                       f'{extra[r]}{notes[t]}}}')
+                       f'{notes[t]}{extra[r]}}}')
         self.out.write((",\n" if self.count else "") + ",\n".join(rows))
 
     def _write_text(self, b: InstructionBatch, res, errors: dict[int, str]) -> None:

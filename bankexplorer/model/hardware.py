@@ -178,6 +178,8 @@ MAX_SHARED_BYTES = 1 << 30
 
 def past_shared_memory(addr: np.ndarray, width: np.ndarray, served: np.ndarray, hw: Hardware) -> np.ndarray:
     """(N,) rows with a served lane whose access ends past the shared memory of ``hw``."""
+    if addr.size == 0 or int(addr.max()) + 16 <= hw.shared_bytes:  # the common case: nothing near the end
+        return np.zeros(addr.shape[0], bool)
     end = np.asarray(addr, np.int64) + np.asarray(width, np.int64)[:, None]
     return ((end > hw.shared_bytes) & served).any(axis=1)
 
