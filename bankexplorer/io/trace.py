@@ -26,7 +26,7 @@ import numpy as np
 
 from ..model.engine import ADDRESS_LIMIT, WarpBatch, served_lanes
 from ..model.errors import FileFormatError
-from ..model.hardware import MATRIX_KINDS, Hardware, aggregated_lanes, past_shared_memory, past_shared_memory_message
+from ..model.hardware import Hardware, aggregated_lanes, past_shared_memory, past_shared_memory_message
 from ..model.pattern import MAX_REPEAT, Instruction, Pattern
 from . import jsonread
 from . import patternfile as pf
