@@ -61,6 +61,12 @@ def is_trace_file(path: str | Path) -> bool:
         return False
 
 
+def _too_big_for_editor(e: BankExplorerError) -> bool:
+    """A pattern file refused only for its size (too many instructions for the editor)."""
+    problems = getattr(e, "problems", None) or []
+    return bool(problems) and all(p == "instructions" and ("too many" in m or "at most" in m) for p, m in problems)
+
+
 def new_pattern() -> Pattern:
     """What File > New gives: a 32x32 float tile read by rows (conflict-free) by one warp."""
     return Pattern(
@@ -283,6 +289,9 @@ class MainWindow(QMainWindow):
         try:
             pat = patternfile.load(path)
         except BankExplorerError as e:
+            if _too_big_for_editor(e):  # a trace saved as a pattern file: the trace list takes it
+                self.open_trace(path)
+                return True
             self.statusBar().showMessage(f"Cannot open: {e}", 10000)
             QMessageBox.warning(self, "Cannot open pattern", str(e))
             return False
