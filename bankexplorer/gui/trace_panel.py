@@ -116,7 +116,8 @@ class TraceLoader(QObject):
         raw = patternfile.read_bytes(self.path, max_bytes=None)
         d, exact = jsonread.fast_parse(raw, "", self.path.name)
         if not trace.explicit_only(d):
-            raise BankExplorerError(f"{self.path.name}: only files of explicit-address instructions open as a trace")
+            raise BankExplorerError(f"{self.path.name}: too big for the editor, and only files whose instructions "
+                                    "all give explicit addresses open as a trace")
         again = None if exact else (lambda: jsonread.parse(raw, "", self.path.name))
         return trace.from_pattern_dict(d, self.path.name, batch=GUI_BATCH, reparse=again)
 
