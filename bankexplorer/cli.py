@@ -95,6 +95,9 @@ def open_analysis_input(path: str):
         return trace.read_jsonl(path)
     name = Path(path).name
     raw = patternfile.read_bytes(path, max_bytes=None)
+    src = trace.from_pattern_bytes(raw, name, lambda: jsonread.parse(patternfile.read_bytes(path, None), "", name))
+    if src is not None:
+        return src
     d, exact = jsonread.fast_parse(raw, "", name)
     del raw
     if trace.explicit_only(d):

@@ -234,3 +234,51 @@ def test_address_past_shared_memory_is_an_instruction_error(tmp_path):
     p = cli("analyze", h, "--json")
     assert p.returncode == 1
     assert json.loads(p.stdout)["instructions"][1]["error"].startswith("lane 3: address 1,073,741,824 is past")
+
+
+def test_addresses_cut_from_the_text_match_the_parsed_path(tmp_path, capsys):
+    """The command line reads a pattern file's address lists straight from its text (io/addresses.py);
+    the numbers must be those of the parsed path, pretty-printed files and odd rows included."""
+    instrs = mixed(2500, seed=5)
+    instrs[3]["addresses"] = instrs[3]["addresses"][:7]
+    instrs[4]["label"] = 'a "quoted" label with [brackets]'
+    d = {**HEAD, "instructions": instrs}
+    want = _stream(d)
+    for indent in (None, 2):
+        f = tmp_path / f"p{indent}.json"
+        f.write_text(json.dumps(d, indent=indent))
+        raw = f.read_bytes()
+        from bankexplorer.io.addresses import cut
+
+        assert cut(raw) is not None  # the fast path is taken
+        assert main(["analyze", str(f), "--json"]) == 1  # row 3 has 7 addresses
+        assert json.loads(capsys.readouterr().out) == want
+
+
+@pytest.mark.parametrize("addresses,fragment", [
+    ("[1.5, 0]", "instructions[1].addresses[0]: must be a byte offset from 0 to 2^40 or null, got 1.5"),
+    ("[true, 0]", "instructions[1].addresses[0]: must be a byte offset from 0 to 2^40 or null, got True"),
+    ('["4", 0]', "instructions[1].addresses[0]: must be a byte offset from 0 to 2^40 or null, got '4'"),
+    ("[0, -4]", "instructions[1].addresses[1]: must be a byte offset from 0 to 2^40 or null, got -4"),
+    ("[[0], 0]", "instructions[1].addresses[0]: must be a byte offset from 0 to 2^40 or null, got [0]"),
+    ("[123456789012345678901234567890]", "instructions[1].addresses[0]: must be a byte offset from 0 to 2^40 or "
+                                         "null, got 123456789012345678901234567890"),
+    ("[]", "instructions[1].addresses: must be a list of byte offsets (null = inactive lane)"),
+])
+def test_odd_address_lists_keep_exact_messages(tmp_path, addresses, fragment):
+    f = tmp_path / "odd.json"
+    f.write_text('{"format": "bankexplorer-pattern", "version": 1, "instructions": [%s, '
+                 '{"kind": "load", "width": 4, "addresses": %s}]}' % (ROW, addresses))
+    p = cli("analyze", f)
+    assert p.returncode == 2 and fragment in p.stderr and "Traceback" not in p.stderr, p.stderr
+
+
+def test_key_inside_a_string_is_not_cut(tmp_path, capsys):
+    row = {"kind": "load", "width": 4, "addresses": [lane * 4 for lane in range(32)],
+           "label": 'x\\"addresses\\": [1, 2]'}
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps({**HEAD, "instructions": [row, {**row, "label": '"addresses": [7]'}]}))
+    assert main(["analyze", str(f), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["instructions"]
+    assert [r["label"] for r in rows] == [row["label"], '"addresses": [7]']
+    assert [r["wavefronts"] for r in rows] == [1, 1]

@@ -29,6 +29,7 @@ from ..model.errors import FileFormatError
 from ..model.hardware import Hardware, aggregated_lanes, past_shared_memory, past_shared_memory_message
 from ..model.pattern import MAX_REPEAT, Instruction, Pattern
 from . import jsonread
+from .addresses import Lanes, cut
 from . import patternfile as pf
 
 TRACE_FORMAT = "bankexplorer-trace"
@@ -109,11 +110,13 @@ class Converter:
         self._label_index: dict[str, int] = {}
 
     # ---- the fast path: a few passes over columns ----
-    def convert(self, ds: list, first: int, reparse: Callable[[], list] | None = None) -> InstructionBatch:
+    def convert(self, ds: list, first: int, reparse: Callable[[], list] | None = None,
+                lanes: Lanes | None = None) -> InstructionBatch:
         """``reparse``: the same instructions read again by the standard library, for exact
-        messages when ``ds`` came from orjson (see :func:`jsonread.fast_parse`)."""
+        messages when ``ds`` came from orjson (see :func:`jsonread.fast_parse`) or had their
+        addresses cut out into ``lanes`` (see :mod:`.addresses`)."""
         try:
-            b = self._fast(ds, first)
+            b = self._fast(ds, first, lanes)
         except (TypeError, ValueError, OverflowError, KeyError):
             b = None
         if b is None:
@@ -123,7 +126,7 @@ class Converter:
     def _column(self, ds: list, key: str, default: Any) -> list:
         return list(map(dict.get, ds, itertools.repeat(key), itertools.repeat(default)))
 
-    def _fast(self, ds: list, first: int) -> InstructionBatch | None:
+    def _fast(self, ds: list, first: int, lanes: Lanes | None = None) -> InstructionBatch | None:
         n = len(ds)
         W = self.hw.warp_size
         if not ds:
@@ -162,6 +165,9 @@ class Converter:
             pc = np.array([-1 if p is _MISSING else p for p in pcs], np.int64)
             if (pc[[p is not _MISSING for p in pcs]] < 0).any():
                 return None
+        if lanes is not None:
+            a, active, errors = lanes.rows(first, n, W)
+            return self._assemble(first, tids, a, active, repeat, label_ids, pc, errors)
         al = self._column(ds, "addresses", None)
         if not {list}.issuperset(map(type, al)):
             return None
@@ -289,7 +295,26 @@ def explicit_only(d: Any) -> bool:
             and all(isinstance(i, dict) and "addresses" in i for i in d["instructions"]))
 
 
-def from_pattern_dict(d: dict, source: str = "", batch: int = BATCH, reparse: Callable[[], Any] | None = None) -> Source:
+def from_pattern_bytes(raw: bytes, source: str, reparse: Callable[[], Any]) -> Source | None:
+    """A pattern file of explicit-address instructions read with the addresses cut out of the text
+    (see :mod:`.addresses`); None when that does not apply (the caller parses the usual way)."""
+    got = cut(raw)
+    if got is None:
+        return None
+    text, lanes = got
+    try:
+        d, _exact = jsonread.fast_parse(text, "", source)
+    except FileFormatError:
+        return None
+    if not explicit_only(d) or len(d["instructions"]) != lanes.counts.size:
+        return None
+    if not all(type(x["addresses"]) is int and x["addresses"] == 0 for x in d["instructions"]):
+        return None
+    return from_pattern_dict(d, source, reparse=reparse, lanes=lanes)
+
+
+def from_pattern_dict(d: dict, source: str = "", batch: int = BATCH, reparse: Callable[[], Any] | None = None,
+                      lanes: Lanes | None = None) -> Source:
     """A parsed pattern file of explicit-address instructions, converted up front (so that a bad
     instruction is reported before any output). ``reparse``: the file parsed
     again by the standard library (see :func:`jsonread.fast_parse`)."""
@@ -300,7 +325,7 @@ def from_pattern_dict(d: dict, source: str = "", batch: int = BATCH, reparse: Ca
     again = (lambda s: lambda: reparse()["instructions"][s:s + batch]) if reparse else (lambda s: None)
     batches = []
     for s in range(0, len(ds), batch):
-        batches.append(conv.convert(ds[s:s + batch], s, again(s)))
+        batches.append(conv.convert(ds[s:s + batch], s, again(s), lanes))
     return Source(header, conv, iter(batches), len(ds), ds)
 
 
