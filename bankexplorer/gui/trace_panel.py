@@ -10,7 +10,9 @@ file is parsed in one piece first: a pause of about a second per 50 MB.)
 from __future__ import annotations
 
 import gc
+import sys
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +30,8 @@ from ..model.summary import RowCounts, Summary
 
 #: instructions per batch in the window: each batch holds the interpreter for a few milliseconds
 GUI_BATCH = 2048
+#: seconds between progress reports
+PROGRESS_INTERVAL = 0.1
 
 
 @dataclass
@@ -86,11 +90,16 @@ class TraceLoader(QObject):
     def run(self) -> None:
         # parsing makes millions of objects and no cycles: with the collector on, a full collection
         # over a big heap would hold the interpreter (and so the GUI thread) for seconds at a time
+        # and the GUI thread, whose every call into Python (a repaint runs hundreds) waits for the
+        # interpreter, gets it back after half a millisecond instead of five while this thread works
         collecting = gc.isenabled()
+        interval = sys.getswitchinterval()
         gc.disable()
+        sys.setswitchinterval(min(interval, 0.0005))
         try:
             self._run()
         finally:
+            sys.setswitchinterval(interval)
             if collecting:
                 gc.enable()
 
@@ -130,6 +139,7 @@ class TraceLoader(QObject):
                                                  "addr", "active")}
         errors: dict[int, str] = {}
         done = 0
+        last = -PROGRESS_INTERVAL
         for b in src.batches:
             if self.stop.is_set():
                 return None
@@ -155,7 +165,10 @@ class TraceLoader(QObject):
                          ("ideal", res.ideal), ("degree", res.degree), ("addr", wb.addr), ("active", wb.active)):
                 parts[k].append(v)
             done += n
-            self.progress.emit(done, self._fraction(src, size, done))
+            now = time.monotonic()
+            if now - last >= PROGRESS_INTERVAL:  # a signal per batch would flood the GUI thread's queue
+                last = now
+                self.progress.emit(done, self._fraction(src, size, done))
         W = hw.warp_size
         cat = {k: (np.concatenate(v) if v else np.zeros((0, W) if k in ("addr", "active") else 0, np.int64))
                for k, v in parts.items()}
@@ -253,6 +266,7 @@ class TracePanel(QWidget):
         self.loader: TraceLoader | None = None
         self.data: TraceData | None = None
         self.state = "empty"  # loading, loaded, cancelled, failed
+        self.done = 0  # instructions analyzed so far
 
     def _set_busy(self, busy: bool) -> None:
         self.bar.setVisible(busy)
@@ -265,8 +279,10 @@ class TracePanel(QWidget):
         self.model.set_data(None)
         self.data = None
         self.state = "loading"
+        self.done = 0
         self.status.setText(f"Loading {Path(path).name}…")
         self.bar.setValue(0)
+        self.bar.setFormat("%p%")
         self._set_busy(True)
         self.thread = QThread(self)
         self.loader = TraceLoader(path)
@@ -293,12 +309,14 @@ class TracePanel(QWidget):
             self.loader = None
 
     def _progress(self, done: int, fraction: float) -> None:
+        # the bar's own text, not the label: a label whose text changes lays the window out again
+        self.done = done
         if fraction >= 0:
             self.bar.setRange(0, 1000)
             self.bar.setValue(int(1000 * min(fraction, 1.0)))
         else:
             self.bar.setRange(0, 0)
-        self.status.setText(f"Loading… {done:,} instructions analyzed")
+        self.bar.setFormat(f"%p%  ({done:,} instructions analyzed)")
 
     def _finished(self, data: TraceData) -> None:
         self.data = data
