@@ -9,15 +9,24 @@
    analyzed end to end (expansion + engine + detail), as the window does on every edit.
 3. The public batch form, ``bx.wavefronts(addresses (n, 32), kind=..., width=..., ...)``, on the
    same 100,000 instructions as numpy arrays (argument checks included) against the same reference.
+4. The command on a big trace, end to end: ``bankexplorer analyze FILE --json`` on 200,000 mixed
+   explicit instructions (a pattern file, ~45 MB) run as a subprocess, against a subprocess that only
+   does ``json.load`` of the same file: wall time and peak memory (the child's own maximum RSS, from
+   ``os.wait4``) as ratios, the best of ``--runs`` interleaved runs of each; its output checked
+   against the per-lane reference on every count (wavefronts, executions, compare-and-swap loop
+   loads). Then the same rows as a 1,000,000-instruction ``.jsonl`` trace: its peak memory.
 
-usage: python scripts/bench_engine.py [--n 100000] [--repeat 5]
+usage: python scripts/bench_engine.py [--n 100000] [--repeat 5] [--trace-n 200000] [--big-n 1000000] [--runs 3]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -28,7 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bankexplorer.model import Instruction, Loop, Pattern, SharedArray, analyze  # noqa: E402
 from bankexplorer.model.engine import WarpBatch, analyze_batch, count_wavefronts  # noqa: E402
 from bankexplorer.model.hardware import KINDS  # noqa: E402
-from bankexplorer.model.reference import reference_wavefronts  # noqa: E402
+from bankexplorer.model.reference import reference_cas_loop, reference_wavefronts  # noqa: E402
+from bankexplorer.model.hardware import atomic_is_native  # noqa: E402
 
 
 def mixed_rows(n: int, seed: int = 1) -> list[dict]:
@@ -105,10 +115,108 @@ def bench_api(rows: list[dict], batch: WarpBatch, ref: np.ndarray, t_ref: float,
           f"(arguments checked; all {len(rows):,} agree; engine alone {t_eng_best * 1e3:.1f} ms in the same loop)")
 
 
+def pattern_instruction(r: dict, i: int) -> dict:
+    """A row of :func:`mixed_rows` as a pattern file's explicit-address instruction."""
+    d: dict = {"kind": r["kind"]}
+    if r["kind"] in ("ldmatrix", "stmatrix"):
+        d["matrices"], d["trans"] = r["matrices"], bool(i % 2)
+    else:
+        d["width"] = r["width"]
+    if r["space"] != "shared":
+        d["space"] = r["space"]
+    if r["kind"] == "atomic" and r["op"] != "add":
+        d["op"] = r["op"]
+    d["addresses"] = r["addresses"]
+    if i % 10 == 0:
+        d["label"] = f"loop {i % 7}"
+    return d
+
+
+#: runs a command and reports its wall time, its own peak RSS and exit status. A small process of its
+#: own starts it: Linux counts into a child's peak RSS the memory of the process that forked it, and
+#: this script holds the benchmark's rows
+_LAUNCHER = """
+import json, os, subprocess, sys, time
+t = time.perf_counter()
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)
+_pid, status, usage = os.wait4(p.pid, 0)
+print(json.dumps([time.perf_counter() - t, usage.ru_maxrss * 1024, os.waitstatus_to_exitcode(status)]))
+"""
+
+
+def run_child(cmd: list[str]) -> tuple[float, int, int]:
+    """Wall seconds, peak RSS (bytes) and exit status of one command, output discarded."""
+    p = subprocess.run([sys.executable, "-c", _LAUNCHER, *cmd], capture_output=True, text=True, check=True)
+    t, rss, code = json.loads(p.stdout)
+    return t, rss, code
+
+
+def check_against_reference(rows: list[dict], out: dict) -> int:
+    """Every count of ``analyze --json`` against the per-lane reference; returns the rows checked."""
+    got = out["instructions"]
+    assert len(got) == len(rows), "one result per instruction"
+    for k, (r, g) in enumerate(zip(rows, got)):
+        w = 16 if r["kind"] in ("ldmatrix", "stmatrix") else r["width"]
+        want = reference_wavefronts(r["kind"], w, r["addresses"], matrices=r["matrices"], space=r["space"], op=r["op"])
+        execs, loads = 1, 0
+        if r["kind"] == "atomic" and not atomic_is_native(r["op"], w):
+            execs, loads = reference_cas_loop(w, r["addresses"])
+        if not any(a is not None for a in r["addresses"]):
+            execs = 0
+        assert (g["wavefronts"], g["executions"], g.get("loop_load_wavefronts", 0)) == (want, execs, loads), (k, r, g)
+    t = out["totals"]
+    assert t["instructions"] == len(rows) and t["invalid"] == 0
+    assert t["wavefronts"] == sum(g["wavefronts"] + g.get("loop_load_wavefronts", 0) for g in got)
+    return len(got)
+
+
+def bench_command(n: int, big: int, runs: int) -> None:
+    cli = [sys.executable, "-m", "bankexplorer"]
+    rows = mixed_rows(n, seed=3)
+    with tempfile.TemporaryDirectory() as tmp:
+        f = Path(tmp) / "trace.json"
+        f.write_text(json.dumps({"format": "bankexplorer-pattern", "version": 1, "name": "bench",
+                                 "instructions": [pattern_instruction(r, i) for i, r in enumerate(rows)]}))
+        size = f.stat().st_size
+        out = Path(tmp) / "out.json"
+        with open(out, "w") as o:
+            subprocess.run(cli + ["analyze", str(f), "--json"], stdout=o, check=True)
+        checked = check_against_reference(rows, json.loads(out.read_text()))
+        base, mine = [], []
+        for _ in range(runs):  # interleaved: a busy machine slows both alike
+            base.append(run_child([sys.executable, "-c", "import json, sys; json.load(open(sys.argv[1]))", str(f)]))
+            mine.append(run_child(cli + ["analyze", str(f), "--json"]))
+        assert all(m[2] == 0 for m in mine)
+        tb, tm = min(b[0] for b in base), min(m[0] for m in mine)
+        mb, mm = min(b[1] for b in base), min(m[1] for m in mine)
+        print(f"analyze --json, {n:,} mixed explicit instructions ({size / 1e6:.0f} MB pattern file), end to end, "
+              f"best of {runs}; all {checked:,} agree with the per-lane reference on every count")
+        print(f"  json.load of the file      : {tb:6.2f} s  peak {mb / 2**20:6.0f} MB")
+        print(f"  bankexplorer analyze --json: {tm:6.2f} s  peak {mm / 2**20:6.0f} MB   "
+              f"time ratio {tm / tb:.2f}x (goal <= 2x), memory ratio {mm / mb:.2f}x (goal <= 3x)")
+        # the same rows, repeated, as a .jsonl trace of `big` instructions
+        g = Path(tmp) / "trace.jsonl"
+        f.unlink()
+        out.unlink()
+        with open(g, "w") as w:
+            w.write(json.dumps({"format": "bankexplorer-trace", "version": 1, "name": "bench",
+                                "hardware": {"preset": "nvidia-sm70-sm90"}}) + "\n")
+            lines = [json.dumps(pattern_instruction(r, i)) + "\n" for i, r in enumerate(rows)]
+            for s in range(0, big, len(lines)):
+                w.writelines(lines[: big - s])
+        t, rss, code = run_child(cli + ["analyze", str(g), "--json"])
+        assert code == 0
+        print(f"analyze --json, {big:,}-instruction .jsonl trace ({g.stat().st_size / 1e6:.0f} MB): {t:.1f} s, "
+              f"peak {rss / 2**20:.0f} MB (goal < 500 MB)")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=100_000)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--trace-n", type=int, default=200_000, help="instructions of the end-to-end run (0: skip)")
+    ap.add_argument("--big-n", type=int, default=1_000_000, help="instructions of the .jsonl trace")
+    ap.add_argument("--runs", type=int, default=3, help="interleaved runs of the end-to-end comparison")
     args = ap.parse_args()
 
     rows = mixed_rows(args.n)
@@ -149,6 +257,8 @@ def main() -> int:
     print(f"editing-sized pattern: 1,024 threads x {len(pat.instructions)} instructions = {n_rows:,} warp instructions")
     print(f"  analyze (expand + engine + detail): median {med * 1e3:.2f} ms, p95 {p95 * 1e3:.2f} ms "
           f"(frame budget 16 ms; reference engine alone {t_ref_edit * 1e3:.1f} ms)")
+    if args.trace_n:
+        bench_command(args.trace_n, args.big_n, args.runs)
     return 0
 
 

@@ -29,6 +29,7 @@ from ..model.pattern import Instruction, Pattern
 from ..model.layout import SharedArray
 from .document import Document
 from .editors import EditorPanel
+from .trace_panel import TracePanel
 from .views import BanksView, InstructionList, MatrixView, SummaryView, TileView, TimelineView
 
 ORG, APP = "BankExplorer", "BankExplorer"
@@ -47,6 +48,23 @@ def register_tool(hook: Callable[["MainWindow"], None]) -> None:
     _TOOL_HOOKS.append(hook)
     for w in MainWindow.instances:
         hook(w)
+
+
+def is_trace_file(path: str | Path) -> bool:
+    """A ``.jsonl`` trace, or a pattern file larger than the editor takes (opened as a trace)."""
+    p = Path(path)
+    if p.suffix.lower() == ".jsonl":
+        return True
+    try:
+        return p.stat().st_size > patternfile.MAX_FILE_BYTES
+    except OSError:
+        return False
+
+
+def _too_big_for_editor(e: BankExplorerError) -> bool:
+    """A pattern file refused only for its size (too many instructions for the editor)."""
+    problems = getattr(e, "problems", None) or []
+    return bool(problems) and all(p == "instructions" and ("too many" in m or "at most" in m) for p, m in problems)
 
 
 def new_pattern() -> Pattern:
@@ -125,6 +143,13 @@ class MainWindow(QMainWindow):
         self.splitDockWidget(self.docks["editor"], self.docks["instructions"], Qt.Orientation.Vertical)
         self.splitDockWidget(self.docks["banks"], self.docks["matrix"], Qt.Orientation.Vertical)
         self.splitDockWidget(self.docks["timeline"], self.docks["summary"], Qt.Orientation.Horizontal)
+        # a big trace: its own virtualized list, beside the pattern's instruction list, shown on open
+        self.trace = TracePanel()
+        self.trace.title = "Trace"
+        self._dock("trace", self.trace, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.tabifyDockWidget(self.docks["instructions"], self.docks["trace"])
+        self.docks["trace"].hide()
+        self.trace.instructionChosen.connect(self._show_trace_instruction)
         self._layout_pending = True
         self.menus = {}
         self._build_menus()
@@ -165,6 +190,7 @@ class MainWindow(QMainWindow):
         f = self.menus["file"] = mb.addMenu("&File")
         self._action(f, "&New", self.new_file, QKeySequence.StandardKey.New)
         self._action(f, "&Open…", self.open_dialog, QKeySequence.StandardKey.Open)
+        self._action(f, "Open &Trace…", self.open_trace_dialog, QKeySequence("Ctrl+Shift+O"))
         ex = self.menus["examples"] = f.addMenu("Open &Example")
         for path in resources.examples():
             self._action(ex, path.stem.replace("_", " "), lambda _=False, p=path: self.open_path(p))
@@ -226,17 +252,46 @@ class MainWindow(QMainWindow):
         if not self.maybe_save():
             return
         start = str(self.document.path.parent) if self.document.path else str(resources.EXAMPLES)
-        path, _ = QFileDialog.getOpenFileName(self, "Open pattern", start, "Pattern files (*.json);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(self, "Open pattern", start,
+                                              "Pattern files (*.json);;Traces (*.jsonl);;All files (*)")
         if path:
             self.open_path(path, ask=False)
 
+    def open_trace_dialog(self) -> None:
+        start = str(self.document.path.parent) if self.document.path else str(Path.home())
+        path, _ = QFileDialog.getOpenFileName(self, "Open trace", start,
+                                              "Traces (*.jsonl);;Pattern files of explicit addresses (*.json)")
+        if path:
+            self.open_trace(path)
+
+    def open_trace(self, path: str | Path) -> None:
+        """Load and analyze a big trace on a worker thread; the window stays live (see TracePanel)."""
+        self.docks["trace"].show()
+        self.docks["trace"].raise_()
+        self.trace.open(path)
+
+    def _show_trace_instruction(self, k: int) -> None:
+        """The selected trace instruction, in every view (a one-instruction pattern)."""
+        if self.trace.data is None:
+            return
+        if not self.maybe_save():
+            return
+        self.document.set_pattern(self.trace.data.pattern_of(k))
+
     def open_path(self, path: str | Path, ask: bool = True) -> bool:
-        """Load a pattern file; a bad file is reported in a message and the document stays."""
+        """Load a pattern file; a bad file is reported in a message and the document stays. A trace
+        (``.jsonl``, or a pattern file too big for the editor) opens in the trace list."""
+        if is_trace_file(path):
+            self.open_trace(path)
+            return True
         if ask and not self.maybe_save():
             return False
         try:
             pat = patternfile.load(path)
         except BankExplorerError as e:
+            if _too_big_for_editor(e):  # a trace saved as a pattern file: the trace list takes it
+                self.open_trace(path)
+                return True
             self.statusBar().showMessage(f"Cannot open: {e}", 10000)
             QMessageBox.warning(self, "Cannot open pattern", str(e))
             return False
@@ -430,6 +485,7 @@ class MainWindow(QMainWindow):
         if not self.maybe_save():
             ev.ignore()
             return
+        self.trace.shutdown()
         self.save_settings()
         if self in MainWindow.instances:
             MainWindow.instances.remove(self)
@@ -511,7 +567,8 @@ def run_app(path: str | None) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setOrganizationName(ORG)
     app.setApplicationName(APP)
-    pat = patternfile.load(path) if path else None  # a bad file: one line from the CLI, exit 2
+    trace_path = path if path and is_trace_file(path) else None
+    pat = patternfile.load(path) if path and not trace_path else None  # a bad file: one line from the CLI, exit 2
     win = MainWindow()
     install_excepthook(lambda: win)
     if pat is not None:
@@ -519,6 +576,8 @@ def run_app(path: str | None) -> int:
         win._add_recent(str(Path(path).resolve()))
     else:
         win.open_path(resources.EXAMPLES / DEFAULT_EXAMPLE, ask=False)
+    if trace_path:
+        win.open_trace(trace_path)
     pick = os.environ.get("BANKEXPLORER_INSTRUCTION", "")  # screenshots: which instruction to show
     if pick.isdigit():
         win.document.select(instruction=int(pick))

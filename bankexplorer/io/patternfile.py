@@ -10,25 +10,27 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ..model import expr as E
 from ..model.errors import ExprError, FileFormatError
-from ..model.hardware import ATOMIC_OPS, KINDS, MATRIX_KINDS, PRESETS, SPACES, WIDTHS, Hardware
+from ..model.hardware import ATOMIC_OPS, KINDS, MATRIX_KINDS, MAX_SHARED_BYTES, PRESETS, SPACES, WIDTHS, Hardware
 from ..model.layout import DTYPES, SharedArray, Transform
 from ..model.pattern import Figure, Instruction, Loop, Pattern
 
 FORMAT = "bankexplorer-pattern"
 VERSION = 1
 MAX_FILE_BYTES = 32 << 20
+MAX_PC = (1 << 63) - 1
 FIGURE_STYLES = ("default", "slide", "dark")
 
 _TOP_KEYS = {"format", "version", "name", "description", "hardware", "block", "constants", "arrays", "instructions", "figure"}
-_HW_KEYS = {"preset", "banks", "bank_width", "warp_size"}
+_HW_KEYS = {"preset", "banks", "bank_width", "warp_size", "shared_bytes"}
 _ARRAY_KEYS = {"name", "type", "dims", "padding", "base", "transform"}
 _INSTR_KEYS = {"kind", "width", "matrices", "trans", "array", "index", "loops", "active", "repeat", "addresses", "label",
-               "space", "op", "aggregate"}
+               "space", "op", "aggregate", "pc"}
 _LOOP_KEYS = {"var", "start", "stop", "step"}
 
 
@@ -106,9 +108,10 @@ def _hardware(d: Any, P: _Problems) -> Hardware:
     banks = _int(d, "banks", "hardware", P, hw.banks, choices=(1, 2, 4, 8, 16, 32, 64))
     bw = _int(d, "bank_width", "hardware", P, hw.bank_width, choices=(1, 2, 4, 8, 16))
     ws = _int(d, "warp_size", "hardware", P, hw.warp_size, choices=(1, 2, 4, 8, 16, 32, 64))
-    if preset != "generic" and (banks, bw, ws) != (hw.banks, hw.bank_width, hw.warp_size):
+    smem = _int(d, "shared_bytes", "hardware", P, hw.shared_bytes, lo=16, hi=MAX_SHARED_BYTES)
+    if preset != "generic" and (banks, bw, ws, smem) != (hw.banks, hw.bank_width, hw.warp_size, hw.shared_bytes):
         P.add("hardware.preset", f"{preset!r} has fixed numbers; use the 'generic' preset to set your own")
-    return hw.with_numbers(banks, bw, ws)
+    return replace(hw.with_numbers(banks, bw, ws), shared_bytes=smem or hw.shared_bytes)
 
 
 def _transform(d: Any, path: str, P: _Problems) -> Transform:
@@ -192,6 +195,7 @@ def _instruction(d: Any, path: str, P: _Problems) -> Instruction | None:
         width = _int(d, "width", path, P, None, choices=WIDTHS)
     repeat = _int(d, "repeat", path, P, 1, lo=1, hi=10**12) or 1
     label = _str(d, "label", path, P, "")
+    pc = _int(d, "pc", path, P, None, lo=0, hi=MAX_PC)
     space = _str(d, "space", path, P, "shared")
     if space not in SPACES:
         P.add(f"{path}.space", f"must be one of {', '.join(SPACES)}, got {space!r}")
@@ -261,7 +265,7 @@ def _instruction(d: Any, path: str, P: _Problems) -> Instruction | None:
     if len(P.items) > n0:
         return None
     return Instruction(kind, width, matrices, trans, array, index, tuple(loops), active, repeat, addresses, label,
-                       space, op, aggregate is True)
+                       space, op, aggregate is True, pc)
 
 
 def from_dict(d: Any, source: str = "") -> Pattern:
@@ -357,6 +361,8 @@ def to_dict(p: Pattern) -> dict:
     d["hardware"] = {"preset": hw.preset}
     if hw.preset == "generic":
         d["hardware"].update(banks=hw.banks, bank_width=hw.bank_width, warp_size=hw.warp_size)
+        if hw.shared_bytes != PRESETS["generic"].shared_bytes:
+            d["hardware"]["shared_bytes"] = hw.shared_bytes
     d["block"] = list(p.block)
     if p.constants:
         d["constants"] = dict(p.constants)
@@ -399,6 +405,8 @@ def to_dict(p: Pattern) -> dict:
             x["op"] = i.op
         if i.aggregate:
             x["aggregate"] = True
+        if i.pc is not None:
+            x["pc"] = i.pc
         d["instructions"].append(x)
     if p.figure != Figure():
         d["figure"] = {"style": p.figure.style, "title": p.figure.title}
@@ -406,26 +414,32 @@ def to_dict(p: Pattern) -> dict:
 
 
 def loads(text: str, source: str = "") -> Pattern:
-    try:
-        d = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise FileFormatError([("", f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}")], source)
-    except RecursionError:
-        raise FileFormatError([("", "JSON is nested too deeply")], source)
-    return from_dict(d, source)
+    from .jsonread import parse
+
+    return from_dict(parse(text, "", source), source)
 
 
 def dumps(p: Pattern) -> str:
     return json.dumps(to_dict(p), indent=2) + "\n"
 
 
-def load(path: str | os.PathLike) -> Pattern:
+def read_text(path: str | os.PathLike, max_bytes: int | None = MAX_FILE_BYTES) -> str:
+    """A file's text, with every failure a :class:`FileFormatError` (``max_bytes``: refuse larger)."""
+    raw = read_bytes(path, max_bytes)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise FileFormatError([("", f"not UTF-8 text (byte {e.start})")], Path(path).name)
+
+
+def read_bytes(path: str | os.PathLike, max_bytes: int | None = MAX_FILE_BYTES) -> bytes:
+    """A file's bytes, with every failure a :class:`FileFormatError` (``max_bytes``: refuse larger)."""
     path = Path(path)
     name = path.name
     try:
         size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise FileFormatError([("", f"file is {size:,} bytes; patterns are at most {MAX_FILE_BYTES:,}")], name)
+        if max_bytes is not None and size > max_bytes:
+            raise FileFormatError([("", f"file is {size:,} bytes; patterns are at most {max_bytes:,}")], name)
         raw = path.read_bytes()
     except FileNotFoundError:
         raise FileFormatError([("", "no such file")], str(path))
@@ -435,11 +449,11 @@ def load(path: str | os.PathLike) -> Pattern:
         raise FileFormatError([("", "permission denied")], str(path))
     except OSError as e:
         raise FileFormatError([("", e.strerror or str(e))], str(path))
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise FileFormatError([("", f"not UTF-8 text (byte {e.start})")], name)
-    return loads(text, name)
+    return raw
+
+
+def load(path: str | os.PathLike) -> Pattern:
+    return loads(read_text(path), Path(path).name)
 
 
 def atomic_write(path: str | os.PathLike, data: bytes) -> None:

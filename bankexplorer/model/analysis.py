@@ -13,10 +13,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import expr as E
-from .engine import BatchResult, WarpBatch, analyze_batch, count_wavefronts, narrow
+from .engine import BatchResult, WarpBatch, analyze_batch, count_wavefronts, narrow, served_lanes
 from .errors import BankExplorerError
-from .hardware import Hardware, aggregated_lanes, issue_cycles_one_warp, latency_cycles
+from .hardware import (Hardware, aggregated_lanes, issue_cycles_one_warp, latency_cycles, past_shared_memory,
+                       past_shared_memory_message)
 from .pattern import Instruction, Pattern
+from .summary import RowCounts, Summary, batch_totals
 
 
 @dataclass
@@ -74,32 +76,38 @@ class Analysis:
         np.maximum.at(per, self.source, wf)
         return int(np.argmax(per)) if per.max() >= 0 else 0
 
-    def totals(self) -> "Totals":
-        ok = self.ok
-        wf = np.where(ok, self.result.wavefronts, 0)
-        ideal = np.where(ok, self.result.ideal, 0)
-        rep = self.repeat
+    def counts(self) -> RowCounts:
+        """The per-row numbers the totals and the summary add up."""
         res = self.result
         zero = np.zeros(len(self), np.int64)
-        loop_wf = np.where(ok, res.loop_load_wavefronts if res.loop_load_wavefronts is not None else zero, 0)
-        execs = np.where(ok, res.executions if res.executions is not None else 1, 0)
-        # a compare-and-swap loop executes its load as often as its ATOMS
-        loop_execs = np.where(loop_wf > 0, execs, 0)
-        wf = wf + loop_wf
-        return Totals(
-            instructions=len(self),
-            executed=int(((execs + loop_execs) * rep).sum()),
-            invalid=int((~ok).sum()),
-            wavefronts=int(wf.sum()),
-            ideal=int(ideal.sum()),
-            kernel_wavefronts=int((wf * rep).sum()),
-            kernel_ideal=int((ideal * rep).sum()),
-            kernel_instructions=int(rep[ok].sum()),
-            worst_degree=int(self.result.degree[ok].max(initial=0)),
-            bytes_requested=int((np.where(ok, self.result.bytes_requested, 0) * rep).sum()),
-            bytes_moved=int((wf * self.hardware.row_bytes * rep).sum()),
-            shared_bytes=self.pattern.shared_bytes(),
-        )
+        return RowCounts(ok=self.ok, wavefronts=res.wavefronts, ideal=res.ideal, degree=res.degree,
+                         bytes_requested=res.bytes_requested,
+                         executions=res.executions if res.executions is not None else zero + 1,
+                         loop_loads=res.loop_load_wavefronts if res.loop_load_wavefronts is not None else zero,
+                         repeat=self.repeat)
+
+    def totals(self) -> "Totals":
+        t = batch_totals(self.counts(), self.hardware.row_bytes)
+        return Totals(**t, shared_bytes=self.pattern.shared_bytes())
+
+    def where(self, r: int) -> tuple[int, int, int]:
+        """(instruction, iteration, warp) of row ``r``."""
+        return int(self.source[r]), int(self.iteration[r]), int(self.warp[r])
+
+    def summary(self) -> Summary:
+        """N-way histogram, worst rows, totals per label / pc (see :mod:`.summary`)."""
+        s = Summary(self.hardware.row_bytes, self.pattern.shared_bytes())
+        labels = [ins.label for ins in self.pattern.instructions]
+        pcs = np.array([ins.pc if ins.pc is not None else -1 for ins in self.pattern.instructions] or [-1], np.int64)
+        ids = np.array([k if labels[k] else -1 for k in range(len(labels))] or [-1], np.int64)[self.source] \
+            if labels else np.zeros(0, np.int64)
+
+        def label_of(r: int):
+            ins = self.pattern.instructions[int(self.source[r])]
+            return ins.label, ins.pc
+
+        s.add(0, self.counts(), ids, labels, pcs[self.source] if len(self) else pcs[:0], label_of)
+        return s
 
     def row_json(self, r: int) -> dict:
         res = self.result
@@ -126,6 +134,10 @@ class Analysis:
             d["space"] = ins.space
         if ins.aggregate:
             d["aggregate"] = True
+        if ins.label:
+            d["label"] = ins.label
+        if ins.pc is not None:
+            d["pc"] = ins.pc
         note = self.note(k)
         if note:
             d["note"] = note
@@ -411,6 +423,11 @@ def analyze(pattern: Pattern, detail: bool = True) -> Analysis:
             err = None
             if len(ins.addresses) != W:
                 err = f"needs {W} addresses (one per lane), got {len(ins.addresses)}"
+            else:
+                served = served_lanes(WarpBatch(np.array([ins.engine_kind(arrays)]), np.array([width]),
+                                                np.array([ins.matrices if ins.is_matrix else 0]), ad, act), hw)
+                if past_shared_memory(ad, np.array([width]), served, hw)[0]:
+                    err = past_shared_memory_message(ad[0], width, served[0], hw)
         else:
             loops = list(ins.loop_values()) or [{}]
             L, nw = len(loops), warps

@@ -140,6 +140,9 @@ class Hardware:
     bank_width: int = 4
     warp_size: int = 32
     rules: str = "nvidia"
+    #: bytes of shared memory one block can address: an explicit address past it is an error of
+    #: its instruction (228 KB on sm_90; the generic preset lets a file set its own)
+    shared_bytes: int = 228 << 10
 
     @property
     def row_bytes(self) -> int:
@@ -163,10 +166,30 @@ class Hardware:
 
 
 NVIDIA_SM70_SM90 = Hardware()
-KEPLER_8BYTE = Hardware(name="Kepler 8-byte bank mode", preset="kepler-8byte", bank_width=8)
+KEPLER_8BYTE = Hardware(name="Kepler 8-byte bank mode", preset="kepler-8byte", bank_width=8, shared_bytes=48 << 10)
 GENERIC = Hardware(name="Generic (set your own numbers)", preset="generic", rules="simple")
 
 PRESETS: dict[str, Hardware] = {h.preset: h for h in (NVIDIA_SM70_SM90, KEPLER_8BYTE, GENERIC)}
+
+
+#: the most shared memory the generic preset may be given (1 GiB: far beyond any GPU)
+MAX_SHARED_BYTES = 1 << 30
+
+
+def past_shared_memory(addr: np.ndarray, width: np.ndarray, served: np.ndarray, hw: Hardware) -> np.ndarray:
+    """(N,) rows with a served lane whose access ends past the shared memory of ``hw``."""
+    if addr.size == 0 or int(addr.max()) + 16 <= hw.shared_bytes:  # the common case: nothing near the end
+        return np.zeros(addr.shape[0], bool)
+    end = np.asarray(addr, np.int64) + np.asarray(width, np.int64)[:, None]
+    return ((end > hw.shared_bytes) & served).any(axis=1)
+
+
+def past_shared_memory_message(addr: np.ndarray, width: int, served: np.ndarray, hw: Hardware) -> str:
+    """What :func:`past_shared_memory` found in one row (lane arrays of one instruction)."""
+    end = np.asarray(addr, np.int64) + width
+    lane = int(np.argmax((end > hw.shared_bytes) & served))
+    return (f"lane {lane}: address {int(addr[lane]):,} is past the end of shared memory "
+            f"({hw.shared_bytes:,} bytes on {hw.name})")
 
 
 def unit_bytes(width: np.ndarray | int, hw: Hardware) -> np.ndarray:

@@ -61,6 +61,7 @@ class Instruction:
     space: str = "shared"  # loads/stores: "generic" = through a generic pointer (SASS LD/ST)
     op: str = "add"  # atomics: add (a float add on float arrays), min, max, ..., exch, cas, popc_inc
     aggregate: bool = False  # atomics: warp-aggregated by the compiler, one lane per warp issues it
+    pc: int | None = None  # explicit-address traces: the program counter of the instruction (for per-pc totals)
 
     @property
     def explicit(self) -> bool:
