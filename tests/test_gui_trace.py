@@ -115,3 +115,19 @@ def test_bad_trace_says_why(qtbot, win, tmp_path):
     qtbot.waitUntil(lambda: win.trace.state != "loading", timeout=30_000)
     assert win.trace.state == "failed"
     assert "line 2: width: must be one of 1, 2, 4, 8, 16" in win.trace.status.text()
+
+
+def test_a_trace_opens_on_its_most_expensive_instruction(qtbot, win, tmp_path):
+    rows = [{"kind": "load", "width": 4, "addresses": [4 * t * s for t in range(32)]} for s in (1, 2, 32, 8, 32)]
+    path = tmp_path / "five.jsonl"
+    path.write_text(json.dumps(TRACE_HEAD) + "\n" + "".join(json.dumps(r) + "\n" for r in rows))
+    win.open_path(path)
+    qtbot.waitUntil(lambda: win.trace.state == "loaded", timeout=10000)
+    # wavefronts 1, 2, 32, 8, 32: the first 32-way row, shown in the views; conflicts in the conflict colour
+    assert win.trace.table.currentIndex().row() == 2
+    assert win.document.pattern.instructions[0].addresses == tuple(rows[2]["addresses"])
+    m = win.trace.model
+    from PySide6.QtCore import Qt
+    assert m.data(m.index(2, 3)) == "32" and m.data(m.index(2, 3), Qt.ItemDataRole.ForegroundRole) is not None
+    assert m.data(m.index(0, 3), Qt.ItemDataRole.ForegroundRole) is None
+    assert win.trace.table.isColumnHidden(2)  # no pc in this trace: no pc column

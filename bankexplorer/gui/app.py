@@ -143,13 +143,14 @@ class MainWindow(QMainWindow):
         self.splitDockWidget(self.docks["editor"], self.docks["instructions"], Qt.Orientation.Vertical)
         self.splitDockWidget(self.docks["banks"], self.docks["matrix"], Qt.Orientation.Vertical)
         self.splitDockWidget(self.docks["timeline"], self.docks["summary"], Qt.Orientation.Horizontal)
-        # a big trace: its own virtualized list, beside the pattern's instruction list, shown on open
+        # a big trace: its own virtualized list, below the pattern's instruction list, shown on open
         self.trace = TracePanel()
         self.trace.title = "Trace"
         self._dock("trace", self.trace, Qt.DockWidgetArea.LeftDockWidgetArea)
-        self.tabifyDockWidget(self.docks["instructions"], self.docks["trace"])
+        self.splitDockWidget(self.docks["instructions"], self.docks["trace"], Qt.Orientation.Vertical)
         self.docks["trace"].hide()
         self.trace.instructionChosen.connect(self._show_trace_instruction)
+        self.trace.loaded.connect(lambda _data: self._give_trace_room())
         self._layout_pending = True
         self.menus = {}
         self._build_menus()
@@ -266,9 +267,22 @@ class MainWindow(QMainWindow):
 
     def open_trace(self, path: str | Path) -> None:
         """Load and analyze a big trace on a worker thread; the window stays live (see TracePanel)."""
-        self.docks["trace"].show()
-        self.docks["trace"].raise_()
+        dock = self.docks["trace"]
+        if dock.isHidden():
+            dock.show()
+            QTimer.singleShot(0, self._give_trace_room)  # once the window is laid out
+        dock.raise_()
         self.trace.open(path)
+
+    def _give_trace_room(self) -> None:
+        """Half the left column for the trace list (its rows are what a trace is read by)."""
+        docks = [self.docks[k] for k in ("editor", "instructions", "trace")]
+        h = sum(d.height() for d in docks)
+        if h > 0:
+            self.resizeDocks(docks, [int(h * 0.36), int(h * 0.14), int(h * 0.5)], Qt.Orientation.Vertical)
+        want = self.trace.table.horizontalHeader().length() + 40  # every column in view
+        if docks[2].width() < want:
+            self.resizeDocks([docks[2]], [min(want, int(self.width() * 0.3))], Qt.Orientation.Horizontal)
 
     def _show_trace_instruction(self, k: int) -> None:
         """The selected trace instruction, in every view (a one-instruction pattern)."""

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, QThread, Signal
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QProgressBar, QPushButton, QTableView, QVBoxLayout, QWidget,
 )
@@ -27,6 +28,7 @@ from ..model.engine import count_wavefronts, narrow
 from ..model.errors import BankExplorerError
 from ..model.pattern import Instruction, Pattern
 from ..model.summary import RowCounts, Summary
+from ..palette import SCREEN
 
 #: instructions per batch in the window: each batch holds the interpreter for a few milliseconds
 GUI_BATCH = 2048
@@ -182,6 +184,9 @@ class TraceLoader(QObject):
         return src.position() / size if src.position else -1.0
 
 
+_CONFLICT = QColor(*SCREEN.conflict)
+
+
 class TraceTableModel(QAbstractTableModel):
     """The instructions of a trace as table rows, read from the arrays on demand."""
 
@@ -216,6 +221,8 @@ class TraceTableModel(QAbstractTableModel):
             return d.errors[r]
         if role == Qt.ItemDataRole.TextAlignmentRole and c != 1:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole and c in (3, 5) and (r in d.errors or int(d.degree[r]) > 1):
+            return _CONFLICT  # a conflicted (or invalid) instruction's numbers in the conflict colour
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if c == 0:
@@ -328,9 +335,37 @@ class TracePanel(QWidget):
         self.status.setText(f"{data.path.name}: {t['instructions']:,} warp instructions, {t['wavefronts']:,} wavefronts "
                             f"(ideal {t['ideal']:,}, efficiency {eff:.0%}), worst {t['worst_degree']}-way"
                             + (f", {t['invalid']:,} invalid" if t["invalid"] else ""))
+        self._fit_columns(len(data))
         self.loaded.emit(data)
-        if len(data):
-            self.table.selectRow(0)
+        if len(data):  # open on the most expensive instruction, as a pattern opens on its own
+            k = self.worst_row()
+            self.table.selectRow(k)
+            self.table.scrollTo(self.model.index(k, 0), QAbstractItemView.ScrollHint.PositionAtCenter)
+
+    def worst_row(self) -> int:
+        """The first row with the most wavefronts (0 when none is valid)."""
+        d = self.data
+        if d is None or not len(d):
+            return 0
+        wf = np.asarray(d.wavefronts, np.int64).copy()
+        if d.errors:
+            wf[np.fromiter(d.errors, np.int64)] = -1
+        return int(np.argmax(wf)) if wf.max(initial=-1) >= 0 else 0
+
+    def _fit_columns(self, n: int) -> None:
+        """Numeric columns as wide as their widest possible text (not measured row by row: a trace
+        has millions), the instruction name taking the rest."""
+        fm = self.table.fontMetrics()
+        pad = 2 * fm.horizontalAdvance("0")
+        header = self.table.horizontalHeader()
+        samples = {0: f"{max(n - 1, 0):,}", 2: "0x" + "f" * 6, 3: "9,999", 4: "9,999", 5: "32-way"}
+        for c, text in samples.items():
+            w = max(fm.horizontalAdvance(text), fm.horizontalAdvance(TraceTableModel.HEADERS[c])) + pad
+            header.setSectionResizeMode(c, QHeaderView.ResizeMode.Fixed)
+            header.resizeSection(c, w)
+        self.table.setColumnHidden(2, not bool((np.asarray(self.data.pc) >= 0).any()) if self.data else True)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(1, max(fm.horizontalAdvance("instruction") + pad, fm.horizontalAdvance("0") * 16))
 
     def _failed(self, message: str) -> None:
         self.state = "failed"
