@@ -32,7 +32,7 @@ def manifest(cases, model) -> dict:
 def _run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..io.patternfile import atomic_write
+    from ..io.atomic import atomic_write
 
     pat = load_pattern(args.file)
     cases, skipped = cases_from_pattern(pat, Path(args.file).stem)

@@ -110,7 +110,7 @@ def to_svg(pic: Picture) -> bytes:
 def atomic_write(path: str | os.PathLike, data: bytes) -> None:
     """All of ``data`` or nothing at ``path``, with the user's usual permissions: the pattern
     files' writer (one mechanism for every file the app saves)."""
-    from ..io.patternfile import atomic_write as write
+    from ..io.atomic import atomic_write as write
 
     write(path, data)
 

@@ -19,7 +19,7 @@ import numpy as np
 from ..model.hardware import latency_cycles
 from ..model.replay import ReplayStep, lane_text, replay_steps
 from .matrix import MatrixPanel
-from .canvas import Canvas, font
+from .canvas import Canvas
 from .figure import Picture, subtitle
 from .panel import lh, pct, tw
 from .scene import ExportError, Scene

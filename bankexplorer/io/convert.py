@@ -9,35 +9,11 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
-from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Iterator
 
 from ..model.errors import FileFormatError
 from . import jsonread, patternfile, trace
-
-
-@contextmanager
-def atomic_text(path: Path) -> Iterator[IO[str]]:
-    """Write a text file in pieces, all or nothing."""
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            yield f
-            f.flush()
-            os.fsync(f.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+from .atomic import atomic_open
 
 
 def _kind(path: Path) -> str:
@@ -70,7 +46,7 @@ def _pattern_to_trace(src: Path, dst: Path) -> int:
     if source.header.description:
         head["description"] = source.header.description
     head["hardware"] = patternfile.to_dict(source.header)["hardware"]
-    with atomic_text(dst) as f:
+    with atomic_open(dst, text=True) as f:
         f.write(json.dumps(head) + "\n")
         for s in range(0, len(instrs), trace.BATCH):
             f.write("".join(json.dumps(x) + "\n" for x in instrs[s:s + trace.BATCH]))
@@ -82,7 +58,7 @@ def _trace_to_pattern(src: Path, dst: Path) -> int:
     d = patternfile.to_dict(header)
     d.pop("instructions", None)
     n = 0
-    with atomic_text(dst) as f:
+    with atomic_open(dst, text=True) as f:
         f.write(json.dumps(d)[:-1] + ', "instructions": [\n')
         for lines, _batch in trace.iter_jsonl_lines(src):
             f.write((",\n" if n else "") + ",\n".join(x.decode("utf-8").strip() for x in lines))

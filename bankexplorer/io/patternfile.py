@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from ..model.errors import ExprError, FileFormatError
 from ..model.hardware import ATOMIC_OPS, KINDS, MATRIX_KINDS, MAX_SHARED_BYTES, PRESETS, SPACES, WIDTHS, Hardware
 from ..model.layout import DTYPES, SharedArray, Transform
 from ..model.pattern import Figure, Instruction, Loop, Pattern
+from .atomic import atomic_write
 
 FORMAT = "bankexplorer-pattern"
 VERSION = 1
@@ -454,34 +454,6 @@ def read_bytes(path: str | os.PathLike, max_bytes: int | None = MAX_FILE_BYTES) 
 
 def load(path: str | os.PathLike) -> Pattern:
     return loads(read_text(path), Path(path).name)
-
-
-def atomic_write(path: str | os.PathLike, data: bytes) -> None:
-    """Write all of ``data`` or nothing: a temporary file in the same folder, then a rename."""
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        # mkstemp makes the file owner-only; a saved pattern is for sharing: keep the file's
-        # current mode, or give a new one what the user's umask allows
-        try:
-            mode = path.stat().st_mode & 0o777
-        except OSError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(tmp, mode)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def save(p: Pattern, path: str | os.PathLike) -> None:
