@@ -132,11 +132,35 @@ def test_define_constexpr_const():
 
 
 def test_defines_option_gives_a_parameter_a_value():
-    text = "__global__ void k(int ld) {\n __shared__ float s[32 * 32];\n s[threadIdx.x * ld] = 0;\n}"
+    # a __device__ function's parameter (walked on its own, no call gives it a value)
+    text = "__device__ void put(int ld) {\n __shared__ float s[32 * 32];\n s[threadIdx.x * ld] = 0;\n}"
     res = imp(text)
     assert problems(res) == [(3, 4, "warning")] and "'ld'" in warnings(res)[0].message
     res = imp(text, defines={"ld": 32})
     assert res.complete and wavefronts(res) == [32]
+    # called, it takes the value of its argument: (32 + 1) floats apart, no conflict
+    call = text + "\n__global__ void k() {\n put(blockDim.x + 1);\n}"
+    res = imp(call, (32, 1, 1))
+    assert res.complete and wavefronts(res) == [1]
+
+
+def test_a_kernels_int_parameter_takes_the_launchers_value_unless_given():
+    """The verification launcher (and the measured kernels) pass 64 to an int parameter: the import
+    takes that value, says so at the parameter, and keeps the name in the pattern to edit."""
+    text = ("__global__ void k(float *out, int n, int ld) {\n  __shared__ float s[64 * 64];\n"
+            "  for (int i = threadIdx.x; i < n; i += blockDim.x) s[i * ld] = 0;\n}\n")
+    res = imp(text, (32, 1, 1))
+    assert res.complete and res.runtime_names == ("ld", "n")
+    notes = [(d.line, d.column, d.message) for d in res.diagnostics if d.severity == "note"]
+    assert [(ln, col) for ln, col, _m in notes] == [(1, 35), (1, 42)]  # at each name
+    assert "'n' has no value given: taken as 64" in notes[0][2] and "-D n=VALUE" in notes[0][2]
+    (ins,) = res.pattern.instructions
+    # ld stays a name in the index (editable); the loop over n is unrolled for n = 64
+    assert dict(res.pattern.constants) == {"ld": 64} and ins.iterations() == 2
+    assert wavefronts(res) == [32]  # 64 floats apart: every lane on bank 0
+    given = imp(text, (32, 1, 1), defines={"n": 96, "ld": 33})
+    assert given.complete and not [d for d in given.diagnostics if d.severity == "note"]
+    assert given.pattern.instructions[0].iterations() == 3 and wavefronts(given) == [1]
 
 
 def test_lane_warp_and_thread_indices():
@@ -317,7 +341,7 @@ def test_unsupported_code_is_reported_where_it_is(code, where, fragment):
 
 
 def test_loops_without_constant_bounds_import_their_body_once():
-    r = imp("__global__ void k(int n) {\n  __shared__ float s[1024];\n"
+    r = imp("__global__ void k(const int *p) {\n  __shared__ float s[1024]; int n = p[0];\n"
             "  for (int i = threadIdx.x; i < n; i += blockDim.x) s[i * 2] = 0;\n"
             "  int stride = 16;\n  while (stride > 0) { s[threadIdx.x * stride] += 1; stride >>= 1; }\n}\n")
     ins = r.pattern.instructions
@@ -500,9 +524,28 @@ __global__ void k(float *out) {
 
 
 def test_a_struct_the_model_cannot_lay_out_is_reported():
-    r = imp("struct Q { float v[4]; };\n__global__ void k() {\n    __shared__ Q q[32];\n    q[threadIdx.x].v[0] = 1;\n}\n",
+    r = imp("struct Q { float v[2][2]; };\n__global__ void k() {\n    __shared__ Q q[32];\n    q[threadIdx.x].v[0][0] = 1;\n}\n",
             (32, 1, 1))
     assert any("element type 'Q'" in d.message for d in r.diagnostics)
+
+
+def test_structs_of_arrays_are_laid_out_as_c_does():
+    """``struct { float x[128]; float y[128]; }``: p.y[t] is 512 bytes after p.x[t]; an array of
+    such structs puts each struct's arrays one after the other."""
+    text = ("struct P { float x[128]; float y[128]; };\nstruct Q { int id; float v[4]; };\n"
+            "__global__ void k(float *o) {\n  __shared__ P p;\n  __shared__ Q q[32];\n"
+            "  p.x[threadIdx.x] = 1; p.y[threadIdx.x] = 2;\n"
+            "  o[0] = p.y[(threadIdx.x * 2) & 127] + q[threadIdx.x & 31].v[3];\n}\n")
+    r = imp(text, (128, 1, 1))
+    assert warnings(r) == []
+    an = analyze(r.pattern, detail=False)
+    first = {k: an.batch.addr[an.rows_of(k)[0]][:4].tolist() for k in range(4)}
+    base_q = next(a for a in r.pattern.arrays if a.name == "q").base
+    assert first[0] == [0, 4, 8, 12] and first[1] == [512, 516, 520, 524]
+    assert first[2] == [512, 520, 528, 536]
+    assert first[3] == [base_q + 20 * t + 16 for t in range(4)]  # Q is 20 bytes: id, then v[0..3]
+    # stride 2 words: 2-way; stride 5 words (20-byte structs): 32 lanes on 32 distinct banks
+    assert wavefronts(r) == [1, 1, 2, 1]
 
 
 # ---- cooperative groups --------------------------------------------------------------------------
@@ -599,3 +642,28 @@ __global__ void k(const float *in) {
     tile, pad = r.pattern.arrays
     assert (tile.dims, tile.padding) == ((20, 20), 0)  # its halo columns are indexed: they are the array's
     assert (pad.dims, pad.padding) == ((16, 16), 1)  # nothing reaches column 16: shown as padding
+
+
+def test_a_function_templates_arguments_are_bound_where_it_is_called():
+    """``warpReduce<64>(sdata, tid)`` (reduction #6): ``blockSize`` is 64 inside, so the branches
+    on it are decided as nvcc's instantiation decides them, not imported both ways."""
+    text = """\
+template <unsigned int blockSize, int step = 2>
+__device__ void warpReduce(volatile float *sdata, unsigned int tid) {
+    if (blockSize >= 64) sdata[tid] += sdata[tid + 32];
+    if (blockSize >= 128) sdata[tid] += sdata[tid + 64];
+    sdata[tid] += sdata[tid + step];
+}
+__global__ void k(float *out) {
+    __shared__ float sdata[256];
+    if (threadIdx.x < 32) warpReduce<64>(sdata, threadIdx.x);
+    out[0] = sdata[0];
+}
+"""
+    r = imp(text, (64, 1, 1))
+    assert warnings(r) == []
+    lines = [s.line for s in r.sources]
+    assert 4 not in lines and lines.count(3) == 3 and lines.count(5) == 3  # load, load, store each
+    # the default of ``step`` counts too
+    assert [i.index for i in r.pattern.instructions if i.kind == "load"][:4] == [
+        ("threadIdx.x + 32",), ("threadIdx.x",), ("threadIdx.x + 2",), ("threadIdx.x",)]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 from collections import Counter
 from dataclasses import dataclass, replace
 
@@ -36,6 +37,7 @@ from .result import Diagnostic, ImportResult, SourceSpan
 _CLASS = {"load": "ld", "ldmatrix": "ld", "store": "st", "stmatrix": "st", "atomic": "atom"}
 _OPNAME = {"load": "LDS", "store": "STS", "atomic": "ATOMS", "ldmatrix": "LDSM", "stmatrix": "STSM"}
 _WIDTH_SUFFIX = {1: ".U8", 2: ".U16", 4: "", 8: ".64", 16: ".128"}
+MAX_POOL = 48  # accesses of the lines matched together (a fully unrolled loop of several lines)
 MAX_SEARCH = 20000  # fusion choices tried per line before giving up (lines have a handful of accesses)
 
 
@@ -95,6 +97,10 @@ class _Acc:
     copies: int = 1  # instructions the compiled code has for it (a vector load narrowed to some parts)
     written: int = 0  # iterations as written (``iterations`` may shrink while the line is matched)
     expanded: tuple[Instruction, ...] = ()  # the compiled code's instructions for it, one per chunk of iterations
+    #: names in its index or condition: where some are the launch's values (``runtime_names``), nvcc
+    #: sees only what the expressions say, not what they come to for the values the import took
+    names: frozenset[str] = frozenset()
+    runtime: bool = False
 
     def __post_init__(self) -> None:
         self.written = self.iterations
@@ -195,6 +201,8 @@ def adjust(written: ImportResult, dis: Disassembly, arch: str = nvrtc.DEFAULT_AR
     accs: list[_Acc] = []
     for k, (ins, span) in enumerate(zip(pat.instructions, written.sources)):
         accs.append(_Acc(k, ins, span, ins.iterations(), ins.lane_width(arrays)))
+        accs[-1].names = _names(ins)
+        accs[-1].runtime = bool(accs[-1].names & set(written.runtime_names))
     for i, j, _outer in written.twins:
         accs[j].merged_into = i
     if pat.instructions:
@@ -206,7 +214,7 @@ def adjust(written: ImportResult, dis: Disassembly, arch: str = nvrtc.DEFAULT_AR
                 continue
             a.addr = np.asarray(an.batch.addr[rows], np.int64).reshape(a.iterations, -1, W)
             a.active = an.batch.active[rows].reshape(a.iterations, -1, W)
-        _mark_forwardable(accs)
+        _mark_forwardable(accs, set(written.barriers))
 
     shared = dis.shared()
     by_line: dict[int, dict[str, list[SassInstruction]]] = {}
@@ -298,7 +306,9 @@ def _reconcile_class(cls: str, src_lines: dict[int, dict[str, list[_Acc]]],
     missing: list[int] = []
     orphans: list[SassInstruction] = []
     hoisted: Counter = Counter()
+    changed: dict[int, Counter] = {}  # lines matched only by changing their accesses (and what they hoisted)
     lines = sorted({ln for ln, c in src_lines.items() if c.get(cls)} | {ln for ln, c in by_line.items() if c.get(cls)})
+    before = {id(a): _state(a) for ln in lines for a in src_lines.get(ln, {}).get(cls, [])}
     for ln in lines:
         srcs = src_lines.get(ln, {}).get(cls, [])
         sas = by_line.get(ln, {}).get(cls, [])
@@ -312,23 +322,35 @@ def _reconcile_class(cls: str, src_lines: dict[int, dict[str, list[_Acc]]],
             hoisted += need
             if not ok:
                 unresolved.append(ln)
+            elif any(_changed(a, before[id(a)]) for a in srcs):
+                changed[ln] = need
     for w, n in hoisted.items():  # a hoisted load's instruction sits before its loop, on another line
         for _ in range(n):
             o = next((x for x in orphans if x.width == w and not dis.in_loop(x)), None)
             if o is not None:
                 orphans.remove(o)
     if (unresolved or missing) and (orphans or unresolved):
-        pool = [a for ln in unresolved + missing for a in src_lines[ln][cls]]
-        sas = [x for ln in unresolved for x in by_line[ln][cls]] + orphans
-        if len(pool) <= 12:
-            ok, _more, _need = _match(pool, sas, dis)
-            if ok:
-                for ln in unresolved + missing:
-                    notes[ln] = [n for n in notes.get(ln, []) if "shown as written" not in n]
-                    notes[ln].append("compiled together with line(s) " + ", ".join(
-                        str(x) for x in sorted(set(unresolved + missing) - {ln})) if len(unresolved + missing) > 1
-                        else "its instructions sit on another line of the compiled code")
+        if _pooled(unresolved + missing, unresolved, orphans, src_lines, by_line, cls, dis, notes):
+            unresolved, missing, orphans = [], [], []
+    if unresolved and changed:
+        # a neighbour that matched alone may have matched for a wrong reason (a load taken as kept in
+        # a register where nvcc fused it with this line's): reopen the changed lines next to the
+        # ones that did not add up, and match them together
+        near = sorted(ln for ln in changed if any(abs(ln - u) <= 3 for u in unresolved + missing))
+        group = sorted(set(unresolved + missing + near))
+        if near and sum(len(src_lines[ln][cls]) for ln in group) <= MAX_POOL:
+            kept = {id(a): _state(a) for ln in near for a in src_lines[ln][cls]}
+            for ln in near:
+                for a in src_lines[ln][cls]:
+                    _restore(a, before[id(a)])
+            if _pooled(group, sorted(set(unresolved) | set(near)), orphans, src_lines, by_line, cls, dis, notes):
+                for ln in near:
+                    notes[ln] = [n for n in notes[ln] if n.startswith("compiled together")]
                 unresolved, missing, orphans = [], [], []
+            else:
+                for ln in near:
+                    for a in src_lines[ln][cls]:
+                        _restore(a, kept[id(a)])
     for ln in missing:
         accs = src_lines[ln][cls]
         for a in accs:
@@ -342,6 +364,48 @@ def _reconcile_class(cls: str, src_lines: dict[int, dict[str, list[_Acc]]],
             by.setdefault(o.line, []).append(o)
         for ln, xs in by.items():
             notes.setdefault(ln, []).append(f"{_summary(xs)} that the import did not model")
+
+
+def _pooled(group: list[int], with_code: list[int], orphans: list[SassInstruction],
+            src_lines: dict[int, dict[str, list[_Acc]]], by_line: dict[int, dict[str, list[SassInstruction]]],
+            cls: str, dis: Disassembly, notes: dict[int, list[str]]) -> bool:
+    """Match the accesses of the lines ``group`` against the SASS of the lines ``with_code`` and
+    the orphans, together; on success each line's note says so."""
+    pool = [a for ln in group for a in src_lines[ln][cls]]
+    sas = [x for ln in with_code for x in by_line[ln][cls]] + orphans
+    if len(pool) > MAX_POOL:
+        return False
+    # a line with no code of its own whose every load reads what the thread just loaded or stored:
+    # kept in registers (``temp[bi] += t`` after ``temp[ai] = temp[bi]``), not a choice to search
+    regs = [a for ln in group if ln not in with_code and all(a.forwardable for a in src_lines[ln][cls])
+            for a in src_lines[ln][cls]]
+    for a in regs:
+        a.removed = True
+    ok, _more, _need = _match([a for a in pool if not a.removed], sas, dis)
+    if not ok:
+        for a in regs:
+            a.removed = False
+        return False
+    for ln in group:
+        notes[ln] = [n for n in notes.get(ln, []) if not n.startswith("the compiled code has")]
+        notes[ln].append("compiled together with line(s) " + ", ".join(str(x) for x in sorted(group) if x != ln)
+                         if len(group) > 1 else "its instructions sit on another line of the compiled code")
+    return True
+
+
+def _state(a: _Acc) -> tuple:
+    """What a match may change of an access (the arrays by identity: a match replaces, never edits them)."""
+    return (a.ins, a.iterations, a.removed, a.merged_into, a.new, a.copies, a.expanded, a.addr, a.active)
+
+
+def _changed(a: _Acc, state: tuple) -> bool:
+    now = _state(a)
+    return now[:7] != state[:7] or now[7] is not state[7] or now[8] is not state[8]
+
+
+def _restore(a: _Acc, state: tuple) -> None:
+    """Undo a line's match (``state`` from ``_state``)."""
+    a.ins, a.iterations, a.removed, a.merged_into, a.new, a.copies, a.expanded, a.addr, a.active = state
 
 
 def _summary(sas: list[SassInstruction]) -> str:
@@ -445,18 +509,28 @@ def _match(srcs: list[_Acc], sas: list[SassInstruction], dis: Disassembly) -> tu
     have = Counter()
     for a in srcs:
         have[a.width] += a.iterations
+    widths = {x.width for x in sas if x.kind in ("load", "store")}
+    if len(have) == 1 and widths == set(have) and len(sas) > sum(have.values()) and all(a.ins.loops for a in srcs):
+        # a loop whose trip count depends on the thread (``for (c = tid; c < 512; c += 128)``):
+        # nvcc unrolls it with a remainder; each thread runs as many as the source says
+        return False, [f"the compiled code has {_summary(sas)} for a loop whose trip count depends on the thread "
+                       f"(unrolled, with a remainder); each thread executes "
+                       f"{sum(have.values())} x {next(iter(have))}-byte, as written"], Counter()
     return False, [f"the compiled code has {_summary(sas)} where the source has "
                    + " + ".join(f"{n} x {w}-byte" for w, n in have.items()) + ": shown as written"], Counter()
 
 
-def _mark_forwardable(accs: list[_Acc]) -> None:
+def _mark_forwardable(accs: list[_Acc], barriers: set[int] = frozenset()) -> None:
     """Loads whose every lane reads what the same lane loaded or stored at the same address shortly
-    before, with no store of that thread to those bytes in between: nvcc may keep the value in a
-    register instead (it proves it for some such loads, not all; the SASS count says how many)."""
+    before, with no store of that thread to those bytes and no barrier in between: nvcc may keep
+    the value in a register instead (it proves it for some such loads, not all; the SASS count
+    says how many)."""
     for i, a in enumerate(accs):
         if a.ins.kind != "load" or a.addr is None:
             continue
         for j in range(i - 1, max(i - 8, -1), -1):
+            if j + 1 in barriers:  # other threads' stores are visible after it: the load must happen
+                break
             b = accs[j]
             if b.addr is None or b.addr.shape != a.addr.shape:
                 break
@@ -470,6 +544,17 @@ def _mark_forwardable(accs: list[_Acc]) -> None:
                 break
 
 
+def _names(ins: Instruction) -> frozenset[str]:
+    return frozenset(re.findall(r"[A-Za-z_]\w*", " ".join(ins.index) + " " + ins.active))
+
+
+def _visibly_invariant(a: _Acc, var: str) -> bool:
+    """Whether nvcc can see that the access does not change with loop ``var``: always, when the
+    index uses no value of the launch (the addresses the import evaluated are the compiler's too);
+    with one, only when the loop variable is not in the expressions at all."""
+    return not a.runtime or var not in a.names
+
+
 def _collapse(a: _Acc) -> int:
     """Unrolled code loads once what every iteration of a loop loads alike (``As[ty][k]`` inside a
     ``j`` loop it does not use): such loops of a load become one iteration. 1 if it changed."""
@@ -481,7 +566,7 @@ def _collapse(a: _Acc) -> int:
     loops = list(a.ins.loops)
     changed = 0
     for d in range(len(dims)):
-        if dims[d] < 2:
+        if dims[d] < 2 or not _visibly_invariant(a, loops[d].var):
             continue
         A0, M0 = A.take([0], axis=d), M.take([0], axis=d)
         if (M == M0).all() and np.where(M, A == A0, True).all():
@@ -500,7 +585,7 @@ def _invariant(a: _Acc) -> bool:
     if not a.ins.loops or a.addr is None or a.ins.kind != "load":
         return False
     n_in = len(a.ins.loops[-1].values())
-    if n_in < 2:
+    if n_in < 2 or not _visibly_invariant(a, a.ins.loops[-1].var):
         return False
     A = a.addr.reshape(-1, n_in, *a.addr.shape[1:])
     M = a.active.reshape(-1, n_in, *a.active.shape[1:])
@@ -514,6 +599,8 @@ def _dedupe(accs: list[_Acc]) -> int:
         if a.removed or a.ins.kind != "load":
             continue
         for b in accs[:i]:
+            if (a.runtime or b.runtime) and (a.ins.index, a.ins.active) != (b.ins.index, b.ins.active):
+                continue  # equal only for the launch's values the import took: two loads for nvcc
             if (not b.removed and b.ins.kind == "load" and b.width == a.width and b.addr.shape == a.addr.shape
                     and np.array_equal(b.active, a.active) and np.array_equal(np.where(a.active, a.addr, 0),
                                                                               np.where(b.active, b.addr, 0))):
@@ -596,13 +683,50 @@ def _group_fusions(accs: list[_Acc], i: int) -> list[list[int]]:
         vals = np.unique(d[a.active]) if a.active.any() else np.array([])
         if vals.size == 1 and vals[0] > 0 and vals[0] % a.width == 0:
             peers.append((int(vals[0]) // a.width, j))
-    pos = dict(peers)
+    pos: dict[int, list[int]] = {}
+    for m, j in peers:
+        pos.setdefault(m, []).append(j)
     for f in (2, 4):
         if a.width * f > 16 or not all(m in pos for m in range(1, f)):
             continue
         if np.where(a.active, a.addr % (a.width * f) == 0, True).all():
-            out.append([i] + [pos[m] for m in range(1, f)])
+            # several accesses may continue this one (the same bytes written on two lines): each choice
+            for rest in itertools.islice(itertools.product(*[pos[m] for m in range(1, f)]), 16):
+                out.append([i, *rest])
     return out
+
+
+def _part_fusions(accs: list[_Acc], i: int) -> list[tuple[int, tuple[int, ...]]]:
+    """(j, iterations): accesses ``j`` that continue ``i`` (the next ``width`` bytes, same lanes) in
+    some iterations of their unrolled loops but not all: nvcc fuses those iterations into one
+    access of twice the width and leaves the others apart (a Blelloch scan's last step, where
+    ``ai`` and ``bi`` are neighbours, is one LDS.64; its other steps are two LDS)."""
+    a = accs[i]
+    if not a.ins.loops or a.addr is None or a.iterations > 64 or a.width * 2 > 16:
+        return []
+    out = []
+    for j, b in enumerate(accs):
+        if j == i or b.ins.kind != a.ins.kind or b.width != a.width or b.ins.loops != a.ins.loops:
+            continue
+        if b.addr is None or b.addr.shape != a.addr.shape or not np.array_equal(b.active, a.active):
+            continue
+        axes = tuple(range(1, a.addr.ndim))
+        next_to = np.where(a.active, (b.addr == a.addr + a.width) & (a.addr % (2 * a.width) == 0), True).all(axis=axes)
+        fused = tuple(int(t) for t in np.flatnonzero(next_to & a.active.any(axis=axes)))
+        if fused and len(fused) < a.iterations:
+            out.append((j, fused))
+    return out
+
+
+def _one_iteration(ins: Instruction, t: int, width: int | None = None) -> Instruction:
+    """``ins`` at flat iteration ``t`` of its loops alone (optionally another width)."""
+    dims = [len(lp.values()) for lp in ins.loops]
+    vals = [list(lp.values()) for lp in ins.loops]
+    at = np.unravel_index(t, dims)
+    loops = tuple(replace(lp, start=vals[d][at[d]], stop=vals[d][at[d]] + lp.step) for d, lp in enumerate(ins.loops))
+    if width is None:
+        return replace(ins, loops=loops)
+    return replace(ins, width=width, loops=loops, label=_relabel(ins, width))
 
 
 def _search(accs: list[_Acc], out: Counter, inside: Counter, hoist_only: bool):
@@ -628,23 +752,24 @@ def _search(accs: list[_Acc], out: Counter, inside: Counter, hoist_only: bool):
             chunks = _flat_chunks(a)
             if chunks is not None:
                 opts.append(("flat", chunks))
+            opts += [("part", (j,), fused) for j, fused in _part_fusions(accs, i)]
         options.append(opts)
     sizes = [len(o) for o in options]
-    if int(np.prod(sizes)) <= MAX_SEARCH:
+    if int(np.prod(sizes, dtype=float)) > MAX_SEARCH:
+        choices = _fewest_changes_first(options)
+    else:
         # fewest changes first; of the loads nvcc keeps in registers, the earliest first (it proves
         # the simple cases, which come first in an unrolled loop whose offsets shrink)
         choices = sorted(itertools.product(*[range(n) for n in sizes]),
                          key=lambda c: (sum(1 for i, x in enumerate(c) if options[i][x][0] != "keep"),
                                         [i for i, x in enumerate(c) if options[i][x][0] == "forward"]))
-    else:
-        choices = itertools.islice(itertools.product(*[range(n) for n in sizes]), MAX_SEARCH)
     for combo in choices:
         members: set[int] = set()
         ok = True
         for i, c in enumerate(combo):
             op = options[i][c]
-            if op[0] == "group":
-                g = set(op[1][1:])
+            if op[0] in ("group", "part"):
+                g = set(op[1][1:]) if op[0] == "group" else set(op[1])
                 if g & members or i in members or any(options[j][combo[j]][0] != "keep" for j in g):
                     ok = False
                     break
@@ -670,6 +795,10 @@ def _search(accs: list[_Acc], out: Counter, inside: Counter, hoist_only: bool):
             elif op[0] == "flat":
                 for _t, f in op[1]:
                     got[a.width * f] += 1
+            elif op[0] == "part":
+                b = accs[op[1][0]]
+                got[a.width * 2] += len(op[2])
+                got[a.width] += a.iterations + b.iterations - 2 * len(op[2])
             else:
                 got[a.width * len(op[1])] += a.iterations
         for here, elsewhere in ((got + up, Counter()), (got, up)):
@@ -685,11 +814,32 @@ def _search(accs: list[_Acc], out: Counter, inside: Counter, hoist_only: bool):
                 ok = len(r) == 1 and all(rest[w] == next(iter(r)) * n for w, n in inside.items()) \
                     and set(rest) <= set(inside)
             if ok:
-                plan = [(accs[i], options[i][c], [accs[j] for j in (options[i][c][1] if options[i][c][0] == "group"
-                                                                     else [])]) for i, c in enumerate(combo)
-                        if i not in members]
+                plan = [(accs[i], options[i][c], [accs[j] for j in (options[i][c][1] if options[i][c][0] in
+                                                                     ("group", "part") else [])])
+                        for i, c in enumerate(combo) if i not in members]
                 return plan, elsewhere
     return None
+
+
+def _fewest_changes_first(options: list[list[tuple]]):
+    """Choices of a big pool (lines matched together), with no change first, then one, two...:
+    at most MAX_SEARCH of them (the product of every access's options would be astronomic)."""
+    keep = [next((k for k, o in enumerate(opts) if o[0] == "keep"), None) for opts in options]
+    forced = [i for i, k in enumerate(keep) if k is None]  # no "keep" among its options
+    free = [i for i, k in enumerate(keep) if k is not None and len(options[i]) > 1]
+    n = 0
+    for k in range(len(free) + 1):
+        for chosen in itertools.combinations(free, k):
+            ranges = [[c for c in range(len(options[i])) if c != keep[i]] for i in chosen] + \
+                     [list(range(len(options[i]))) for i in forced]
+            for picks in itertools.product(*ranges):
+                combo = [0 if x is None else x for x in keep]
+                for i, c in zip([*chosen, *forced], picks):
+                    combo[i] = c
+                yield tuple(combo)
+                n += 1
+                if n >= MAX_SEARCH:
+                    return
 
 
 def _apply(plan) -> None:
@@ -722,6 +872,11 @@ def _apply(plan) -> None:
                 out.append(replace(a.ins, width=a.width * f, loops=loops,
                                    label=_relabel(a.ins, a.width * f) if f > 1 else (a.ins.label or a.ins.title())))
             a.expanded = tuple(out)
+        elif op[0] == "part":
+            (b,), fused = members, set(op[2])
+            a.expanded = tuple(_one_iteration(a.ins, t, a.width * 2 if t in fused else None)
+                               for t in range(a.iterations))
+            b.expanded = tuple(_one_iteration(b.ins, t) for t in range(b.iterations) if t not in fused)
         elif op[0] == "group":
             for b in members[1:]:
                 b.merged_into = a.k
@@ -734,6 +889,15 @@ def _relabel(ins: Instruction, width: int) -> str:
 
 
 # ---- atomics ----------------------------------------------------------------------------------
+def _warp_uniform(a: _Acc) -> bool:
+    """Every active lane of each warp has the same address (nvcc may keep it in an ordinary register
+    after proving it uniform: ``@P ATOMS.MAX [R11]`` after a REDUX)."""
+    if a.addr is None or not a.active.any():
+        return False
+    first = np.take_along_axis(a.addr, np.argmax(a.active, axis=-1)[..., None], axis=-1)
+    return bool(np.where(a.active, a.addr == first, True).all())
+
+
 def _atomics(srcs: list[_Acc], sas: list[SassInstruction], aggregates: bool) -> list[str]:
     """Give each source atomic the form nvcc emitted for it (matched in order on the line)."""
     if not sas:
@@ -749,7 +913,7 @@ def _atomics(srcs: list[_Acc], sas: list[SassInstruction], aggregates: bool) -> 
         if v == "POPC.INC" and a.ins.op != "popc_inc":
             a.new = replace(a.ins, op="popc_inc", label=f"{a.ins.label or a.ins.title()} [ATOMS.POPC.INC]")
             notes.append("atomicAdd(p, 1) with the result unused is ATOMS.POPC.INC: lanes on one word merge")
-        elif (s.uniform_address and s.predicate and aggregates and a.ins.op in AGGREGATABLE_OPS
+        elif ((s.uniform_address or _warp_uniform(a)) and s.predicate and aggregates and a.ins.op in AGGREGATABLE_OPS
               and v.split(".")[0] in ("ADD", "MIN", "MAX", "AND", "OR", "XOR")):
             a.new = replace(a.ins, aggregate=True, label=f"{a.ins.label or a.ins.title()} [aggregated]")
             notes.append("the address is the same for the whole warp: nvcc aggregates the warp and one lane "

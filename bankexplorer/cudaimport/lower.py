@@ -149,7 +149,9 @@ def _build(src: Source, opts: ImportOptions, tr: Translator, block: tuple[int, i
     pos = {old: new for new, old in enumerate(keep)} if (bad_arrays or bad_instrs) else None
     twins = tuple((i, j, act) if pos is None else (pos[i], pos[j], act)
                   for i, j, act in tr.twins if pos is None or (i in pos and j in pos))
-    return ImportResult(pat, tuple(spans), tuple(diags), origin, twins=twins)
+    barriers = tuple(sorted({b if pos is None else sum(1 for k in keep if k < b) for b in tr.barriers}))
+    return ImportResult(pat, tuple(spans), tuple(diags), origin, twins=twins,
+                        runtime_names=tuple(sorted(tr.runtime_names)), barriers=barriers)
 
 
 def _align(n: int, a: int = 16) -> int:

@@ -11,6 +11,13 @@ from ..model.hardware import NVIDIA_SM70_SM90, Hardware
 from ..model.pattern import MAX_THREADS
 
 
+#: The value an ``int`` parameter of the kernel takes when none is given (``-D n=VALUE``): what the
+#: verification launcher (``scripts/verify_on_gpu.py --kernel``) and the measured kernels in
+#: ``resources/hardware/kernels`` pass, so the import predicts the launch that was measured; the
+#: import says so in a note at the parameter.
+KERNEL_INT_PARAMETER = 64
+
+
 @dataclass
 class ImportOptions:
     block: tuple[int, int, int] | None = None  # None: from a launch in the text, else 32x1x1

@@ -52,6 +52,12 @@ class ImportResult:
     #: (i, j, active): instruction j, in the else branch of an ``if`` on the thread, makes the same access
     #: as instruction i in its then branch; nvcc makes it once for both (``active``: the lanes of both)
     twins: tuple[tuple[int, int, str], ...] = ()
+    #: constants of the pattern that are the kernel's own ``int`` parameters: values of the launch, not
+    #: of the compiled code (nvcc cannot use them to prove two addresses equal)
+    runtime_names: tuple[str, ...] = ()
+    #: a barrier or fence (``__syncthreads``, ``__syncwarp``...) sits before each of these instructions:
+    #: nvcc does not keep a shared value in a register across one
+    barriers: tuple[int, ...] = ()
 
     @property
     def complete(self) -> bool:

@@ -247,12 +247,15 @@ class ExpressionWalk(WalkState):
             return self.struct_of[v.array]
         return None
 
-    def struct_field(self, v: Value, fname: str) -> Ref | None:
-        """``pts[t].y``: the word(s) of field ``y`` in element ``t``."""
+    def struct_field(self, v: Value, fname: str) -> Ref | Ptr | None:
+        """``pts[t].y``: the word(s) of field ``y`` in element ``t``; an array field (``p.x``) is a
+        pointer to its first element, as in C."""
         st = self._struct_row(v)
         if st is None or fname not in st.fields:
             return None
         off, size = st.fields[fname]
+        if fname in st.counts:
+            return Ptr(v.array, v.index, Int.of(off // st.unit), size // st.counts[fname])
         return Ref(Ptr(v.array, v.index + (Int.of(off // st.unit),), None, size))
 
     def struct_access(self, v: Value, node: ts.Node, kind: str) -> bool:
@@ -262,7 +265,12 @@ class ExpressionWalk(WalkState):
         if st is None:
             return False
         for fname in st.fields:
-            self.emit(kind, self.struct_field(v, fname), node)
+            f = self.struct_field(v, fname)
+            if isinstance(f, Ptr):  # an array field: each of its elements
+                for i in range(st.counts[fname]):
+                    self.emit(kind, Ref(self._ptr_add(f, Int.of(i))), node)
+            else:
+                self.emit(kind, f, node)
         return True
 
     def ev_parenthesized_expression(self, node: ts.Node) -> Value:
@@ -497,9 +505,10 @@ class ExpressionWalk(WalkState):
                     return v
             return DATA
         if name in SYNC:
+            self.barriers.append(len(self.instrs))
             return DATA
         if name in self.functions and name in self.called:
-            return self._inline(name, node, args)
+            return self._inline(name, node, args, fn)
         shared_args = []
         for a in args:
             v = self.ev(a)
@@ -596,7 +605,30 @@ class ExpressionWalk(WalkState):
             return Int.of(-(-n // size))
         return Unknown(f"the result of {self.text(fn)}(), which the importer does not follow")
 
-    def _inline(self, name: str, node: ts.Node, args: list[ts.Node]) -> Value:
+    def _template_values(self, fdef: ts.Node, fn: ts.Node | None) -> list[tuple[str, Value]]:
+        """The values of a function template's parameters at a call (``warpReduce<256>(...)``, or the
+        parameter's default): compile-time constants, as nvcc instantiates it."""
+        decl = fdef.parent
+        if decl is None or decl.type != "template_declaration":
+            return []
+        while fn is not None and fn.type == "qualified_identifier":
+            fn = fld(fn, "name")
+        targs = fld(fn, "arguments") if fn is not None and fn.type == "template_function" else None
+        given = named_children(targs) if targs is not None else []
+        params = fld(decl, "parameters")
+        out: list[tuple[str, Value]] = []
+        for i, p in enumerate(named_children(params) if params is not None else []):
+            d = fld(p, "declarator")
+            if d is None or d.type != "identifier":
+                continue  # a type parameter (typename T) names no number
+            value_node = given[i] if i < len(given) else fld(p, "default_value")
+            v = self.rv(value_node) if value_node is not None and value_node.type != "type_descriptor" else None
+            out.append((self.text(d), v if isinstance(v, Int) and v.const is not None else Unknown(
+                f"template parameter {self.text(d)!r} of {self._function_name(fdef)}(), which has no value at "
+                f"this call")))
+        return out
+
+    def _inline(self, name: str, node: ts.Node, args: list[ts.Node], fn: ts.Node | None = None) -> Value:
         """A call of a function defined in the text: walk its body here with the arguments bound to
         its parameters (a pointer into shared memory stays one), as nvcc inlines it. The result is
         its return value when it returns once, on every lane."""
@@ -608,6 +640,7 @@ class ExpressionWalk(WalkState):
             return Unknown(f"the result of {name}(), a recursive call the importer does not follow")
         fdef = self.functions[name]
         params = self._parameters(fdef)
+        templated = self._template_values(fdef, fn)
         values: list[Value] = []
         for a, (_pname, ref) in zip(args, params + [("", False)] * len(args)):
             v = self.ev(a)
@@ -618,6 +651,11 @@ class ExpressionWalk(WalkState):
         self.scopes.append({})
         self.scope_floor = len(self.scopes) - 1
         try:
+            for tname, v in templated:
+                if isinstance(v, Int):
+                    self.bind(tname, Int.of(v.const), is_const=True)
+                else:
+                    self.bind(tname, v)
             for (pname, _ref), v in zip(params, values):
                 if pname:
                     self.bind(pname, v)

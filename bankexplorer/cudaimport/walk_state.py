@@ -98,6 +98,7 @@ class _Struct:
     fields: dict[str, tuple[int, int]]  # name -> (byte offset, size)
     size: int
     dtype: str  # the word type
+    counts: dict[str, int] = field(default_factory=dict)  # array fields (``float x[128]``): their length
 
     @property
     def unit(self) -> int:
@@ -155,6 +156,8 @@ class WalkState:
         self.scope_floor = 0  # lookups see scopes[scope_floor:] and the file scope (inside a call)
         self.structs: dict[str, _Struct] = {}  # the text's structs whose fields the model has types for
         self.struct_of: dict[str, _Struct] = {}  # shared array -> the struct it holds
+        self.runtime_names: set[str] = set()
+        self.barriers: list[int] = []  # instruction count at each barrier or fence (see ImportResult)  # the kernel's int parameters (their values come with the launch)
         for name, value in opts.defines.items():
             self._bind_const(name, int(value))
 

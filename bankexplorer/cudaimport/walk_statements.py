@@ -13,6 +13,7 @@ from ..model import expr as E
 from ..model.errors import BankExplorerError
 from ..model.layout import DTYPES, MAX_DIMS
 from . import types as T
+from .options import KERNEL_INT_PARAMETER
 from .syntax import field as fld, named_children
 from ..model.pattern import Instruction
 from .values import BINARY_PREC, DATA, PREC_ATOM, ArrayView, Dim3, Group, Int, Ptr, Ref, Unknown
@@ -56,13 +57,15 @@ class StatementWalk(WalkState):
 
     def _struct(self, n: ts.Node) -> None:
         """``struct P { float x, y, z; };`` (or a typedef of one): its layout, when every field has a
-        type the model knows (scalars and vectors; no nested structs or array fields)."""
+        type the model knows (scalars, vectors, and one-dimensional arrays of them, ``float x[128]``:
+        a struct of arrays; no nested structs)."""
         name_node = fld(n, "name")
         names = [self.text(name_node)] if name_node is not None else []
         if n.parent is not None and n.parent.type == "type_definition":
             names += [self.text(d) for d in n.parent.children_by_field_name("declarator")
                       if d.type == "type_identifier"]
         fields: dict[str, tuple[int, int]] = {}
+        counts: dict[str, int] = {}
         types: list[str] = []
         off = align = 0
         for f in named_children(fld(n, "body")):
@@ -71,26 +74,40 @@ class StatementWalk(WalkState):
             tnode = fld(f, "type")
             size = T.size_of(self.text(tnode)) if tnode is not None else None
             decls = f.children_by_field_name("declarator")
-            if size is None or not decls or any(d.type != "field_identifier" for d in decls):
+            if size is None or not decls:
                 return
             a = size if size in (1, 2, 4, 8, 16) else 4
             for d in decls:
+                count = 1
+                if d.type == "array_declarator" and fld(d, "declarator") is not None and \
+                        fld(d, "declarator").type == "field_identifier" and fld(d, "size") is not None:
+                    try:
+                        count = self.const_int(self.rv(fld(d, "size")), d, "an array field's size")
+                    except Unsupported:
+                        return
+                    d = fld(d, "declarator")
+                    if count < 1:
+                        return
+                    counts[self.text(d)] = count
+                elif d.type != "field_identifier":
+                    return
                 off = -(-off // a) * a
-                fields[self.text(d)] = (off, size)
+                fields[self.text(d)] = (off, size * count)
                 types.append(T.dtype_of(self.text(tnode)) or "")
-                off += size
+                off += size * count
             align = max(align, a)
         if not fields or not names:
             return
         size = -(-off // align) * align
-        unit = math.gcd(size, *[o for o, _ in fields.values()], *[z for _, z in fields.values()])
+        unit = math.gcd(size, *[o for o, _ in fields.values()],
+                        *[z // counts.get(f, 1) for f, (_, z) in fields.items()])
         unit = min(unit, 8)
         floats = all(t in ("float", "float2", "float4", "double", "double2") for t in types)
         dtype = {1: "uint8", 2: "short", 4: "float" if floats else "int", 8: "double" if floats else "int64"}.get(unit)
         if dtype is None or dtype not in DTYPES:
             return
         for nm in names:
-            self.structs[nm] = _Struct(nm, fields, size, dtype)
+            self.structs[nm] = _Struct(nm, fields, size, dtype, counts)
 
     def _function_name(self, n: ts.Node) -> str:
         decl = self._function_declarator(n)
@@ -102,6 +119,11 @@ class StatementWalk(WalkState):
         while decl is not None and decl.type != "function_declarator" and fld(decl, "declarator") is not None:
             decl = fld(decl, "declarator")
         return decl
+
+    def _integer_parameter(self, p: ts.Node) -> bool:
+        """A parameter passed by value with an integer type (``int n``, ``const unsigned k``)."""
+        t = fld(p, "type")
+        return t is not None and self.text(t).replace("const", "").strip() in T.INTEGER_TYPES
 
     def _parameters(self, n: ts.Node) -> list[tuple[str, bool]]:
         """(name, is a reference) of each parameter of a function definition."""
@@ -297,6 +319,7 @@ class StatementWalk(WalkState):
                         self.launch_bounds = (lb, self.src.position(c)[0])
                     except Unsupported:
                         pass
+        kernel = any(c.type != "compound_statement" and "__global__" in self.text(c) for c in n.children)
         self.scopes.append({})
         params = fld(decl, "parameters") if decl is not None else None
         for p in named_children(params) if params is not None else []:
@@ -306,9 +329,19 @@ class StatementWalk(WalkState):
                     named_children(d)[-1] if named_children(d) else None)
             if d is not None and d.type == "identifier":
                 nm = self.text(d)
-                if nm not in self.opts.defines:
-                    self.bind(nm, Unknown(f"{nm!r}, a parameter of {fname}() whose value is not known here "
-                                          f"(give it one: -D {nm}=VALUE)"))
+                runtime_int = kernel and fld(p, "declarator").type == "identifier" and self._integer_parameter(p)
+                if runtime_int:
+                    self.runtime_names.add(nm)
+                if nm in self.opts.defines:
+                    continue
+                if runtime_int:
+                    # a launch passes a number: take the one the measured launches pass, and say so
+                    self._bind_const(nm, KERNEL_INT_PARAMETER)
+                    self.report(d, f"kernel parameter {nm!r} has no value given: taken as {KERNEL_INT_PARAMETER}, "
+                                   f"as the verification launcher passes it (give another: -D {nm}=VALUE)", "note")
+                    continue
+                self.bind(nm, Unknown(f"{nm!r}, a parameter of {fname}() whose value is not known here "
+                                      f"(give it one: -D {nm}=VALUE)"))
         body = fld(n, "body")
         if body is not None:
             self.statements(named_children(body))
