@@ -98,3 +98,18 @@ def test_the_before_tile_cannot_be_dragged(win):
     t.refresh()
     assert t.drag_begin(QPointF(t.grid.cols, 5.5), 0) is None
     assert t.drag_begin(QPointF(0.5, 0.5), 0) is None
+
+
+def test_the_before_column_leaves_the_middle_room_for_timeline_and_summary(win, qtbot):
+    """The Before column comes out of the middle: the bank views give some of theirs (down to
+    380 px, still 32 legible banks), so the Timeline and the Summary keep readable widths."""
+    win.resize(1500, 950)
+    qtbot.waitUntil(lambda: win.width() == 1500)
+    timeline, summary, banks = (win.docks[k] for k in ("timeline", "summary", "banks"))
+    middle_before = timeline.width() + summary.width()
+    _action(win.menus["compare"], "Set as Before").trigger()
+    qtbot.waitUntil(lambda: win.compare.dock.width() >= 300 and banks.width() < 460, timeout=3000)
+    qtbot.wait(50)  # the middle is shared once the columns have settled
+    assert banks.width() >= 380 and summary.width() >= 200 and timeline.width() >= 250
+    # the middle lost less than the Before column is wide
+    assert middle_before - (timeline.width() + summary.width()) < win.compare.dock.width()

@@ -44,9 +44,33 @@ class CompareTool:
         self.dock.show()
         self.dock.raise_()
         if not was_visible and not self.dock.isFloating():
-            self.win.resizeDocks([self.dock], [int(self.win.width() * 0.27)], Qt.Orientation.Horizontal)
+            self._make_room()
             QTimer.singleShot(0, self._fit)  # the tile below is shorter now: fit both
         self.pane.refresh_now()
+
+    def _make_room(self) -> None:
+        """The Before column comes out of the middle, where the live tile, the Timeline and the
+        Summary are: take it from the bank views too (down to what keeps 32 banks legible), so the
+        middle keeps room for the Timeline's and Summary's text."""
+        win, H = self.win, Qt.Orientation.Horizontal
+        w = win.width()
+        before = max(300, int(w * 0.23))
+        right = max(380, int(w * 0.25))
+        docks, sizes = [self.dock], [before]
+        if "banks" in win.docks and win.docks["banks"].isVisible() and not win.docks["banks"].isFloating():
+            docks.append(win.docks["banks"])
+            sizes.append(right)
+        win.resizeDocks(docks, sizes, H)
+        QTimer.singleShot(0, self._share_the_middle)
+
+    def _share_the_middle(self) -> None:
+        """Timeline and Summary split what the middle has left (once the columns have settled)."""
+        win = self.win
+        summary, timeline = win.docks.get("summary"), win.docks.get("timeline")
+        if summary is None or timeline is None or not summary.isVisible() or summary.isFloating():
+            return
+        middle = summary.width() + timeline.width()
+        win.resizeDocks([summary], [max(220, int(middle * 0.44))], Qt.Orientation.Horizontal)
 
     def _fit(self) -> None:
         self.win.fit_views()
