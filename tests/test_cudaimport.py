@@ -667,3 +667,73 @@ __global__ void k(float *out) {
     # the default of ``step`` counts too
     assert [i.index for i in r.pattern.instructions if i.kind == "load"][:4] == [
         ("threadIdx.x + 32",), ("threadIdx.x",), ("threadIdx.x + 2",), ("threadIdx.x",)]
+
+
+def test_a_break_on_a_constant_condition_ends_the_loop_there():
+    """``if (k == 6) break;`` in a constant loop: six passes (the GPU runs 6 LDS.128, measured in
+    kernels/extra5/double2_break); a break on a condition of the thread is still reported."""
+    text = """\
+__global__ void k(double *out) {
+    __shared__ double2 s[128];
+    double acc = 0.0;
+    for (int k = 0; k < 16; ++k) {
+        if (k == 6) break;
+        acc += s[(threadIdx.x * 2 + k) % 128].x;
+    }
+    for (int j = 0; j < 4; ++j) {
+        if (threadIdx.x < j) break;
+        acc += s[j].x;
+    }
+    out[0] = acc;
+}
+"""
+    r = imp(text, (64, 1, 1))
+    loads = [i for i in r.pattern.instructions if i.kind == "load"]
+    first = [i for i, s in zip(r.pattern.instructions, r.sources) if s.line == 6]
+    assert sum(i.iterations() for i in first) == 6
+    assert [(d.line, "break" in d.message) for d in warnings(r)] == [(9, True)]
+    assert len(loads) >= 2
+
+
+def test_a_barrier_that_votes_reads_its_argument():
+    text = ("__global__ void k(int *out) {\n  __shared__ int f[128];\n  f[threadIdx.x] = 0;\n"
+            "  out[0] = __syncthreads_or(f[(threadIdx.x + 1) % 128]) + __syncthreads_count(f[threadIdx.x ^ 1]);\n}\n")
+    r = imp(text, (128, 1, 1))
+    assert warnings(r) == []
+    assert [(i.kind, i.index) for i in r.pattern.instructions] == [
+        ("store", ("threadIdx.x",)), ("load", ("(threadIdx.x + 1) % 128",)), ("load", ("threadIdx.x ^ 1",))]
+    assert r.barriers == (2, 3)  # each vote is a barrier after its read
+
+
+def test_wmma_fragments_from_shared_memory_are_ldmatrix_and_8_byte_accesses():
+    """load_matrix_sync of a 16-bit m16n16k16 fragment is one ldmatrix.x4 (lane l: row l % 16,
+    column 8 * (l / 16)); a float accumulator stored row-major is four 8-byte stores. Measured in
+    kernels/extra5/wmma_padded_ld: 4 wavefronts per ldmatrix.x4 with ld 24 and 40, 4 per STS.64
+    with ld 36."""
+    text = """\
+#include <mma.h>
+using namespace nvcuda;
+__global__ void k(float *out) {
+    __shared__ half As[16][24];
+    __shared__ half Bs[16][40];
+    __shared__ float Cs[16][36];
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> b;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> c;
+    wmma::load_matrix_sync(a, &As[0][0], 24);
+    wmma::load_matrix_sync(b, &Bs[0][16], 40);
+    wmma::mma_sync(c, a, b, c);
+    wmma::store_matrix_sync(&Cs[0][0], c, 36, wmma::mem_row_major);
+    wmma::fragment<wmma::matrix_a, 8, 32, 16, half, wmma::row_major> other;
+    wmma::load_matrix_sync(other, &As[0][0], 24);
+}
+"""
+    r = imp(text, (32, 1, 1))
+    ins = r.pattern.instructions
+    assert [(i.kind, i.matrices, i.trans) for i in ins[:2]] == [("ldmatrix", 4, False), ("ldmatrix", 4, True)]
+    assert [(i.kind, i.width) for i in ins[2:]] == [("store", 8)] * 4
+    an = analyze(r.pattern, detail=False)
+    addr = {k: an.batch.addr[an.rows_of(k)[0]].tolist() for k in range(len(ins))}
+    assert addr[0][:3] == [0, 48, 96] and addr[0][16] == 16  # rows 48 B apart; lane 16: column 8
+    assert wavefronts(r) == [4, 4, 4, 4, 4, 4]
+    assert [d.line for d in warnings(r)] == [15] and "8x32x16" in warnings(r)[0].message

@@ -332,6 +332,17 @@ def _reconcile_class(cls: str, src_lines: dict[int, dict[str, list[_Acc]]],
     if (unresolved or missing) and (orphans or unresolved):
         if _pooled(unresolved + missing, unresolved, orphans, src_lines, by_line, cls, dis, notes):
             unresolved, missing, orphans = [], [], []
+        else:
+            # one line that cannot add up (a loop unrolled generically) must not keep its neighbours
+            # from matching: each run of nearby lines, with the orphans near it, on its own
+            for run in _runs(sorted(unresolved + missing)):
+                if len(run) < 2:
+                    continue
+                near = [o for o in orphans if run[0] - 3 <= o.line <= run[-1] + 3]
+                if _pooled(run, [ln for ln in run if ln in unresolved], near, src_lines, by_line, cls, dis, notes):
+                    unresolved = [ln for ln in unresolved if ln not in run]
+                    missing = [ln for ln in missing if ln not in run]
+                    orphans = [o for o in orphans if o not in near]
     if unresolved and changed:
         # a neighbour that matched alone may have matched for a wrong reason (a load taken as kept in
         # a register where nvcc fused it with this line's): reopen the changed lines next to the
@@ -351,6 +362,19 @@ def _reconcile_class(cls: str, src_lines: dict[int, dict[str, list[_Acc]]],
                 for ln in near:
                     for a in src_lines[ln][cls]:
                         _restore(a, kept[id(a)])
+    for ln in unresolved:
+        # a line whose loop nvcc unrolled generically (its counts say nothing) may still have had a
+        # loop-invariant load moved before the loop, where its instruction is an orphan: hoist it
+        for a in src_lines[ln][cls]:
+            if a.ins.kind != "load" or a.new is not None or not _invariant(a):
+                continue
+            o = next((x for x in orphans if x.width == a.width and not dis.in_loop(x)), None)
+            if o is None:
+                continue
+            orphans.remove(o)
+            _apply([(a, ("hoist",), [])])
+            notes.setdefault(ln, []).append(f"nvcc loads {a.ins.array}[{', '.join(a.ins.index)}] once, before the "
+                                            f"loop (its instruction is on line {o.line})")
     for ln in missing:
         accs = src_lines[ln][cls]
         for a in accs:
@@ -364,6 +388,17 @@ def _reconcile_class(cls: str, src_lines: dict[int, dict[str, list[_Acc]]],
             by.setdefault(o.line, []).append(o)
         for ln, xs in by.items():
             notes.setdefault(ln, []).append(f"{_summary(xs)} that the import did not model")
+
+
+def _runs(lines: list[int], gap: int = 3) -> list[list[int]]:
+    """Sorted line numbers cut where two are more than ``gap`` apart."""
+    out: list[list[int]] = []
+    for ln in lines:
+        if out and ln - out[-1][-1] <= gap:
+            out[-1].append(ln)
+        else:
+            out.append([ln])
+    return out
 
 
 def _pooled(group: list[int], with_code: list[int], orphans: list[SassInstruction],
@@ -718,6 +753,33 @@ def _part_fusions(accs: list[_Acc], i: int) -> list[tuple[int, tuple[int, ...]]]
     return out
 
 
+def _select_fusions(accs: list[_Acc], i: int) -> list[int]:
+    """Accesses ``j`` of the same array, kind and width as ``i`` on lanes ``i`` never has: nvcc
+    often makes them one instruction whose address is chosen per lane
+    (``v = c ? s[a] : s[b]``, or the loads of an ``if``/``else``: one LDS at a selected address)."""
+    a = accs[i]
+    if a.ins.kind not in ("load", "store") or a.addr is None or not a.ins.active.strip():
+        return []
+    out = []
+    for j, b in enumerate(accs):
+        if j == i or b.ins.kind != a.ins.kind or b.width != a.width or b.ins.array != a.ins.array or \
+                b.ins.loops != a.ins.loops or b.addr is None or b.addr.shape != a.addr.shape:
+            continue
+        if b.ins.active.strip() and a.active.any() and b.active.any() and not (a.active & b.active).any():
+            out.append(j)
+    return out
+
+
+def _selected(a: Instruction, b: Instruction) -> Instruction:
+    """One instruction for ``a`` and ``b``: ``a``'s address on its lanes, ``b``'s on the others."""
+    index = tuple(f"({a.active}) ? ({x}) : ({y})" for x, y in zip(a.index, b.index))
+    p, q = a.active.strip(), b.active.strip()
+    both = "" if p in (f"!({q})", f"!{q}") or q in (f"!({p})", f"!{p}") else f"({p}) || ({q})"  # if / else
+    return replace(a, index=index, active=both,
+                   label=f"{a.label or a.title()} [one {_op_text(a.kind, a.width or 4)} with {b.label or b.title()}: "
+                         f"the address chosen per lane]")
+
+
 def _one_iteration(ins: Instruction, t: int, width: int | None = None) -> Instruction:
     """``ins`` at flat iteration ``t`` of its loops alone (optionally another width)."""
     dims = [len(lp.values()) for lp in ins.loops]
@@ -753,6 +815,7 @@ def _search(accs: list[_Acc], out: Counter, inside: Counter, hoist_only: bool):
             if chunks is not None:
                 opts.append(("flat", chunks))
             opts += [("part", (j,), fused) for j, fused in _part_fusions(accs, i)]
+        opts += [("select", (j,)) for j in _select_fusions(accs, i)]
         options.append(opts)
     sizes = [len(o) for o in options]
     if int(np.prod(sizes, dtype=float)) > MAX_SEARCH:
@@ -768,7 +831,7 @@ def _search(accs: list[_Acc], out: Counter, inside: Counter, hoist_only: bool):
         ok = True
         for i, c in enumerate(combo):
             op = options[i][c]
-            if op[0] in ("group", "part"):
+            if op[0] in ("group", "part", "select"):
                 g = set(op[1][1:]) if op[0] == "group" else set(op[1])
                 if g & members or i in members or any(options[j][combo[j]][0] != "keep" for j in g):
                     ok = False
@@ -795,6 +858,8 @@ def _search(accs: list[_Acc], out: Counter, inside: Counter, hoist_only: bool):
             elif op[0] == "flat":
                 for _t, f in op[1]:
                     got[a.width * f] += 1
+            elif op[0] == "select":
+                got[a.width] += a.iterations
             elif op[0] == "part":
                 b = accs[op[1][0]]
                 got[a.width * 2] += len(op[2])
@@ -815,7 +880,7 @@ def _search(accs: list[_Acc], out: Counter, inside: Counter, hoist_only: bool):
                     and set(rest) <= set(inside)
             if ok:
                 plan = [(accs[i], options[i][c], [accs[j] for j in (options[i][c][1] if options[i][c][0] in
-                                                                     ("group", "part") else [])])
+                                                                     ("group", "part", "select") else [])])
                         for i, c in enumerate(combo) if i not in members]
                 return plan, elsewhere
     return None
@@ -872,6 +937,10 @@ def _apply(plan) -> None:
                 out.append(replace(a.ins, width=a.width * f, loops=loops,
                                    label=_relabel(a.ins, a.width * f) if f > 1 else (a.ins.label or a.ins.title())))
             a.expanded = tuple(out)
+        elif op[0] == "select":
+            (b,) = members
+            b.merged_into = a.k
+            a.new = _selected(a.ins, b.ins)
         elif op[0] == "part":
             (b,), fused = members, set(op[2])
             a.expanded = tuple(_one_iteration(a.ins, t, a.width * 2 if t in fused else None)

@@ -23,11 +23,12 @@ from .walk_expr import ExpressionWalk
 from .walk_loops import LoopWalk
 from .walk_state import DEFAULT_EXTERN_BYTES, WalkState, _TooLong
 from .walk_statements import StatementWalk
+from .walk_wmma import WmmaWalk
 
 __all__ = ["ImportOptions", "Translator", "import_cuda", "parse_block"]
 
 
-class Translator(LoopWalk, StatementWalk, ExpressionWalk, WalkState):
+class Translator(LoopWalk, StatementWalk, ExpressionWalk, WmmaWalk, WalkState):
     """The whole symbolic walk: one walker, its methods grouped by what they read."""
 
 

@@ -505,10 +505,16 @@ class ExpressionWalk(WalkState):
                     return v
             return DATA
         if name in SYNC:
+            for a in args:  # __syncthreads_or(flags[t]): the argument is read before the barrier
+                v = self.ev(a)
+                if isinstance(v, Ref):
+                    self.emit("load", v, a)
             self.barriers.append(len(self.instrs))
             return DATA
         if name in self.functions and name in self.called:
             return self._inline(name, node, args, fn)
+        if name in ("load_matrix_sync", "store_matrix_sync"):
+            return self.wmma_call(name, node, args)
         shared_args = []
         for a in args:
             v = self.ev(a)

@@ -14,7 +14,8 @@ from ..model.errors import BankExplorerError
 from ..model.pattern import MAX_LOOP_ITERATIONS, MAX_REPEAT, RESERVED_NAMES, Loop, Pattern
 from .syntax import field as fld, named_children
 from .values import PREC_ATOM, Int, Unknown
-from .walk_state import MAX_UNROLL, ONCE, ONCE_FIRST, Unsupported, WalkState, _arith, _compare, _LoopFrame, _NeedsUnroll
+from .walk_state import (MAX_UNROLL, ONCE, ONCE_FIRST, Unsupported, WalkState, _arith, _BreakLoop, _compare,
+                         _LoopFrame, _NeedsUnroll)
 
 
 class LoopWalk(WalkState):
@@ -31,7 +32,7 @@ class LoopWalk(WalkState):
             if start is not None:  # the first iteration: the variable has its start value
                 self.report(e.node if e.node is not None else n, f"{e.message}; {ONCE_FIRST}", e.severity)
                 self.bind(start[0], start[1])
-                self.statement(fld(n, "body"))
+                self._walk_once(fld(n, "body"))
                 return
             self.report(e.node if e.node is not None else n, f"{e.message}; {ONCE}", e.severity)
             init = fld(n, "initializer")
@@ -46,7 +47,7 @@ class LoopWalk(WalkState):
             line = self.src.position(n)[0]
             for nm in names:
                 self.bind(nm, Unknown(f"{nm!r}, the variable of the loop at line {line}, which is not modelled"))
-            self.statement(fld(n, "body"))
+            self._walk_once(fld(n, "body"))
         finally:
             self.scopes.pop()
 
@@ -88,9 +89,13 @@ class LoopWalk(WalkState):
                     return True
             b = self.lookup(var)
             self.unrolled.append((var, b.value.const if b is not None and isinstance(b.value, Int) else passes))
+            self.loop_kinds.append(True)
             try:
                 self.statements(named_children(body) if body.type == "compound_statement" else [body])
+            except _BreakLoop:
+                return True
             finally:
+                self.loop_kinds.pop()
                 self.unrolled.pop()
             passes += 1
 
@@ -111,9 +116,17 @@ class LoopWalk(WalkState):
                     for c in [value] if value is not None else named_children(cond):
                         self.statement(c) if c.type.endswith("statement") else self._quiet_rv(c)
                 else:
-                    self.statement(part)
+                    self._walk_once(part)
         finally:
             self.scopes.pop()
+
+    def _walk_once(self, body: ts.Node) -> None:
+        """A loop body walked once for a loop that is not modelled: its breaks are not the model's."""
+        self.loop_kinds.append(False)
+        try:
+            self.statement(body)
+        finally:
+            self.loop_kinds.pop()
 
     def _quiet_rv(self, node: ts.Node) -> None:
         """Evaluate for its shared-memory accesses only (a loop condition nobody models)."""
@@ -303,12 +316,14 @@ class LoopWalk(WalkState):
             if cond is not None:
                 self.active.append(cond)
             first = len(self.instrs)
+            self.loop_kinds.append(True)
             try:
                 self.statement(body)
-            except _NeedsUnroll:
+            except (_NeedsUnroll, _BreakLoop):  # walk it pass by pass
                 self._restore(snap)
                 first = -1
             finally:
+                self.loop_kinds.pop()
                 self.loops.pop()
                 self.frames.pop()
                 self.loop_vars.pop()
@@ -332,9 +347,13 @@ class LoopWalk(WalkState):
             self.bind(var, value)
             self.loop_vars.append(self.scopes[-1][var])
             self.unrolled.append((var, v))
+            self.loop_kinds.append(True)
             try:
                 self.statement(body)
+            except _BreakLoop:
+                return  # the finally below still unwinds this pass
             finally:
+                self.loop_kinds.pop()
                 self.unrolled.pop()
                 self.loop_vars.pop()
                 if cond is not None:

@@ -79,6 +79,10 @@ class _NeedsUnroll(Exception):
     """A loop body changes a variable declared outside the loop: unroll the loop."""
 
 
+class _BreakLoop(Exception):
+    """``if (k == 6) break;`` whose condition holds for every thread in this pass: the loop ends here."""
+
+
 @dataclass
 class _Array:
     name: str
@@ -157,7 +161,9 @@ class WalkState:
         self.structs: dict[str, _Struct] = {}  # the text's structs whose fields the model has types for
         self.struct_of: dict[str, _Struct] = {}  # shared array -> the struct it holds
         self.runtime_names: set[str] = set()
-        self.barriers: list[int] = []  # instruction count at each barrier or fence (see ImportResult)  # the kernel's int parameters (their values come with the launch)
+        self.barriers: list[int] = []
+        self.loop_kinds: list[bool] = []
+        self.fragments: dict = {}  # wmma fragment variables -> walk_wmma.Fragment  # loops around, innermost last: walked pass by pass (True) or once  # instruction count at each barrier or fence (see ImportResult)  # the kernel's int parameters (their values come with the launch)
         for name, value in opts.defines.items():
             self._bind_const(name, int(value))
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -14,11 +15,13 @@ from ..model.errors import BankExplorerError
 from ..model.layout import DTYPES, MAX_DIMS
 from . import types as T
 from .options import KERNEL_INT_PARAMETER
+from .walk_wmma import fragment_type
 from .syntax import field as fld, named_children
 from ..model.pattern import Instruction
 from .values import BINARY_PREC, DATA, PREC_ATOM, ArrayView, Dim3, Group, Int, Ptr, Ref, Unknown
 from .walk_state import (
-    _TOO_LONG, DEFAULT_EXTERN_BYTES, MAX_STEPS, Unsupported, WalkState, _Array, _ExprTooLong, _Struct, _TooLong,
+    _TOO_LONG, DEFAULT_EXTERN_BYTES, MAX_STEPS, Unsupported, WalkState, _Array, _BreakLoop, _ExprTooLong, _NeedsUnroll,
+    _Struct, _TooLong,
 )
 
 
@@ -146,6 +149,8 @@ class StatementWalk(WalkState):
         pushed = 0
         try:
             for n in nodes:
+                if self._breaks_here(n):
+                    continue  # a break whose condition is false in this pass
                 cond = self._exit_condition(n)
                 if cond is not None:
                     if (self.frames or self.unrolled) and cond.const is None and self._returns(n):
@@ -166,6 +171,37 @@ class StatementWalk(WalkState):
         cons = n.child_by_field_name("consequence")
         body = named_children(cons) if cons.type == "compound_statement" else [cons]
         return bool(body) and body[0].type == "return_statement"
+
+    def _breaks_here(self, n: ts.Node) -> bool:
+        """``if (cond) break;`` in a loop, on a condition with one value in this pass (``k == 6``
+        in unrolled code): raises _BreakLoop when it holds, True (skip it) when it does not. In a
+        loop imported as a pattern Loop, where ``k`` has no value, asks for the loop to be unrolled.
+        False for anything else (a break on a condition of the thread is reported as before)."""
+        if n.type != "if_statement" or fld(n, "alternative") is not None or not self.loop_kinds or \
+                not self.loop_kinds[-1]:
+            return False
+        cons = fld(n, "consequence")
+        body = named_children(cons) if cons.type == "compound_statement" else [cons]
+        if len(body) != 1 or body[0].type != "break_statement":
+            return False
+        cond_node = fld(fld(n, "condition"), "value") or fld(n, "condition")
+        try:
+            c = self.as_int(self.rv(cond_node), cond_node, "the condition")
+        except Unsupported:
+            return False
+        if c.const is None:
+            if self.frames and self._names_loop_var(c):
+                raise _NeedsUnroll()
+            return False
+        if c.const:
+            raise _BreakLoop()
+        return True
+
+    def _names_loop_var(self, c: Int) -> bool:
+        """Whether an expression uses the innermost pattern Loop's variable (and nothing of the thread)."""
+        names = set(re.findall(r"[A-Za-z_][\w.]*", c.text))
+        return self.frames[-1].var in names and not any(x.startswith(("threadIdx", "lane", "warp", "tid"))
+                                                        for x in names)
 
     def _exit_condition(self, n: ts.Node) -> Int | None:
         """``if (cond) return;`` (or ``continue;`` in a loop): the rest runs where !cond."""
@@ -352,7 +388,10 @@ class StatementWalk(WalkState):
         quals = {self.text(c) for c in n.children if c.type in ("type_qualifier", "storage_class_specifier")}
         tnode = fld(n, "type")
         ttext = self.text(tnode) if tnode is not None else "int"
+        frag = fragment_type(ttext) if "fragment" in ttext else None
         for d in n.children_by_field_name("declarator"):
+            if frag is not None and d.type == "identifier":
+                self.fragments[self.text(d)] = frag
             try:
                 if "__shared__" in quals:
                     self.shared_array(d, tnode, ttext, "extern" in quals)
@@ -602,7 +641,7 @@ UNSUPPORTED_STATEMENTS = {
     "switch_statement": "a switch statement",
     "goto_statement": "goto",
     "labeled_statement": "a labeled statement",
-    "break_statement": "break",
+    "break_statement": "break (other than 'if (cond) break;' on a condition with one value in each pass)",
     "continue_statement": "continue (other than 'if (cond) continue;' at the top of a loop body)",
     "for_range_loop": "a range-based for loop",
     "try_statement": "try",
