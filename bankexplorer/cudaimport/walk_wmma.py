@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from .syntax import field as fld
 from .values import DATA, Int, Ptr, Ref, Value
 
 _SIXTEEN_BIT = {"half", "__half", "__nv_bfloat16", "nv_bfloat16", "bf16"}
