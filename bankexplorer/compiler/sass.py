@@ -118,7 +118,9 @@ class Disassembly:
         return any(i.function == f and a <= i.offset <= b and i.base in bases for i in self.instructions)
 
     def shared(self) -> list[SassInstruction]:
-        return [i for i in self.instructions if i.kind is not None]
+        """The shared-memory instructions that can execute (``@!PT LDS RZ, [RZ]``, a placeholder nvcc
+        leaves beside ``cp.async``, never does)."""
+        return [i for i in self.instructions if i.kind is not None and i.predicate != "@!PT"]
 
     def on_line(self, line: int) -> list[SassInstruction]:
         return [i for i in self.instructions if i.line == line]
