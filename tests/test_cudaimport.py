@@ -737,3 +737,79 @@ __global__ void k(float *out) {
     assert addr[0][:3] == [0, 48, 96] and addr[0][16] == 16  # rows 48 B apart; lane 16: column 8
     assert wavefronts(r) == [4, 4, 4, 4, 4, 4]
     assert [d.line for d in warnings(r)] == [15] and "8x32x16" in warnings(r)[0].message
+
+
+def test_switch_on_a_constant_walks_the_matching_case_and_its_fall_through():
+    text = """\
+#define MODE 1
+__global__ void k(float *out) {
+    __shared__ float a[256];
+    float acc = 0.f;
+    switch (MODE) {
+    case 0:
+        acc = a[threadIdx.x];
+        break;
+    case 1:
+        acc = a[threadIdx.x * 2];
+    case 2:
+        acc += a[threadIdx.x * 4];
+        break;
+    default:
+        acc = a[0];
+    }
+    switch (threadIdx.x % 2) { case 0: acc += a[1]; break; }
+    out[0] = acc;
+}
+"""
+    r = imp(text, (32, 1, 1))
+    assert [i.index for i in r.pattern.instructions] == [("threadIdx.x * 2",), ("threadIdx.x * 4",)]
+    assert [(d.line, "switch" in d.message) for d in warnings(r)] == [(17, True)]  # on the thread: reported
+
+
+def test_struct_static_constexpr_members_and_lambdas_are_followed():
+    text = """\
+struct Cfg {
+    static constexpr int TILE = 32;
+    static constexpr int PAD = 1;
+    static constexpr int ROWS = TILE / 4;
+};
+__global__ void k(float *out) {
+    __shared__ float s[Cfg::TILE][Cfg::TILE + Cfg::PAD];
+    auto at = [&](int r, int c) { return r * (Cfg::TILE + Cfg::PAD) + c; };
+    float *flat = &s[0][0];
+    flat[at(threadIdx.x, Cfg::ROWS)] = 1.f;
+}
+"""
+    r = imp(text, (32, 1, 1))
+    assert warnings(r) == []
+    assert r.pattern.arrays[0].dims == (32, 33) or (r.pattern.arrays[0].dims, r.pattern.arrays[0].padding) == ((32, 32), 1)
+    assert wavefronts(r) == [1]  # a column of a 33-float-wide tile: 32 banks
+    an = analyze(r.pattern, detail=False)
+    assert an.batch.addr[an.rows_of(0)[0]][:3].tolist() == [32, 32 + 132, 32 + 264]
+
+
+def test_float3_is_three_floats_and_a_warp_broadcast_is_followed():
+    text = """\
+__global__ void k(float *out) {
+    __shared__ float3 pos[64];
+    __shared__ int q[4 * 33];
+    int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    int base = 0;
+    if (lane == 0) base = warp * 33;
+    base = __shfl_sync(0xffffffffu, base, 0);
+    q[base + lane] = 1;
+    int other = __shfl_xor_sync(0xffffffffu, lane * 2, 1);
+    out[0] = pos[threadIdx.x % 64].y + q[other];
+}
+"""
+    r = imp(text, (128, 1, 1))
+    assert warnings(r) == []
+    an = analyze(r.pattern, detail=False)
+    assert not an.instruction_errors
+    store, pos_y, q_other = r.pattern.instructions
+    assert (store.array, pos_y.array, q_other.array) == ("q", "pos", "q")
+    addr = [an.batch.addr[an.rows_of(k)[1]].tolist() for k in range(3)]  # warp 1
+    q0 = next(a for a in r.pattern.arrays if a.name == "q").base
+    assert addr[0] == [q0 + 4 * (33 + t) for t in range(32)]  # base = 33 for every lane of warp 1
+    assert addr[1][:2] == [12 * 32 + 4, 12 * 33 + 4]  # pos[t].y: 12-byte elements, field at byte 4
+    assert addr[2][:4] == [q0 + 4 * 2 * (t ^ 1) for t in range(4)]  # the partner lane's lane * 2

@@ -240,6 +240,9 @@ def adjust(written: ImportResult, dis: Disassembly, arch: str = nvrtc.DEFAULT_AR
         if c.get("atom"):
             line_notes.setdefault(line, []).extend(_atomics(c["atom"], by_line.get(line, {}).get("atom", []),
                                                             dis.aggregates_on(line)))
+            spins = any(x.atomic_variant.startswith("CAST.SPIN") for x in by_line.get(line, {}).get("atom", []))
+            if spins and any(_across_warps(a) for a in c["atom"]):
+                line_notes[line].append(CONTENDED_LOOP)
     diags: list[Diagnostic] = []
     changes: list[LineChange] = []
     for line in sorted(set(all_lines) | {ln for ln in by_line if ln}):
@@ -958,6 +961,24 @@ def _relabel(ins: Instruction, width: int) -> str:
 
 
 # ---- atomics ----------------------------------------------------------------------------------
+CONTENDED_LOOP = ("a compare-and-swap loop that lanes of several warps run on the same address: how many passes "
+                  "it takes depends on the order in which their attempts land (timing); the model counts each "
+                  "warp as if it ran alone, a lower bound")
+
+
+def _across_warps(a: _Acc) -> bool:
+    """Some address is used by active lanes of two warps (in one iteration)."""
+    if a.addr is None or a.addr.ndim != 3 or a.addr.shape[1] < 2:
+        return False
+    for it in range(a.addr.shape[0]):
+        seen: dict[int, int] = {}
+        for w in range(a.addr.shape[1]):
+            for x in np.unique(a.addr[it, w][a.active[it, w]]).tolist():
+                if seen.setdefault(x, w) != w:
+                    return True
+    return False
+
+
 def _warp_uniform(a: _Acc) -> bool:
     """Every active lane of each warp has the same address (nvcc may keep it in an ordinary register
     after proving it uniform: ``@P ATOMS.MAX [R11]`` after a REDUX)."""

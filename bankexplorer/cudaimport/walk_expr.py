@@ -207,6 +207,9 @@ class ExpressionWalk(WalkState):
     ev_sized_type_specifier = ev_type_identifier
 
     def ev_qualified_identifier(self, node: ts.Node) -> Value:
+        key = re.sub(r"\s+", "", self.text(node))
+        if key in self.static_members:
+            return Int.of(self.static_members[key])
         return Unknown(f"{self.text(node)!r}, which the importer does not follow")
 
     def ev_field_expression(self, node: ts.Node) -> Value:
@@ -517,8 +520,12 @@ class ExpressionWalk(WalkState):
             return DATA
         if name in self.functions and name in self.called:
             return self._inline(name, node, args, fn)
+        if name in self.lambdas and fn is not None and fn.type == "identifier":
+            return self._inline(name, node, args, fn, self.lambdas[name])
         if name in ("load_matrix_sync", "store_matrix_sync"):
             return self.wmma_call(name, node, args)
+        if name in ("__shfl_sync", "__shfl_xor_sync") and len(args) >= 3:
+            return self._shuffle(name, args)
         if name in ASYNC_COPIES:
             for a in args:
                 self.ev(a)
@@ -579,6 +586,36 @@ class ExpressionWalk(WalkState):
             if k not in used:
                 self.rv(v)
         return DATA
+
+    def _shuffle(self, name: str, args: list[ts.Node]) -> Value:
+        """``__shfl_sync(mask, v, 0)`` (a warp's broadcast of lane 0's value) and ``__shfl_xor_sync(mask,
+        v, m)`` of an integer of the thread: ``v`` as the source lane has it. Followed in a block whose
+        x size is a whole number of warps (a lane's neighbours differ in threadIdx.x only)."""
+        for a in args[:1] + args[3:]:
+            self.rv(a)
+        v, k = self.rv(args[1]), self.rv(args[2])
+        width = 32
+        if len(args) > 3:
+            w = self.rv(args[3])
+            width = w.const if isinstance(w, Int) and w.const else 0
+        if not isinstance(v, Int) or not isinstance(k, Int) or k.const is None or width != 32:
+            return v if isinstance(v, Unknown) else Unknown(f"the result of {name}(), which the importer does not follow")
+        if v.const is not None:
+            return v  # the same in every lane
+        if self.block[0] % 32:
+            return Unknown(f"the result of {name}() in a block whose x size ({self.block[0]}) is not a whole number "
+                           f"of warps, which the importer does not follow")
+        src = str(k.const) if name == "__shfl_sync" else None
+        m = k.const
+
+        def lane_of(text: str) -> str:  # the source lane, from this lane's own expression for its lane
+            return f"({src})" if src is not None else f"(({text}) ^ {m})"
+
+        out = re.sub(r"(?<![\w.])(threadIdx\.x|tid|lane|laneid)(?![\w.])",
+                     lambda mm: lane_of(mm.group(1)) if mm.group(1) in ("lane", "laneid") else
+                     (f"({mm.group(1)} / 32 * 32 + {src})" if src is not None else f"({mm.group(1)} ^ {m})"),
+                     v.text)
+        return Int(f"({out})", PREC_ATOM, None)
 
     def _thread_rank(self) -> Int:
         """The thread's index in its block, x fastest (cooperative groups' ``thread_rank()``)."""
@@ -646,7 +683,8 @@ class ExpressionWalk(WalkState):
                 f"this call")))
         return out
 
-    def _inline(self, name: str, node: ts.Node, args: list[ts.Node], fn: ts.Node | None = None) -> Value:
+    def _inline(self, name: str, node: ts.Node, args: list[ts.Node], fn: ts.Node | None = None,
+                lam: ts.Node | None = None) -> Value:
         """A call of a function defined in the text: walk its body here with the arguments bound to
         its parameters (a pointer into shared memory stays one), as nvcc inlines it. The result is
         its return value when it returns once, on every lane."""
@@ -656,9 +694,9 @@ class ExpressionWalk(WalkState):
             for a in args:
                 self.rv(a)
             return Unknown(f"the result of {name}(), a recursive call the importer does not follow")
-        fdef = self.functions[name]
+        fdef = lam if lam is not None else self.functions[name]
         params = self._parameters(fdef)
-        templated = self._template_values(fdef, fn)
+        templated = self._template_values(fdef, fn) if lam is None else []
         values: list[Value] = []
         for a, (_pname, ref) in zip(args, params + [("", False)] * len(args)):
             v = self.ev(a)
@@ -667,7 +705,8 @@ class ExpressionWalk(WalkState):
         floor = self.scope_floor
         self.calls.append(frame)
         self.scopes.append({})
-        self.scope_floor = len(self.scopes) - 1
+        if lam is None:  # a function sees its parameters and the file; a lambda also what it captures
+            self.scope_floor = len(self.scopes) - 1
         try:
             for tname, v in templated:
                 if isinstance(v, Int):

@@ -158,12 +158,18 @@ class WalkState:
         self.called: set[str] = set()  # those another function calls: inlined where called
         self.calls: list[_CallFrame] = []  # inlined calls being walked, innermost last
         self.scope_floor = 0  # lookups see scopes[scope_floor:] and the file scope (inside a call)
-        self.structs: dict[str, _Struct] = {}  # the text's structs whose fields the model has types for
+        # the text's structs whose fields the model has types for; CUDA's 12-byte vectors are such
+        # structs (three 4-byte words, 4-byte aligned: nvcc reads and writes them field by field)
+        self.structs: dict[str, _Struct] = {
+            name: _Struct(name, {"x": (0, 4), "y": (4, 4), "z": (8, 4)}, 12, word)
+            for name, word in (("float3", "float"), ("int3", "int"), ("uint3", "int"))}
         self.struct_of: dict[str, _Struct] = {}  # shared array -> the struct it holds
         self.runtime_names: set[str] = set()
         self.barriers: list[int] = []
         self.loop_kinds: list[bool] = []
-        self.fragments: dict = {}  # wmma fragment variables -> walk_wmma.Fragment  # loops around, innermost last: walked pass by pass (True) or once  # instruction count at each barrier or fence (see ImportResult)  # the kernel's int parameters (their values come with the launch)
+        self.fragments: dict = {}  # wmma fragment variables -> walk_wmma.Fragment
+        self.lambdas: dict[str, ts.Node] = {}  # local lambdas by name, inlined where called
+        self.static_members: dict[str, int] = {}  # "Cfg::TILE" -> 32 (a struct's static constexpr ints)  # loops around, innermost last: walked pass by pass (True) or once  # instruction count at each barrier or fence (see ImportResult)  # the kernel's int parameters (their values come with the launch)
         for name, value in opts.defines.items():
             self._bind_const(name, int(value))
 

@@ -67,12 +67,13 @@ class StatementWalk(WalkState):
         if n.parent is not None and n.parent.type == "type_definition":
             names += [self.text(d) for d in n.parent.children_by_field_name("declarator")
                       if d.type == "type_identifier"]
+        self._static_members(n, names)
         fields: dict[str, tuple[int, int]] = {}
         counts: dict[str, int] = {}
         types: list[str] = []
         off = align = 0
         for f in named_children(fld(n, "body")):
-            if f.type != "field_declaration":
+            if f.type != "field_declaration" or self._is_static(f):
                 continue
             tnode = fld(f, "type")
             size = T.size_of(self.text(tnode)) if tnode is not None else None
@@ -112,6 +113,31 @@ class StatementWalk(WalkState):
         for nm in names:
             self.structs[nm] = _Struct(nm, fields, size, dtype, counts)
 
+    def _is_static(self, f: ts.Node) -> bool:
+        return any(c.type == "storage_class_specifier" and self.text(c) == "static" for c in f.children)
+
+    def _static_members(self, n: ts.Node, names: list[str]) -> None:
+        """``struct Cfg { static constexpr int TILE = 32, PER = TILE / 8; };``: ``Cfg::TILE`` is 32
+        (members see the ones before them by their short names, as in C++)."""
+        statics = [f for f in named_children(fld(n, "body")) if f.type == "field_declaration" and self._is_static(f)]
+        if not statics or not names:
+            return
+        self.scopes.append({})
+        try:
+            for f in statics:
+                d, v = fld(f, "declarator"), fld(f, "default_value")
+                if d is None or v is None or d.type != "field_identifier":
+                    continue
+                try:
+                    value = self.const_int(self.rv(v), v, "a static member")
+                except Unsupported:
+                    continue
+                for sname in names:
+                    self.static_members[f"{sname}::{self.text(d)}"] = value
+                self.bind(self.text(d), Int.of(value), is_const=True)
+        finally:
+            self.scopes.pop()
+
     def _function_name(self, n: ts.Node) -> str:
         decl = self._function_declarator(n)
         return self.text(fld(decl, "declarator")) if decl is not None and fld(decl, "declarator") else ""
@@ -129,9 +155,13 @@ class StatementWalk(WalkState):
         return t is not None and self.text(t).replace("const", "").strip() in T.INTEGER_TYPES
 
     def _parameters(self, n: ts.Node) -> list[tuple[str, bool]]:
-        """(name, is a reference) of each parameter of a function definition."""
-        decl = self._function_declarator(n)
-        params = fld(decl, "parameters") if decl is not None else None
+        """(name, is a reference) of each parameter of a function definition (or a lambda)."""
+        if n.type == "lambda_expression":
+            decl = fld(n, "declarator")
+            params = next((c for c in named_children(decl) if c.type == "parameter_list"), None) if decl else None
+        else:
+            decl = self._function_declarator(n)
+            params = fld(decl, "parameters") if decl is not None else None
         out = []
         for p in named_children(params) if params is not None else []:
             d = fld(p, "declarator")
@@ -171,6 +201,52 @@ class StatementWalk(WalkState):
         cons = n.child_by_field_name("consequence")
         body = named_children(cons) if cons.type == "compound_statement" else [cons]
         return bool(body) and body[0].type == "return_statement"
+
+    def st_switch_statement(self, n: ts.Node) -> None:
+        """``switch (MODE)`` on a value every thread shares (a constant, a template parameter): the
+        matching case (or default) and what falls through after it, up to its ``break``."""
+        cond = fld(n, "condition")
+        value = fld(cond, "value") if cond is not None and cond.type == "condition_clause" else cond
+        body = fld(n, "body")
+        c = None
+        if value is not None and not value.type.endswith("declaration"):
+            try:
+                c = self.as_int(self.rv(value), value, "the switch value")
+            except Unsupported:
+                c = None
+        if c is None or c.const is None or body is None:
+            self.report(n, "a switch on a value of the thread or of the data is not modelled: its shared-memory "
+                           "accesses were not imported")
+            return
+        cases = [x for x in named_children(body) if x.type == "case_statement"]
+        start = None
+        for i, case in enumerate(cases):
+            v = fld(case, "value")
+            if v is None:
+                continue
+            try:
+                if self.const_int(self.rv(v), v, "a case label") == c.const:
+                    start = i
+                    break
+            except Unsupported:
+                continue
+        if start is None:
+            start = next((i for i, case in enumerate(cases) if fld(case, "value") is None), None)
+        if start is None:
+            return  # no case matches and there is no default: nothing runs
+        run: list[ts.Node] = []
+        for case in cases[start:]:
+            v = fld(case, "value")
+            stmts = [x for x in named_children(case) if v is None or x != v]
+            ends = next((k for k, x in enumerate(stmts) if x.type == "break_statement"), None)
+            run += stmts[:ends]
+            if ends is not None:
+                break
+        self.loop_kinds.append(False)  # a break in here ends the switch, not a loop around it
+        try:
+            self.statements(run)
+        finally:
+            self.loop_kinds.pop()
 
     def _breaks_here(self, n: ts.Node) -> bool:
         """``if (cond) break;`` in a loop, on a condition with one value in this pass (``k == 6``
@@ -491,6 +567,11 @@ class StatementWalk(WalkState):
                 return  # a prototype
             raise Unsupported(d, f"declaration {self.text(d)!r} not understood")
         name = self.text(node)
+        if value_node is not None and value_node.type == "lambda_expression":
+            # auto idx = [&](int r, int c) { return r * 33 + c; }: inlined where it is called
+            self.lambdas[name] = value_node
+            self.bind(name, DATA)
+            return
         if tname == "dim3":
             dims = [1, 1, 1]
             if value_node is not None:
@@ -638,7 +719,6 @@ IGNORED_STATEMENTS = {
     "namespace_alias_definition", "using_directive",
 }
 UNSUPPORTED_STATEMENTS = {
-    "switch_statement": "a switch statement",
     "goto_statement": "goto",
     "labeled_statement": "a labeled statement",
     "break_statement": "break (other than 'if (cond) break;' on a condition with one value in each pass)",
