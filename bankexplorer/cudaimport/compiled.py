@@ -881,6 +881,12 @@ def _search(accs: list[_Acc], out: Counter, inside: Counter, hoist_only: bool):
                 r = {rest[w] // n for w, n in inside.items() if n and rest[w] % n == 0 and rest[w]}
                 ok = len(r) == 1 and all(rest[w] == next(iter(r)) * n for w, n in inside.items()) \
                     and set(rest) <= set(inside)
+                if not ok and len(rest) > 1 and set(rest) == {w for w, n in inside.items() if n}:
+                    # a loop nvcc unrolled u times with a remainder (its trip count is a launch value):
+                    # the body holds u passes, so its widths come in the proportions of one pass (with
+                    # one width that says nothing: such lines are left to the other rules)
+                    w0 = next(iter(rest))
+                    ok = all(rest[w] * inside[w0] == rest[w0] * inside[w] for w in rest)
             if ok:
                 plan = [(accs[i], options[i][c], [accs[j] for j in (options[i][c][1] if options[i][c][0] in
                                                                      ("group", "part", "select") else [])])
