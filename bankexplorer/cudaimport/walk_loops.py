@@ -52,8 +52,65 @@ class LoopWalk(WalkState):
             self.scopes.pop()
 
     def st_while_statement(self, n: ts.Node) -> None:
-        if not self._loop_by_values(n):
+        if not self._loop_by_values(n) and not self._while_counting(n):
             self._loop_once(n, "a while loop")
+
+    def _while_counting(self, n: ts.Node) -> bool:
+        """``int i = threadIdx.x; while (i < N) { ...; i += blockDim.x; }``: the for loop it is
+        (a start of the thread, a constant bound and step, the step the body's last statement).
+        False (nothing walked) for any other shape."""
+        cond, body = fld(n, "condition"), fld(n, "body")
+        value = fld(cond, "value") if cond is not None and cond.type == "condition_clause" else cond
+        if value is None or body is None or body.type != "compound_statement" or value.type != "binary_expression":
+            return False
+        stmts = named_children(body)
+        last = stmts[-1] if stmts else None
+        if last is None or last.type != "expression_statement" or not named_children(last):
+            return False
+        upd = named_children(last)[0]
+        left = fld(value, "left")
+        var = self.text(left) if left is not None and left.type == "identifier" else None
+        b = self.lookup(var) if var else None
+        if b is None or not isinstance(b.value, Int) or b.value.const is not None:
+            return False
+        snap = self._snapshot()
+        try:
+            stop_op, stop, _flipped = self._loop_cond(n, value, var)
+            upd_op, step = self._loop_update(n, upd, var)
+        except Unsupported:
+            self._restore(snap)
+            return False
+        s = step if upd_op == "+" else -step if upd_op == "-" else 0
+        if s == 0 or not ((s > 0 and stop_op in ("<", "<=")) or (s < 0 and stop_op in (">", ">="))):
+            self._restore(snap)
+            return False
+        start = b.value
+        try:
+            starts = self._per_thread(start, n)
+        except Unsupported:
+            self._restore(snap)
+            return False
+        inclusive = 1 if stop_op in ("<=", ">=") else 0
+        span = (stop - starts) if s > 0 else (starts - stop)
+        count = int(np.maximum(0, (span + inclusive + abs(s) - 1) // abs(s)).max(initial=0))
+        if count > MAX_LOOP_ITERATIONS:
+            self._restore(snap)
+            return False
+        self.scopes.append({})
+        self.skip_nodes.add((last.start_byte, last.end_byte))  # the update is the loop's own
+        try:
+            it = self._loop_var_name(var + "_it")
+            self._run_loop(n, var, body, range(count), (it, start, s, stop_op, stop))
+        finally:
+            self.skip_nodes.discard((last.start_byte, last.end_byte))
+            self.scopes.pop()
+        line = self.src.position(n)[0]
+        try:
+            self.rebind(var, Unknown(f"{var!r} after the loop at line {line}, which ends at a different value in "
+                                     f"each thread"), n)
+        except Unsupported:
+            pass
+        return True
 
     def st_do_statement(self, n: ts.Node) -> None:
         if not self._loop_by_values(n):

@@ -168,6 +168,7 @@ class WalkState:
         self.barriers: list[int] = []
         self.loop_kinds: list[bool] = []
         self.fragments: dict = {}  # wmma fragment variables -> walk_wmma.Fragment
+        self.skip_nodes: set[tuple[int, int]] = set()  # statements a loop header already stands for
         self.lambdas: dict[str, ts.Node] = {}  # local lambdas by name, inlined where called
         self.static_members: dict[str, int] = {}  # "Cfg::TILE" -> 32 (a struct's static constexpr ints)  # loops around, innermost last: walked pass by pass (True) or once  # instruction count at each barrier or fence (see ImportResult)  # the kernel's int parameters (their values come with the launch)
         for name, value in opts.defines.items():

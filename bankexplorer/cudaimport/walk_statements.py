@@ -179,6 +179,8 @@ class StatementWalk(WalkState):
         pushed = 0
         try:
             for n in nodes:
+                if (n.start_byte, n.end_byte) in self.skip_nodes:
+                    continue
                 if self._breaks_here(n):
                     continue  # a break whose condition is false in this pass
                 cond = self._exit_condition(n)
