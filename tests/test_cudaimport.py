@@ -842,3 +842,24 @@ def test_a_while_loop_that_is_a_for_loop_is_walked_as_one():
     an = analyze(r.pattern, detail=False)
     # the last pass: threads 116..127 are past 500
     assert int(an.batch.active[an.rows_of(0)].reshape(4, -1)[3].sum()) == 116
+
+
+def test_a_for_header_with_two_variables_runs_the_other_update_each_pass():
+    """GPU Gems 3's n-body: ``for (int i = 0, tile = 0; i < N; i += p, tile++)``: four passes for
+    N = 512 and 128 threads, ``tile`` counting them."""
+    text = """\
+__global__ void k(float *out, int N) {
+    __shared__ float sh[512];
+    for (int i = 0, tile = 0; i < N; i += blockDim.x, tile++) {
+        sh[tile * blockDim.x + threadIdx.x] = 1.f;
+    }
+    out[0] = sh[0];
+}
+"""
+    r = imp(text, (128, 1, 1), defines={"N": 512})
+    assert warnings(r) == []
+    stores = [i for i in r.pattern.instructions if i.kind == "store"]
+    assert len(stores) == 4  # unrolled: tile changes each pass
+    an = analyze(r.pattern, detail=False)
+    firsts = sorted(int(an.batch.addr[an.rows_of(k)[0]][0]) for k in range(4))
+    assert firsts == [0, 512, 1024, 1536]

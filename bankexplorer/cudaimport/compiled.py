@@ -1008,7 +1008,8 @@ def _atomics(srcs: list[_Acc], sas: list[SassInstruction], aggregates: bool) -> 
         v = s.atomic_variant
         if v == "POPC.INC" and a.ins.op != "popc_inc":
             a.new = replace(a.ins, op="popc_inc", label=f"{a.ins.label or a.ins.title()} [ATOMS.POPC.INC]")
-            notes.append("atomicAdd(p, 1) with the result unused is ATOMS.POPC.INC: lanes on one word merge")
+            notes.append("an increment with the result unused (atomicAdd(p, 1), atomicInc(p, ~0u)) is ATOMS.POPC.INC: "
+                         "lanes on one word merge")
         elif ((s.uniform_address or _warp_uniform(a)) and s.predicate and aggregates and a.ins.op in AGGREGATABLE_OPS
               and v.split(".")[0] in ("ADD", "MIN", "MAX", "AND", "OR", "XOR")):
             a.new = replace(a.ins, aggregate=True, label=f"{a.ins.label or a.ins.title()} [aggregated]")

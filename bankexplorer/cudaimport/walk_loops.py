@@ -194,13 +194,14 @@ class LoopWalk(WalkState):
 
     def _for(self, n: ts.Node) -> None:
         init, cond, upd, body = fld(n, "initializer"), fld(n, "condition"), fld(n, "update"), fld(n, "body")
-        var, start = self._loop_init(n, init)
+        var, start = self._loop_init(n, init, cond)
         self._loop_start = (var, start)  # what the body sees if the rest of the header is not modelled
         stop_op, stop, _flipped = self._loop_cond(n, cond, var)
+        upd, after = self._split_update(upd, var)
         upd_op, step = self._loop_update(n, upd, var)
         if start.const is not None:
             trips = self._trips(n, start.const, stop_op, stop, upd_op, step)
-            self._run_loop(n, var, body, trips, None)
+            self._run_loop(n, var, body, trips, None, after)
             return
         # start depends on the thread (for (i = tid; i < N; i += blockDim.x)): count the most
         # iterations any thread makes; lanes past their own end are inactive
@@ -221,7 +222,24 @@ class LoopWalk(WalkState):
             raise Unsupported(n, f"loop of up to {count:,} iterations per thread whose start depends on the thread: "
                                  f"at most {MAX_LOOP_ITERATIONS:,} can be modelled")
         it = self._loop_var_name(var + "_it")
-        self._run_loop(n, var, body, range(count), (it, start, s, stop_op, stop))
+        self._run_loop(n, var, body, range(count), (it, start, s, stop_op, stop), after)
+
+    def _split_update(self, upd: ts.Node | None, var: str) -> tuple[ts.Node | None, list[ts.Node]]:
+        """``i += p, tile++``: the loop variable's own step, and the other updates (run after each pass)."""
+        if upd is None or upd.type != "comma_expression":
+            return upd, []
+        parts: list[ts.Node] = []
+        stack = [upd]
+        while stack:
+            x = stack.pop()
+            if x.type == "comma_expression":
+                stack += [fld(x, "right"), fld(x, "left")]
+            elif x is not None:
+                parts.append(x)
+        own = [x for x in parts if var in {self.text(c) for c in _identifiers(x)}]
+        if len(own) != 1:
+            return upd, []
+        return own[0], [x for x in parts if x is not own[0]]
 
     def _per_thread(self, v: Int, node: ts.Node) -> np.ndarray:
         from ..model.analysis import thread_variables
@@ -233,9 +251,23 @@ class LoopWalk(WalkState):
             raise Unsupported(node, f"loop start not understood: {e.message}")
         return np.asarray(out, dtype=np.int64)[: p.threads]
 
-    def _loop_init(self, n: ts.Node, init: ts.Node | None) -> tuple[str, Int]:
+    def _loop_init(self, n: ts.Node, init: ts.Node | None, cond: ts.Node | None = None) -> tuple[str, Int]:
         if init is None:
             raise Unsupported(n, "for loop without an initializer is not modelled")
+        if init.type == "declaration" and len(init.children_by_field_name("declarator")) > 1 and cond is not None:
+            # for (int i = 0, tile = 0; i < N; ...): the variable the condition tests is the loop's;
+            # the others are locals of the loop (declared here, updated after each pass)
+            in_cond = {self.text(c) for c in _identifiers(cond)}
+            ds = init.children_by_field_name("declarator")
+            mine = [d for d in ds if d.type == "init_declarator" and fld(d, "declarator").type == "identifier"
+                    and self.text(fld(d, "declarator")) in in_cond]
+            if len(mine) == 1:
+                tnode = fld(init, "type")
+                for d in ds:
+                    if d is not mine[0] and d != mine[0]:
+                        self.local(d, self.text(tnode) if tnode is not None else "int", False)
+                name = self.text(fld(mine[0], "declarator"))
+                return name, self.as_int(self.rv(fld(mine[0], "value")), fld(mine[0], "value"), "the loop start")
         if init.type == "declaration":
             ds = init.children_by_field_name("declarator")
             if len(ds) == 1 and ds[0].type == "init_declarator" and fld(ds[0], "declarator").type == "identifier":
@@ -350,12 +382,13 @@ class LoopWalk(WalkState):
         return value, self.binop(op, value, Int.of(stop))
 
     def _run_loop(self, n: ts.Node, var: str, body: ts.Node, values: Sequence[int],
-                  guard: tuple[str, Int, int, str, int] | None) -> None:
+                  guard: tuple[str, Int, int, str, int] | None, after: Sequence[ts.Node] = ()) -> None:
         """Import the body once as a Loop when the values are a range and the body changes no
-        outer variable; else once per value (unrolled)."""
+        outer variable; else once per value (unrolled). ``after``: other updates of the header
+        (``tile++``), run after each pass, which makes the loop unrolled."""
         if not len(values):
             return
-        arith = _arith(values)
+        arith = _arith(values) if not after else None
         if arith is not None:
             snap = self._snapshot()
             pv = guard[0] if guard else self._loop_var_name(var)
@@ -407,6 +440,8 @@ class LoopWalk(WalkState):
             self.loop_kinds.append(True)
             try:
                 self.statement(body)
+                for x in after:
+                    self.rv(x)
             except _BreakLoop:
                 return  # the finally below still unwinds this pass
             finally:
