@@ -548,7 +548,20 @@ def _match(srcs: list[_Acc], sas: list[SassInstruction], dis: Disassembly) -> tu
     for a in srcs:
         have[a.width] += a.iterations
     widths = {x.width for x in sas if x.kind in ("load", "store")}
-    if len(have) == 1 and widths == set(have) and len(sas) > sum(have.values()) and all(a.ins.loops for a in srcs):
+    generic = len(sas) > sum(have.values()) and all(a.ins.loops for a in srcs)
+    if len(sas) > sum(have.values()) and len(have) == 1:  # (the walker may have unrolled the loop itself)
+        # the same loop, its neighbouring accesses fused (s[x][2r] and s[x][2r + 1] as one LDS.64):
+        # the wider width is nearly all of the code (the rest is the remainder's fallback)
+        w = next(iter(have))
+        main = Counter(x.width for x in sas if x.kind in ("load", "store")).most_common(1)[0][0]
+        if main > w and main % w == 0:
+            pairs = _cover_by_groups(live, main // w)
+            if pairs is not None:
+                _apply([(live[g[0]], ("group", g), [live[j] for j in g]) for g in pairs])
+                return True, [f"the compiled code has {_summary(sas)} for a loop whose trip count depends on the "
+                              f"thread (unrolled, with a remainder); each thread executes its accesses fused "
+                              f"{main // w} by {main // w} into {main}-byte ones"], Counter()
+    if len(have) == 1 and widths == set(have) and generic:
         # a loop whose trip count depends on the thread (``for (c = tid; c < 512; c += 128)``):
         # nvcc unrolls it with a remainder; each thread runs as many as the source says
         return False, [f"the compiled code has {_summary(sas)} for a loop whose trip count depends on the thread "
@@ -556,6 +569,21 @@ def _match(srcs: list[_Acc], sas: list[SassInstruction], dis: Disassembly) -> tu
                        f"{sum(have.values())} x {next(iter(have))}-byte, as written"], Counter()
     return False, [f"the compiled code has {_summary(sas)} where the source has "
                    + " + ".join(f"{n} x {w}-byte" for w, n in have.items()) + ": shown as written"], Counter()
+
+
+def _cover_by_groups(accs: list[_Acc], f: int) -> list[list[int]] | None:
+    """Groups of ``f`` accesses, each one contiguous aligned access (``_group_fusions``), that use
+    every access exactly once; None if there are none."""
+    left, out = set(range(len(accs))), []
+    for i in range(len(accs)):
+        if i not in left:
+            continue
+        g = next((g for g in _group_fusions(accs, i) if len(g) == f and set(g) <= left), None)
+        if g is None:
+            continue
+        out.append(g)
+        left -= set(g)
+    return out if not left and out else None
 
 
 def _mark_forwardable(accs: list[_Acc], barriers: set[int] = frozenset()) -> None:
