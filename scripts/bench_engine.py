@@ -34,7 +34,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bankexplorer.model import Instruction, Loop, Pattern, SharedArray, analyze  # noqa: E402
+from bankexplorer.model import Instruction, Pattern, SharedArray, analyze  # noqa: E402
 from bankexplorer.model.engine import WarpBatch, analyze_batch, count_wavefronts  # noqa: E402
 from bankexplorer.model.hardware import KINDS  # noqa: E402
 from bankexplorer.model.reference import reference_cas_loop, reference_wavefronts  # noqa: E402

@@ -23,6 +23,7 @@ from bankexplorer.export.figure import picture  # noqa: E402
 from bankexplorer.export.scene import make_scene  # noqa: E402
 from bankexplorer.export.styles import STYLE_NAMES  # noqa: E402
 from bankexplorer.io import patternfile  # noqa: E402
+from bankexplorer.io.atomic import atomic_write  # noqa: E402
 from bankexplorer.resources import examples  # noqa: E402
 
 
@@ -54,7 +55,7 @@ def main() -> int:
         scene = make_scene(pattern, args.style, instruction=worst_instruction(pattern))
         data = R.to_png(picture(scene, "figure"), args.scale, quality=0)
         target = out / f"{path.stem}.png"
-        R.atomic_write(target, data)
+        atomic_write(target, data)
         made.append((path, scene))
         total += len(data)
         print(f"{target.name:<48} {len(data) / 1e3:7.0f} kB")
@@ -70,7 +71,7 @@ def main() -> int:
     for path, scene in made:
         lines += [f"## {scene.title}", "", f"`{path.name}` · `{scene.heading()}`", "",
                   f"![{scene.title}]({path.stem}.png)", ""]
-    R.atomic_write(out / "README.md", "\n".join(lines).encode("utf-8"))
+    atomic_write(out / "README.md", "\n".join(lines).encode("utf-8"))
     print(f"{len(made)} figures, {total / 1e6:.2f} MB, in {time.perf_counter() - t0:.1f} s")
     return 0
 

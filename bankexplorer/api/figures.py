@@ -67,7 +67,8 @@ class Figure:
     def save(self, path: str | os.PathLike, scale: int | None = None) -> int:
         """Write ``path`` (``.png`` or ``.svg``, from its extension), complete or not at all;
         ``scale`` (1 to 4) for a PNG. Returns the bytes written."""
-        from ..export.render import atomic_write, check_writable, format_of
+        from ..export.render import check_writable, format_of
+        from ..io.atomic import atomic_write
         from ..export.scene import ExportError
 
         if not isinstance(path, (str, os.PathLike)):

@@ -39,17 +39,24 @@ def _add(sp: argparse.ArgumentParser) -> None:
                          "(default: the same number; needed when the instruction counts differ)")
 
 
-def _run_compare(args: argparse.Namespace) -> int:
-    from .compare import export_compare
-    from .render import check_scale, check_writable, format_of
+def _check_output(args: argparse.Namespace, format_of) -> None:
+    """The cheap checks, before any file is read or anything drawn: a typo never waits for a render."""
+    from .render import check_scale, check_writable
 
-    if args.view not in ("figure", "compare"):
-        raise UsageError(f"--compare draws one figure of both patterns; --view {args.view} cannot be combined with it")
     if args.style is not None and args.style not in STYLE_NAMES:
         raise UsageError(f"unknown style {args.style!r} (styles: {', '.join(STYLE_NAMES)})")
     format_of(args.out)
     check_scale(args.scale)
     check_writable(args.out)
+
+
+def _run_compare(args: argparse.Namespace) -> int:
+    from .compare import export_compare
+    from .render import format_of
+
+    if args.view not in ("figure", "compare"):
+        raise UsageError(f"--compare draws one figure of both patterns; --view {args.view} cannot be combined with it")
+    _check_output(args, format_of)
     before, after = load_pattern(args.file), load_pattern(args.compare)
     t0 = time.perf_counter()
     n, pic = export_compare(before, after, args.out, scale=args.scale, style=args.style, instruction=args.instruction,
@@ -61,15 +68,10 @@ def _run_compare(args: argparse.Namespace) -> int:
 
 
 def _run_replay(args: argparse.Namespace) -> int:
-    from .render import check_scale, check_writable
     from .replay import anim_format_of, export_replay
     from .scene import make_scene
 
-    if args.style is not None and args.style not in STYLE_NAMES:
-        raise UsageError(f"unknown style {args.style!r} (styles: {', '.join(STYLE_NAMES)})")
-    anim_format_of(args.out)
-    check_scale(args.scale)
-    check_writable(args.out)
+    _check_output(args, anim_format_of)
     pattern = load_pattern(args.file)
     t0 = time.perf_counter()
     scene = make_scene(pattern, args.style, args.instruction, args.warp, args.iteration, args.title)
@@ -79,7 +81,7 @@ def _run_replay(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .render import check_scale, check_writable, export, format_of
+    from .render import export, format_of
 
     if args.compare is not None:
         return _run_compare(args)
@@ -88,14 +90,9 @@ def _run(args: argparse.Namespace) -> int:
     if args.view == "replay":
         return _run_replay(args)
 
-    # cheap checks first, so a typo never waits for a render
     if args.view not in VIEWS:
         raise UsageError(f"unknown view {args.view!r} (views: {', '.join(VIEWS)})")
-    if args.style is not None and args.style not in STYLE_NAMES:
-        raise UsageError(f"unknown style {args.style!r} (styles: {', '.join(STYLE_NAMES)})")
-    format_of(args.out)
-    check_scale(args.scale)
-    check_writable(args.out)
+    _check_output(args, format_of)
     pattern = load_pattern(args.file)
     t0 = time.perf_counter()
     n = export(pattern, args.view, args.out, scale=args.scale, style=args.style, instruction=args.instruction,

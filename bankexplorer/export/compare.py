@@ -197,7 +197,8 @@ def export_compare(before: Pattern, after: Pattern, out: str | os.PathLike, scal
                    style: str | None = None, instruction: int | None = None, instruction_after: int | None = None,
                    warp: int = 0, title: str | None = None) -> tuple[int, CompareFigure]:
     """Write the comparison to ``out`` (.png or .svg) all at once; returns (bytes, the figure)."""
-    from .render import atomic_write, check_scale, check_writable, format_of, to_png, to_svg
+    from ..io.atomic import atomic_write
+    from .render import check_scale, check_writable, format_of, to_png, to_svg
 
     fmt = format_of(out)
     check_scale(scale)

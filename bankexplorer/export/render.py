@@ -11,6 +11,7 @@ import os
 import re
 from pathlib import Path
 
+from ..io.atomic import atomic_write
 from ..model.pattern import Pattern
 from .canvas import Canvas
 from .figure import VIEWS, Picture, picture
@@ -107,26 +108,23 @@ def to_svg(pic: Picture) -> bytes:
     return svg.encode("utf-8")
 
 
-def atomic_write(path: str | os.PathLike, data: bytes) -> None:
-    """All of ``data`` or nothing at ``path``, with the user's usual permissions: the pattern
-    files' writer (one mechanism for every file the app saves)."""
-    from ..io.atomic import atomic_write as write
-
-    write(path, data)
-
-
 def check_scale(scale: int) -> None:
     if not isinstance(scale, int) or not 1 <= scale <= MAX_SCALE:
         raise ExportError(f"--scale must be an integer from 1 to {MAX_SCALE}, got {scale}")
 
 
+def suffix_format(path: str | os.PathLike, accepted: tuple[str, ...], hint: str, what: str = "format") -> str:
+    """The file's extension if it is one of ``accepted``, else an ExportError that says what is."""
+    ext = Path(path).suffix.lower().lstrip(".")
+    if ext not in accepted:
+        got = f"'.{ext}'" if ext else "no extension"
+        raise ExportError(f"{path}: cannot tell the {what} from {got}; use {hint}")
+    return ext
+
+
 def format_of(path: str | os.PathLike) -> str:
     """``png`` or ``svg`` from the file name, or an ExportError that says what is accepted."""
-    ext = Path(path).suffix.lower().lstrip(".")
-    if ext not in FORMATS:
-        got = f"'.{ext}'" if ext else "no extension"
-        raise ExportError(f"{path}: cannot tell the format from {got}; use a .png or .svg file name")
-    return ext
+    return suffix_format(path, FORMATS, "a .png or .svg file name")
 
 
 def check_writable(path: str | os.PathLike) -> None:

@@ -12,7 +12,6 @@ index), plus a small caption strip per frame. Pillow writes the frames with fast
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import numpy as np
 
@@ -32,11 +31,9 @@ FADE = 0.72  # how far waiting cells fade toward the background
 
 
 def anim_format_of(path: str | os.PathLike) -> str:
-    ext = Path(path).suffix.lower().lstrip(".")
-    if ext not in ANIM_FORMATS:
-        got = f"'.{ext}'" if ext else "no extension"
-        raise ExportError(f"{path}: cannot tell the animation format from {got}; use .gif, .png (APNG) or .webp")
-    return ext
+    from .render import suffix_format
+
+    return suffix_format(path, ANIM_FORMATS, ".gif, .png (APNG) or .webp", "animation format")
 
 
 class ReplayPicture(Picture):
@@ -292,7 +289,8 @@ def encode(frames: list[np.ndarray], palette: np.ndarray, durations: list[int], 
 def export_replay(scene: Scene, out: str | os.PathLike, scale: int = 2) -> tuple[int, int]:
     """Write the replay of ``scene``'s instruction to ``out`` (.gif, .png = APNG, .webp) all at
     once; returns (bytes written, frames)."""
-    from .render import atomic_write, check_writable
+    from ..io.atomic import atomic_write
+    from .render import check_writable
 
     fmt = anim_format_of(out)
     check_writable(out)
