@@ -1004,13 +1004,10 @@ def _across_warps(a: _Acc) -> bool:
     """Some address is used by active lanes of two warps (in one iteration)."""
     if a.addr is None or a.addr.ndim != 3 or a.addr.shape[1] < 2:
         return False
-    for it in range(a.addr.shape[0]):
-        seen: dict[int, int] = {}
-        for w in range(a.addr.shape[1]):
-            for x in np.unique(a.addr[it, w][a.active[it, w]]).tolist():
-                if seen.setdefault(x, w) != w:
-                    return True
-    return False
+    it, warp, _lane = np.nonzero(a.active)
+    pairs = np.unique(np.stack([it, a.addr[a.active], warp]), axis=1)  # (iteration, address, warp), once each
+    keys = pairs[:2]
+    return bool((np.unique(keys, axis=1).shape[1]) < keys.shape[1])  # an (iteration, address) in two warps
 
 
 def _warp_uniform(a: _Acc) -> bool:

@@ -86,13 +86,10 @@ class LoopWalk(WalkState):
             return False
         start = b.value
         try:
-            starts = self._per_thread(start, n)
+            count = self._most_passes(start, stop_op, stop, s, n)
         except Unsupported:
             self._restore(snap)
             return False
-        inclusive = 1 if stop_op in ("<=", ">=") else 0
-        span = (stop - starts) if s > 0 else (starts - stop)
-        count = int(np.maximum(0, (span + inclusive + abs(s) - 1) // abs(s)).max(initial=0))
         if count > MAX_LOOP_ITERATIONS:
             self._restore(snap)
             return False
@@ -213,11 +210,7 @@ class LoopWalk(WalkState):
         if not ((s > 0 and stop_op in ("<", "<=")) or (s < 0 and stop_op in (">", ">="))):
             raise Unsupported(cond, f"loop condition {self.text(cond)!r} with a start that depends on the thread: "
                                     f"write k < STOP (counting up) or k > STOP (counting down)")
-        starts = self._per_thread(start, n)
-        inclusive = 1 if stop_op in ("<=", ">=") else 0
-        span = (stop - starts) if s > 0 else (starts - stop)
-        counts = np.maximum(0, (span + inclusive + abs(s) - 1) // abs(s))
-        count = int(counts.max(initial=0))
+        count = self._most_passes(start, stop_op, stop, s, n)
         if count > MAX_LOOP_ITERATIONS:
             raise Unsupported(n, f"loop of up to {count:,} iterations per thread whose start depends on the thread: "
                                  f"at most {MAX_LOOP_ITERATIONS:,} can be modelled")
@@ -240,6 +233,13 @@ class LoopWalk(WalkState):
         if len(own) != 1:
             return upd, []
         return own[0], [x for x in parts if x is not own[0]]
+
+    def _most_passes(self, start: Int, stop_op: str, stop: int, step: int, node: ts.Node) -> int:
+        """The most passes any thread makes of ``k = start; k STOP_OP stop; k += step`` (start of the thread)."""
+        starts = self._per_thread(start, node)
+        inclusive = 1 if stop_op in ("<=", ">=") else 0
+        span = (stop - starts) if step > 0 else (starts - stop)
+        return int(np.maximum(0, (span + inclusive + abs(step) - 1) // abs(step)).max(initial=0))
 
     def _per_thread(self, v: Int, node: ts.Node) -> np.ndarray:
         from ..model.analysis import thread_variables
@@ -264,7 +264,7 @@ class LoopWalk(WalkState):
             if len(mine) == 1:
                 tnode = fld(init, "type")
                 for d in ds:
-                    if d is not mine[0] and d != mine[0]:
+                    if d != mine[0]:
                         self.local(d, self.text(tnode) if tnode is not None else "int", False)
                 name = self.text(fld(mine[0], "declarator"))
                 return name, self.as_int(self.rv(fld(mine[0], "value")), fld(mine[0], "value"), "the loop start")

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from .values import DATA, Int, Ptr, Ref, Value
+from .walk_state import Unsupported
 
 _SIXTEEN_BIT = {"half", "__half", "__nv_bfloat16", "nv_bfloat16", "bf16"}
 _FRAGMENT = re.compile(r"fragment\s*<\s*(?:\w+::)*(matrix_a|matrix_b|accumulator)\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)"
@@ -54,7 +55,7 @@ class WmmaWalk:
             return DATA  # global memory: not this tool's business
         try:
             ld = self.const_int(self.rv(args[2]), args[2], "the leading dimension")
-        except Exception:  # noqa: BLE001 - Unsupported, reported below like any unknown
+        except Unsupported:
             self.report(args[2], f"{name}(): the leading dimension has no value here: not imported")
             return DATA
         layout = self.text(args[3]).split("::")[-1] if len(args) > 3 else None
