@@ -1,0 +1,129 @@
+"""What the driver reads from a cubin before a launch: where parameters go in the constant bank,
+how much static shared and local memory the kernel has, and the contents of constant banks.
+
+A cubin is an ELF file. Only the few sections a launch needs are read here (``.nv.info.<kernel>``
+attributes, ``.nv.shared.<kernel>``, ``.nv.constant<N>[.<kernel>]``, the PTX text ptxas kept for
+the line table); no library beyond ``struct`` is needed.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from dataclasses import dataclass, field
+
+# .nv.info attribute codes (the ones a launch uses)
+_EIATTR_PARAM_CBANK = 0x0A
+_EIATTR_FRAME_SIZE = 0x11
+_EIATTR_MIN_STACK_SIZE = 0x12
+_EIATTR_KPARAM_INFO = 0x17
+_EIATTR_CBANK_PARAM_SIZE = 0x19
+_EIATTR_MAX_STACK_SIZE = 0x23
+
+_EIFMT_NVAL, _EIFMT_BVAL, _EIFMT_HVAL, _EIFMT_SVAL = 1, 2, 3, 4
+
+
+class CubinError(ValueError):
+    """The compiler's output is not a cubin this reader understands."""
+
+
+@dataclass(frozen=True)
+class Param:
+    ordinal: int
+    offset: int  # bytes from the start of the parameter area
+    size: int  # bytes
+
+
+@dataclass
+class KernelImage:
+    """One kernel's launch facts."""
+
+    name: str
+    param_base: int  # byte offset of the parameters in constant bank 0
+    params: list[Param]
+    static_shared: int  # bytes of the .nv.shared section, the reserved window included
+    shared_align: int
+    local_bytes: int  # per thread: the frame, plus the stack a call may grow
+    constant0_size: int
+    banks: dict[int, bytes] = field(default_factory=dict)  # initialised constant banks (__constant__ is bank 3)
+    ptx: str = ""  # the PTX ptxas compiled, when the line-table build kept it
+
+
+def _sections(data: bytes):
+    if data[:4] != b"\x7fELF" or data[4] != 2:
+        raise CubinError("not a 64-bit ELF file")
+    (shoff,) = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    heads = []
+    for i in range(shnum):
+        name, typ, flags, addr, off, size, link, info, align, entsize = struct.unpack_from(
+            "<IIQQQQIIQQ", data, shoff + i * shentsize)
+        heads.append((name, typ, off, size, link, info, align))
+    stro = heads[shstrndx][2]
+
+    def sname(o: int) -> str:
+        end = data.index(b"\0", stro + o)
+        return data[stro + o:end].decode("latin-1")
+
+    return [(sname(h[0]), *h[1:]) for h in heads]
+
+
+def _attributes(blob: bytes):
+    i = 0
+    while i + 2 <= len(blob):
+        fmt, attr = blob[i], blob[i + 1]
+        if fmt == _EIFMT_SVAL:
+            (n,) = struct.unpack_from("<H", blob, i + 2)
+            yield attr, blob[i + 4:i + 4 + n]
+            i += 4 + n
+        elif fmt == _EIFMT_HVAL:
+            yield attr, blob[i + 2:i + 4]
+            i += 4
+        elif fmt in (_EIFMT_NVAL, _EIFMT_BVAL):
+            yield attr, blob[i + 2:i + 4] if fmt == _EIFMT_BVAL else b""
+            i += 4  # records stay 4-byte aligned
+        else:
+            raise CubinError(f"unknown .nv.info record format {fmt}")
+
+
+def read(cubin: bytes, kernel: str) -> KernelImage:
+    secs = _sections(cubin)
+    by_name = {s[0]: s for s in secs}
+
+    def body(name: str) -> bytes:
+        s = by_name[name]
+        return cubin[s[2]:s[2] + s[3]] if s[1] != 8 else b""  # SHT_NOBITS holds no bytes
+
+    info = by_name.get(f".nv.info.{kernel}")
+    if info is None:
+        raise CubinError(f"the cubin has no launch information for {kernel!r}")
+    param_base, params, param_size = 0, [], 0
+    for attr, val in _attributes(body(info[0])):
+        if attr == _EIATTR_PARAM_CBANK and len(val) >= 8:
+            _sym, param_base, param_size = struct.unpack_from("<IHH", val)
+        elif attr == _EIATTR_KPARAM_INFO and len(val) >= 12:
+            _index, ordinal, offset, word = struct.unpack_from("<IHHI", val)
+            params.append(Param(ordinal, offset, (word >> 18) & 0x3FFF))
+    frame = stack = 0
+    if ".nv.info" in by_name:
+        for attr, val in _attributes(body(".nv.info")):
+            if attr in (_EIATTR_FRAME_SIZE, _EIATTR_MAX_STACK_SIZE, _EIATTR_MIN_STACK_SIZE) and len(val) >= 8:
+                _sym, v = struct.unpack_from("<II", val)
+                if attr == _EIATTR_FRAME_SIZE:
+                    frame = max(frame, v)
+                else:
+                    stack = max(stack, v)
+    sh = by_name.get(f".nv.shared.{kernel}")
+    static_shared = sh[3] if sh else 0
+    c0 = by_name.get(f".nv.constant0.{kernel}")
+    banks: dict[int, bytes] = {}
+    for s in secs:
+        m = re.fullmatch(r"\.nv\.constant(\d+)", s[0])
+        if m and m.group(1) != "0":
+            banks[int(m.group(1))] = body(s[0])
+    ptx = ""
+    if ".nv_debug_ptx_txt" in by_name:
+        ptx = body(".nv_debug_ptx_txt").replace(b"\0", b"\n").decode("utf-8", "replace")
+    params.sort(key=lambda p: p.ordinal)
+    return KernelImage(kernel, param_base, params, static_shared, sh[6] if sh else 16, max(frame, stack) + frame,
+                       c0[3] if c0 else param_base + param_size, banks, ptx)

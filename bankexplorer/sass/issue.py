@@ -1,0 +1,324 @@
+"""One issue of one instruction: the threads that run it, their guard, and operand access.
+
+Every opcode's semantics is a function of an :class:`Issue`. Operands are read for all lanes of
+the block at once (numpy vectors, one element per thread; uniform registers are spread to their
+warp's lanes), computed on, and written back only where the guard holds (``on``). Inactive lanes
+compute garbage that is never written, which keeps every opcode free of masks.
+"""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+
+from .decode import Instruction
+from .operands import PT, RZ, URZ, Const, FImm, Imm, Mem, Pred, Reg, Special
+from .state import LOCAL_WINDOW_HI, SHARED_WINDOW_HI, WARP, Block
+
+U32 = np.uint32
+MASK32 = 0xFFFFFFFF
+
+
+class EmulationError(RuntimeError):
+    """The run cannot go on: an unknown opcode or operand, a fault, a deadlock, the budget."""
+
+
+class Issue:
+    """What one issue of ``ins`` sees. ``S``: the threads issuing it; ``on``: those whose guard holds."""
+
+    __slots__ = ("b", "ins", "S", "on", "jumps", "exited", "run", "taint")
+
+    def __init__(self, run, ins: Instruction, S: np.ndarray):
+        self.run = run
+        self.b: Block = run.block
+        self.ins = ins
+        self.S = S
+        g = ins.guard
+        self.taint = 0  # data taint of every operand read so far (a bit per pointer parameter)
+        self.on = S if g is None or g.true else S & self.pred(g)
+        self.jumps: list[tuple[np.ndarray, int]] = []
+        self.exited: np.ndarray | None = None
+
+    # ------------------------------------------------------------------ control (used by simt)
+    def jump(self, mask: np.ndarray, target: int) -> None:
+        self.jumps.append((mask, target))
+
+    def exit(self, mask: np.ndarray) -> None:
+        self.exited = mask if self.exited is None else self.exited | mask
+
+    def fail(self, message: str) -> EmulationError:
+        return EmulationError(message)
+
+    # ------------------------------------------------------------------ operand reads
+    def op(self, i: int):
+        try:
+            return self.ins.operands[i]
+        except IndexError:
+            raise EmulationError(f"{self.ins.text!r}: operand {i + 1} is missing") from None
+
+    def pred(self, p: Pred) -> np.ndarray | bool:
+        if p.index == PT:
+            v = True
+        elif p.uniform:
+            v = self.b.UP[p.index][self.b.warp_of]
+            self.taint = self.taint | self.b.UPT[p.index][self.b.warp_of]
+        else:
+            v = self.b.P[p.index]
+            self.taint = self.taint | self.b.PTT[p.index]
+        return ~v if (p.neg and not isinstance(v, bool)) else (not v if p.neg else v)
+
+    def p(self, i: int) -> np.ndarray | bool:
+        o = self.op(i)
+        if not isinstance(o, Pred):
+            raise EmulationError(f"{self.ins.text!r}: operand {i + 1} should be a predicate")
+        return self.pred(o)
+
+    def raw(self, i: int):
+        """Operand ``i``'s 32-bit pattern, no modifier applied (a vector, or a scalar)."""
+        o = self.op(i)
+        return self.bits(o)
+
+    def bits(self, o):
+        if isinstance(o, Reg):
+            if o.uniform:
+                if o.index == URZ:
+                    return U32(0)
+                self.taint = self.taint | self.b.URT[o.index][self.b.warp_of]
+                return self.b.UR[o.index][self.b.warp_of]
+            if o.index == RZ:
+                return U32(0)
+            self.taint = self.taint | self.b.RT[o.index]
+            return self.b.R[o.index]
+        if isinstance(o, Imm):
+            return U32(o.bits)
+        if isinstance(o, FImm):
+            return np.float32(o.value).view(U32)
+        if isinstance(o, Const):
+            return self.const(o, 4).view(U32) if o.reg is not None else U32(self.const_scalar(o, 4))
+        if isinstance(o, Special):
+            return self.special(o.name)
+        raise EmulationError(f"{self.ins.text!r}: cannot read {o!r} as a value")
+
+    def u(self, i: int):
+        """Unsigned 32-bit value with the integer modifiers (``-R`` two's complement, ``~R``)."""
+        o = self.op(i)
+        v = self.bits(o)
+        if isinstance(o, Reg):
+            if o.abs:
+                v = np.abs(np.asarray(v).view(np.int32)).view(U32)
+            if o.neg:
+                v = (U32(0) - v).astype(U32) if isinstance(v, np.ndarray) else U32((-int(v)) & MASK32)
+            if o.inv:
+                v = ~v
+        return v
+
+    def s(self, i: int):
+        v = self.u(i)
+        return v.view(np.int32) if isinstance(v, np.ndarray) else np.int32(np.uint32(v).view(np.int32))
+
+    def f(self, i: int):
+        """float32 with the float modifiers (``|R|``, ``-R``)."""
+        o = self.op(i)
+        if isinstance(o, FImm):
+            v = np.float32(o.value)
+        else:
+            v = self.bits(o)
+            v = v.view(np.float32) if isinstance(v, np.ndarray) else np.uint32(v).view(np.float32)
+        if isinstance(o, Reg | Const):
+            if getattr(o, "abs", False):
+                v = np.abs(v)
+            if getattr(o, "neg", False):
+                v = -v
+        return v
+
+    def u64(self, i: int):
+        o = self.op(i)
+        if isinstance(o, Reg):
+            if o.zero:
+                return np.uint64(0)
+            lo = self.bits(o)
+            hi = self.bits(Reg(o.index + 1, o.uniform))
+            v = np.asarray(lo).astype(np.uint64) | (np.asarray(hi).astype(np.uint64) << np.uint64(32))
+            if o.neg:
+                v = (np.uint64(0) - v).astype(np.uint64)
+            return v
+        if isinstance(o, Const):
+            return self.const(o, 8).view(np.uint64) if o.reg is not None else np.uint64(self.const_scalar(o, 8))
+        if isinstance(o, Imm):
+            return np.uint64(o.value & 0xFFFFFFFFFFFFFFFF)
+        if isinstance(o, FImm):
+            return np.float64(o.value).view(np.uint64)
+        raise EmulationError(f"{self.ins.text!r}: cannot read {o!r} as a 64-bit value")
+
+    def d(self, i: int):
+        """float64 from a register pair, a constant or an immediate, with ``|x|`` and ``-x``."""
+        o = self.op(i)
+        if isinstance(o, FImm):
+            return np.float64(o.value)
+        if isinstance(o, Imm):  # a double immediate is printed by its high 32 bits
+            return np.uint64((o.value & MASK32) << 32).view(np.float64)
+        raw = Reg(o.index, o.uniform) if isinstance(o, Reg) else o
+        v = np.asarray(self._u64_plain(raw)).view(np.float64)
+        if getattr(o, "abs", False):
+            v = np.abs(v)
+        if getattr(o, "neg", False):
+            v = -v
+        return v
+
+    def _u64_plain(self, o):
+        if isinstance(o, Reg):
+            if o.zero:
+                return np.uint64(0)
+            lo = self.bits(o)
+            hi = self.bits(Reg(o.index + 1, o.uniform))
+            return np.asarray(lo).astype(np.uint64) | (np.asarray(hi).astype(np.uint64) << np.uint64(32))
+        if isinstance(o, Const):
+            return self.const(o, 8).view(np.uint64) if o.reg is not None else np.uint64(self.const_scalar(o, 8))
+        raise EmulationError(f"{self.ins.text!r}: cannot read {o!r} as a 64-bit value")
+
+    def const_scalar(self, o: Const, size: int) -> int:
+        bank = self.b.const.get(o.bank)
+        if bank is None or o.offset < 0 or o.offset + size > bank.size:
+            raise EmulationError(f"{self.ins.text!r}: constant bank {o.bank} has no bytes at {o.offset:#x}")
+        return int.from_bytes(bank[o.offset:o.offset + size].tobytes(), "little")
+
+    def const(self, o: Const, size: int) -> np.ndarray:
+        """An indexed constant read (``c[0x3][R2+0x10]``): one value per lane."""
+        bank = self.b.const.get(o.bank)
+        if bank is None:
+            raise EmulationError(f"{self.ins.text!r}: constant bank {o.bank} is empty")
+        addr = self.bits(o.reg).astype(np.int64) + o.offset
+        addr = np.where(self.on, addr, 0)
+        if (addr < 0).any() or (addr + size > bank.size).any():
+            raise EmulationError(f"{self.ins.text!r}: indexed constant read past bank {o.bank}'s {bank.size} bytes")
+        idx = addr[:, None] + np.arange(size)
+        return np.ascontiguousarray(bank[idx]).view(np.uint32 if size == 4 else np.uint64).reshape(-1)
+
+    def special(self, name: str):
+        b = self.b
+        sr = {"SR_TID.X": lambda: b.tid[0], "SR_TID.Y": lambda: b.tid[1], "SR_TID.Z": lambda: b.tid[2],
+              "SR_CTAID.X": lambda: U32(b.index[0]), "SR_CTAID.Y": lambda: U32(b.index[1]),
+              "SR_CTAID.Z": lambda: U32(b.index[2]), "SR_LANEID": lambda: b.lane_id,
+              "SR_CgaCtaId": lambda: U32(0), "SRZ": lambda: U32(0), "SR_SWINHI": lambda: U32(SHARED_WINDOW_HI),
+              "SR_LWINHI": lambda: U32(LOCAL_WINDOW_HI),
+              "SR_EQMASK": lambda: (U32(1) << b.lane_id).astype(U32),
+              "SR_LTMASK": lambda: ((U32(1) << b.lane_id) - U32(1)).astype(U32),
+              "SR_LEMASK": lambda: (((U32(1) << b.lane_id) - U32(1)) | (U32(1) << b.lane_id)).astype(U32),
+              "SR_GTMASK": lambda: (~(((U32(1) << b.lane_id) - U32(1)) | (U32(1) << b.lane_id))).astype(U32),
+              "SR_GEMASK": lambda: (~((U32(1) << b.lane_id) - U32(1))).astype(U32),
+              "SR_NTID.X": lambda: U32(b.dim[0]), "SR_NTID.Y": lambda: U32(b.dim[1]), "SR_NTID.Z": lambda: U32(b.dim[2]),
+              "SR_NCTAID.X": lambda: U32(b.grid[0]), "SR_NCTAID.Y": lambda: U32(b.grid[1]),
+              "SR_NCTAID.Z": lambda: U32(b.grid[2]),
+              "SR_VIRTID": lambda: (b.warp_of.astype(U32) << U32(8)).astype(U32),
+              "SR_WARPID": lambda: b.warp_of.astype(U32),
+              "SR_CLOCKLO": lambda: self.run.clock(), "SR_CLOCKHI": lambda: U32(0),
+              "SR_GLOBALTIMERLO": lambda: self.run.clock(), "SR_GLOBALTIMERHI": lambda: U32(0),
+              "SR_CTAID": lambda: U32(0), "SR_SMID": lambda: U32(0), "SR_NSMID": lambda: U32(132),
+              "SR_GRIDID": lambda: U32(1)}
+        fn = sr.get(name)
+        if fn is None:
+            raise EmulationError(f"{self.ins.text!r}: special register {name} is not modelled")
+        if name.startswith("SR_CLOCK") or name.startswith("SR_GLOBALTIMER"):
+            self.run.note_timing(self.ins, "reads the clock")
+        return fn()
+
+    # ------------------------------------------------------------------ writes
+    def set(self, i: int, v) -> None:
+        o = self.op(i)
+        if isinstance(o, Pred):
+            return self.setp(i, v)
+        if not isinstance(o, Reg):
+            raise EmulationError(f"{self.ins.text!r}: operand {i + 1} is not a register to write")
+        self.write(o.index, o.uniform, v)
+
+    def write(self, index: int, uniform: bool, v, mask: np.ndarray | None = None, taint=None) -> None:
+        on = self.on if mask is None else mask
+        v = as_u32(v)
+        if uniform:
+            if index == URZ:
+                return
+            warps, lanes = self.b.first_lanes(on)
+            if warps.size:
+                self.b.UR[index][warps] = v if v.ndim == 0 else v[lanes]
+                t = np.asarray(self.taint if taint is None else taint)
+                self.b.URT[index][warps] = t if t.ndim == 0 else t[lanes]
+            return
+        if index == RZ:
+            return
+        if index > RZ:
+            raise EmulationError(f"{self.ins.text!r}: register R{index} does not exist")
+        np.copyto(self.b.R[index], v, where=on)
+        np.copyto(self.b.RT[index], self.taint if taint is None else taint, where=on)
+
+    def setf(self, i: int, v) -> None:
+        self.set(i, np.asarray(v, np.float32).view(U32) if np.ndim(v) else np.float32(v).view(U32))
+
+    def set64(self, i: int, v, mask: np.ndarray | None = None, taint=None) -> None:
+        o = self.op(i)
+        if not isinstance(o, Reg):
+            raise EmulationError(f"{self.ins.text!r}: operand {i + 1} is not a register pair to write")
+        if o.zero:
+            return
+        v = np.asarray(v)
+        if v.dtype == np.float64:
+            v = v.view(np.uint64)
+        v = v.astype(np.uint64)
+        self.write(o.index, o.uniform, (v & np.uint64(MASK32)).astype(U32), mask, taint)
+        self.write(o.index + 1, o.uniform, (v >> np.uint64(32)).astype(U32), mask, taint)
+
+    def setp(self, i: int, v) -> None:
+        o = self.op(i)
+        if not isinstance(o, Pred):
+            raise EmulationError(f"{self.ins.text!r}: operand {i + 1} is not a predicate to write")
+        if o.index == PT:
+            return
+        if o.uniform:
+            warps, lanes = self.b.first_lanes(self.on)
+            if warps.size:
+                self.b.UP[o.index][warps] = v if np.ndim(v) == 0 else np.asarray(v)[lanes]
+                t = np.asarray(self.taint)
+                self.b.UPT[o.index][warps] = t if t.ndim == 0 else t[lanes]
+            return
+        np.copyto(self.b.P[o.index], v, where=self.on)
+        np.copyto(self.b.PTT[o.index], self.taint, where=self.on)
+
+    # ------------------------------------------------------------------ addresses
+    def address(self, i: int) -> np.ndarray:
+        """A memory operand's address per lane (int64; 64-bit for ``R.64`` / uniform pairs)."""
+        o = self.op(i)
+        if not isinstance(o, Mem):
+            raise EmulationError(f"{self.ins.text!r}: operand {i + 1} is not a memory address")
+        a = np.zeros(self.b.lanes, np.int64) + o.offset
+        if o.reg is not None and not o.reg.zero:
+            if o.wide:
+                a = a + self._u64_plain(o.reg).astype(np.int64)
+            else:
+                a = a + self.bits(o.reg).astype(np.int64) * o.scale
+        if o.ureg is not None and not o.ureg.zero:
+            if o.wide or (o.reg is None and self.ins.base in ("LDG", "STG", "LD", "ST", "ATOM", "ATOMG", "RED")):
+                a = a + self._u64_plain(o.ureg).astype(np.int64)
+            else:
+                a = a + self.bits(o.ureg).astype(np.int64)
+        return a
+
+
+def as_u32(v) -> np.ndarray:
+    """Any integer or float32 value(s) as uint32 bit patterns (python ints wrap modulo 2**32)."""
+    if isinstance(v, int | bool):
+        return np.asarray(int(v) & MASK32, U32)
+    v = np.asarray(v)
+    if v.dtype == U32:
+        return v
+    if v.dtype.itemsize == 4 and v.dtype.kind in "fi":
+        return v.view(U32)
+    if v.dtype == bool:
+        return v.astype(U32)
+    return v.astype(np.int64).astype(U32) if v.dtype.kind in "iu" else v.astype(np.float32).view(U32)
+
+
+def f32_bits(x: float) -> int:
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+__all__ = ["Issue", "EmulationError", "WARP", "f32_bits"]

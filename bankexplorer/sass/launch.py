@@ -1,0 +1,205 @@
+"""Launch facts: a kernel's parameters as the source declares them, their values and buffers, the
+constant bank the driver writes, and the shared arrays the PTX declares.
+
+Conventions (the measurements' launcher uses the same): every pointer parameter points to its own
+16 MiB zero-filled buffer, unless data is given (``--arg NAME=FILE.npy`` fills it from the start);
+integer parameters are 64 and floating-point ones 64.0 unless ``-D NAME=VALUE``; one block, index
+(0, 0, 0) of a one-block grid unless told; ``extern __shared__`` arrays get 48 KiB.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .cubin import KernelImage
+from .state import GLOBAL_BASE, GLOBAL_STRIDE, Buffer
+
+BUFFER_BYTES = 16 << 20
+EXTERN_BYTES = 48 << 10
+DEFAULT_SCALAR = 64
+SHARED_RESERVED = 0x400  #: the bytes sm_90 keeps at the start of a block's shared memory
+
+
+class LaunchError(ValueError):
+    """The kernel cannot be launched as asked (a parameter without a value, data too large...)."""
+
+
+@dataclass(frozen=True)
+class ParamDecl:
+    name: str
+    type: str
+    pointer: bool
+
+    @property
+    def floating(self) -> bool:
+        return any(w in self.type for w in ("float", "double", "half", "bfloat"))
+
+
+@dataclass(frozen=True)
+class SharedArray:
+    """A ``__shared__`` array as the PTX declares it, at its byte offset in shared memory."""
+
+    name: str  # the source name (demangled from the PTX symbol)
+    offset: int
+    size: int  # bytes; for extern arrays the dynamic size given at launch
+    align: int
+    extern: bool = False
+
+
+@dataclass
+class LaunchConfig:
+    block: tuple[int, int, int]
+    block_index: tuple[int, int, int] = (0, 0, 0)
+    grid: tuple[int, int, int] = (1, 1, 1)
+    scalars: dict[str, int | float] = field(default_factory=dict)
+    arrays: dict[str, bytes] = field(default_factory=dict)  # pointer parameter -> its first bytes
+    extern_bytes: int = EXTERN_BYTES
+    buffer_bytes: int = BUFFER_BYTES
+
+
+def demangle_name(symbol: str) -> str:
+    """The kernel's own name from its mangled symbol (``_Z19early_return_doublePKdPd`` ->
+    ``early_return_double``; ``_ZN2ns1kEv`` -> ``k``; ``extern "C"`` names as they are)."""
+    if not symbol.startswith("_Z"):
+        return symbol
+    s = symbol[2:]
+    names = []
+    if s.startswith("N"):
+        s = s[1:]
+        while s and s[0].isdigit():
+            m = re.match(r"(\d+)", s)
+            n = int(m.group(1))
+            names.append(s[m.end():m.end() + n])
+            s = s[m.end() + n:]
+            if s.startswith("I"):
+                break
+        return names[-1] if names else symbol
+    m = re.match(r"(\d+)", s)
+    if not m:
+        return symbol
+    return s[m.end():m.end() + int(m.group(1))]
+
+
+def _split_params(text: str) -> list[str]:
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur)
+    return [p.strip() for p in out if p.strip() and p.strip() != "void"]
+
+
+def kernel_params(source: str, name: str) -> list[ParamDecl] | None:
+    """The parameters of ``__global__`` function ``name`` as the source writes them."""
+    clean = re.sub(r"//[^\n]*|/\*.*?\*/", " ", source, flags=re.S)
+    for m in re.finditer(r"__global__[^;{]*?\b" + re.escape(name) + r"\s*\(", clean):
+        i, depth = m.end(), 1
+        while i < len(clean) and depth:
+            depth += {"(": 1, ")": -1}.get(clean[i], 0)
+            i += 1
+        out = []
+        for p in _split_params(clean[m.end():i - 1]):
+            p = re.sub(r"\s*=\s*[^,]*$", "", p)  # a default argument
+            words = re.findall(r"[A-Za-z_]\w*", p)
+            pname = words[-1] if words else ""
+            ptype = p[:p.rfind(pname)].strip() if pname else p
+            out.append(ParamDecl(pname, ptype, "*" in p or "[" in p))
+        return out
+    return None
+
+
+_SHARED_DECL = re.compile(r"\.(?:extern\s+)?\.?shared\s+\.align\s+(\d+)\s+\.\w+\s+([\w$.]+)\[(\d*)\]\s*;")
+
+
+def shared_arrays(ptx: str, static_bytes: int, extern_bytes: int) -> list[SharedArray] | None:
+    """The shared arrays in PTX order at the offsets ptxas gives them (in order, each aligned),
+    or None when those offsets do not add up to the section's size (then no array is named)."""
+    decls = [(m.group(2), int(m.group(1)), m.group(3)) for m in _SHARED_DECL.finditer(ptx)]
+    out, off = [], SHARED_RESERVED
+    for sym, align, size in decls:
+        if size == "":
+            continue
+        off = -(-off // align) * align
+        out.append(SharedArray(_source_name(sym), off, int(size), align))
+        off += int(size)
+    if off != static_bytes and out:
+        return None
+    ext = [(sym, align) for sym, align, size in decls if size == ""]
+    if ext:
+        start = -(-static_bytes // max(a for _s, a in ext)) * max(a for _s, a in ext)
+        for sym, align in ext:
+            out.append(SharedArray(_source_name(sym), start, extern_bytes, align, True))
+    return out
+
+
+def _source_name(sym: str) -> str:
+    """``_ZZ19early_return_doublePKdPdE1d`` -> ``d``: a local static's name is the last one."""
+    m = re.search(r"E(\d+)([A-Za-z_]\w*)$", sym)
+    if m and len(m.group(2)) >= int(m.group(1)):
+        return m.group(2)[:int(m.group(1))]
+    return demangle_name(sym)
+
+
+def has_extern_shared(ptx: str) -> bool:
+    return any(m.group(3) == "" for m in _SHARED_DECL.finditer(ptx))
+
+
+def constant_bank0(image: KernelImage, cfg: LaunchConfig, decls: list[ParamDecl]) -> tuple[np.ndarray, list[Buffer]]:
+    """Bank 0 as the driver writes it (block and grid sizes, the stack top, the parameters) and
+    the pointer parameters' buffers."""
+    size = max(image.constant0_size, image.param_base + sum(p.size for p in image.params), 0x40)
+    bank = np.zeros(-(-size // 8) * 8, np.uint8)
+
+    def put(off: int, value: int, n: int) -> None:
+        bank[off:off + n] = np.frombuffer(int(value & ((1 << (8 * n)) - 1)).to_bytes(n, "little"), np.uint8)
+
+    for k in range(3):
+        put(4 * k, cfg.block[k], 4)
+        put(0xC + 4 * k, cfg.grid[k], 4)
+    put(0x28, image.local_bytes, 4)  # the stack pointer starts at the top of local memory
+    if len(decls) != len(image.params):
+        raise LaunchError(f"the kernel has {len(image.params)} parameters in the compiled code but "
+                          f"{len(decls)} in the source")
+    buffers: list[Buffer] = []
+    known = {d.name for d in decls}
+    for name in list(cfg.arrays) + list(cfg.scalars):
+        if name not in known:
+            raise LaunchError(f"the kernel has no parameter named {name!r} (it has: "
+                              f"{', '.join(d.name for d in decls) or 'none'})")
+    for p, d in zip(image.params, decls):
+        off = image.param_base + p.offset
+        if d.pointer:
+            base = GLOBAL_BASE + len(buffers) * GLOBAL_STRIDE
+            data = np.zeros(cfg.buffer_bytes, np.uint8)
+            given = cfg.arrays.get(d.name, b"")
+            if len(given) > cfg.buffer_bytes:
+                raise LaunchError(f"--arg {d.name}: {len(given):,} bytes do not fit the parameter's "
+                                  f"{cfg.buffer_bytes >> 20} MiB buffer")
+            data[:len(given)] = np.frombuffer(given, np.uint8)
+            buffers.append(Buffer(d.name, base, data, len(given)))
+            put(off, base, 8)
+            continue
+        if d.name in cfg.arrays:
+            raise LaunchError(f"--arg {d.name}: the parameter is not a pointer ({d.type} {d.name}); give it a "
+                              f"value with -D {d.name}=VALUE")
+        value = cfg.scalars.get(d.name, DEFAULT_SCALAR)
+        if d.floating:
+            f = np.array(value, np.float64 if p.size == 8 else np.float32)
+            bank[off:off + p.size] = np.frombuffer(f.tobytes(), np.uint8)[:p.size]
+        elif p.size in (1, 2, 4, 8):
+            put(off, int(value), p.size)
+        else:
+            raise LaunchError(f"parameter {d.type} {d.name} ({p.size} bytes) is a structure: only pointers, "
+                              f"integers and floating-point values can be given")
+    return bank, buffers

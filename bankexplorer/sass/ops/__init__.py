@@ -1,0 +1,53 @@
+"""What each opcode does: one small function per opcode, registered in a table by family.
+
+A function takes an :class:`~bankexplorer.sass.issue.Issue` and reads and writes operands through
+it; control flow lives in :mod:`bankexplorer.sass.simt`, never here. The table for an architecture
+is the sm_90 table with that architecture's differences applied (:func:`table_for`), as an
+emulator adds an instruction-set revision.
+
+Families: :mod:`.integer` (IADD3, IMAD, LEA, SHF, LOP3, ISETP...), :mod:`.floating` (FADD, FFMA,
+FSETP, MUFU, conversions, doubles), :mod:`.half` (HADD2, HFMA2, HMMA...), :mod:`.predicate`
+(PLOP3, P2R, R2P), :mod:`.move` (MOV, S2R, LDC, SEL, PRMT, no-ops), :mod:`.memory` (LDS, STS,
+ATOMS, LDSM, LDG, STG, ATOM, LDL...), :mod:`.warp` (SHFL, VOTE, REDUX, MATCH).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+Semantics = Callable[["object"], None]
+
+#: base opcode -> semantics, filled by the family modules at import
+SM90: dict[str, Semantics] = {}
+
+#: architectures whose tables are sm_90's with these differences (none measured yet)
+DELTAS: dict[str, dict[str, Semantics | None]] = {
+    "sm_80": {}, "sm_86": {}, "sm_89": {}, "sm_100": {}, "sm_120": {},
+}
+MEASURED = ("sm_90",)
+
+
+def op(*names: str):
+    """Register a function as the semantics of these base opcodes (and their uniform twins when
+    named with a leading ``U``)."""
+
+    def reg(fn):
+        for n in names:
+            SM90[n] = fn
+        return fn
+
+    return reg
+
+
+def table_for(arch: str) -> dict[str, Semantics]:
+    from . import floating, half, integer, memory, move, predicate, warp  # noqa: F401 - they register
+    from ..simt import CONTROL
+
+    table = dict(SM90)
+    table.update(CONTROL)
+    for name, fn in DELTAS.get(arch, {}).items():
+        if fn is None:
+            table.pop(name, None)
+        else:
+            table[name] = fn
+    return table

@@ -1,0 +1,394 @@
+"""Integer arithmetic and logic: IADD3, IMAD, LEA, SHF, LOP3, ISETP, VIADD, min/max, bit counts.
+
+Values are uint32 vectors; ``-R`` and ``~R`` are applied on read (``Issue.u``). Carries travel in
+predicates as the hardware does: ``IADD3 R0, P0, ...`` writes the carry out, ``IADD3.X`` reads it.
+The uniform twins (``UIADD3``...) are the same functions: uniform registers read as lane vectors.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..issue import EmulationError, Issue
+from ..operands import Imm, Pred, Reg
+from . import op
+
+U32 = np.uint32
+I64 = np.int64
+M32 = np.int64(0xFFFFFFFF)
+
+
+def _split(iss: Issue):
+    """Operand indices: (destination registers, leading predicate outputs, value sources,
+    trailing predicate inputs)."""
+    ops = iss.ins.operands
+    i = 1
+    pouts = []
+    while i < len(ops) and isinstance(ops[i], Pred):
+        pouts.append(i)
+        i += 1
+    srcs = []
+    while i < len(ops) and not isinstance(ops[i], Pred):
+        srcs.append(i)
+        i += 1
+    pins = list(range(i, len(ops)))
+    return pouts, srcs, pins
+
+
+def _i64(v):
+    return np.asarray(v).astype(I64)
+
+
+def _carry_in(iss: Issue, pins) -> np.ndarray | int:
+    c = 0
+    for i in pins:
+        c = c + _i64(iss.p(i))
+    return c
+
+
+@op("IADD3", "UIADD3", "IADD", "UIADD")
+def iadd3(iss: Issue) -> None:
+    pouts, srcs, pins = _split(iss)
+    total = 0
+    for i in srcs:
+        o = iss.ins.operands[i]
+        if isinstance(o, Reg) and o.neg:
+            # -x as ~x + 1, so that the carry is the borrow of a subtraction
+            total = total + (_i64(iss.raw(i)) ^ M32) + 1
+        else:
+            total = total + _i64(iss.u(i))
+    if "X" in iss.ins.mods:
+        total = total + _carry_in(iss, pins)
+    total = np.asarray(total)
+    iss.set(0, total & M32)
+    carry = total >> 32
+    for k, i in enumerate(pouts):
+        iss.setp(i, ((carry >> k) & 1).astype(bool))
+
+
+@op("VIADD", "UVIADD")
+def viadd(iss: Issue) -> None:
+    iss.set(0, (_i64(iss.u(1)) + _i64(iss.u(2))) & M32)
+
+
+def _mul_signed(iss: Issue) -> bool:
+    return "U32" not in iss.ins.mods
+
+
+@op("IMAD", "UIMAD", "IMUL", "UIMUL")
+def imad(iss: Issue) -> None:
+    ins = iss.ins
+    mods = ins.mods
+    pouts, srcs, pins = _split(iss)
+    if len(srcs) == 2:  # IMUL / IMAD.MOV forms with two sources
+        a, b, c = iss.u(srcs[0]), iss.u(srcs[1]), 0
+        csrc = None
+    else:
+        a, b = iss.u(srcs[0]), iss.u(srcs[1])
+        csrc = srcs[2]
+    signed = _mul_signed(iss)
+    if "WIDE" in mods:
+        if signed:
+            prod = _i64(np.asarray(a).view(np.int32) if np.ndim(a) else np.uint32(a).view(np.int32)) * \
+                   _i64(np.asarray(b).view(np.int32) if np.ndim(b) else np.uint32(b).view(np.int32))
+            prod = prod.astype(np.uint64)
+        else:
+            prod = np.asarray(a).astype(np.uint64) * np.asarray(b).astype(np.uint64)
+        c64 = iss.u64(csrc) if csrc is not None else np.uint64(0)
+        res = (prod + c64).astype(np.uint64)
+        if "X" in mods:
+            res = res + np.asarray(_carry_in(iss, pins)).astype(np.uint64)
+        iss.set64(0, res)
+        return
+    if "HI" in mods:
+        if signed:
+            sa = _i64(np.asarray(a).view(np.int32) if np.ndim(a) else np.uint32(a).view(np.int32))
+            sb = _i64(np.asarray(b).view(np.int32) if np.ndim(b) else np.uint32(b).view(np.int32))
+            hi = (sa * sb) >> 32
+        else:
+            hi = ((np.asarray(a).astype(np.uint64) * np.asarray(b).astype(np.uint64)) >> np.uint64(32)).astype(I64)
+        total = hi + (_i64(iss.u(csrc)) if csrc is not None else 0)
+        if "X" in mods:
+            total = total + _carry_in(iss, pins)
+        iss.set(0, np.asarray(total) & M32)
+        return
+    # low 32 bits: the product modulo 2**32 is the same signed or not
+    lo = (np.asarray(a).astype(np.uint64) * np.asarray(b).astype(np.uint64)) & np.uint64(0xFFFFFFFF)
+    total = lo.astype(I64)
+    if csrc is not None:
+        o = ins.operands[csrc]
+        if isinstance(o, Reg) and o.neg and pouts:
+            total = total + (_i64(iss.raw(csrc)) ^ M32) + 1
+        else:
+            total = total + _i64(iss.u(csrc))
+    if "X" in mods:
+        total = total + _carry_in(iss, pins)
+    total = np.asarray(total)
+    iss.set(0, total & M32)
+    for k, i in enumerate(pouts):
+        iss.setp(i, (((total >> 32) >> k) & 1).astype(bool))
+
+
+@op("LEA", "ULEA")
+def lea(iss: Issue) -> None:
+    mods = iss.ins.mods
+    pouts, srcs, pins = _split(iss)
+    shift = int(np.asarray(iss.u(srcs[-1])).max()) & 63
+    if "HI" in mods:
+        # LEA.HI d, a, b, c, s: b + high word of ((c:a) << s); SX32: c is a's sign
+        a = np.asarray(iss.u(srcs[0])).astype(np.uint64)
+        b = _i64(iss.u(srcs[1]))
+        if "SX32" in mods:
+            hi_word = np.where(a >= np.uint64(1 << 31), np.uint64(0xFFFFFFFF), np.uint64(0))
+            src = a | (hi_word << np.uint64(32))
+        else:
+            c = np.asarray(iss.u(srcs[2])).astype(np.uint64) if len(srcs) > 3 else np.uint64(0)
+            src = a | (c << np.uint64(32))
+        part = ((src << np.uint64(shift)) >> np.uint64(32)) & np.uint64(0xFFFFFFFF)
+        total = b + part.astype(I64)
+    else:
+        a = np.asarray(iss.u(srcs[0])).astype(np.uint64)
+        b = _i64(iss.u(srcs[1]))
+        total = b + ((a << np.uint64(shift)) & np.uint64(0xFFFFFFFF)).astype(I64)
+    if "X" in mods:
+        total = total + _carry_in(iss, pins)
+    total = np.asarray(total)
+    iss.set(0, total & M32)
+    for k, i in enumerate(pouts):
+        iss.setp(i, (((total >> 32) >> k) & 1).astype(bool))
+
+
+@op("SHF", "USHF")
+def shf(iss: Issue) -> None:
+    """Funnel shift of the 64-bit value (c:a) by b; ``.HI`` keeps the high word."""
+    mods = iss.ins.mods
+    a = np.asarray(iss.u(1)).astype(np.uint64)
+    sh = np.asarray(iss.u(2)).astype(np.int64)
+    c = np.asarray(iss.u(3)).astype(np.uint64)
+    wide = "U64" in mods or "S64" in mods
+    if "W" in mods:
+        sh = sh & (63 if wide else 31)
+    else:
+        sh = np.minimum(sh, 64 if wide else 32)
+    v = a | (c << np.uint64(32))
+    left = "L" in mods
+    signed = "S32" in mods or "S64" in mods
+    if left:
+        res = np.where(sh >= 64, np.uint64(0), v << np.minimum(sh, 63).astype(np.uint64))
+    elif signed:
+        sv = v.view(np.int64) if isinstance(v, np.ndarray) else np.int64(v)
+        if "S32" in mods:  # arithmetic shift of the high word (a 32-bit value in c)
+            sv = np.asarray(c.astype(np.uint32).view(np.int32)).astype(np.int64) << 32 | a.astype(np.int64)
+        res = (np.asarray(sv) >> np.minimum(sh, 63)).astype(np.uint64)
+    else:
+        res = np.where(sh >= 64, np.uint64(0), v >> np.minimum(sh, 63).astype(np.uint64))
+    res = np.asarray(res).astype(np.uint64)
+    out = (res >> np.uint64(32)) if "HI" in mods else res
+    iss.set(0, (out & np.uint64(0xFFFFFFFF)).astype(U32))
+
+
+def lut3(a, b, c, lut: int):
+    """Three-input logic by truth table (a = 0xF0, b = 0xCC, c = 0xAA), bitwise."""
+    a, b, c = np.asarray(a, U32), np.asarray(b, U32), np.asarray(c, U32)
+    out = np.zeros(np.broadcast(a, b, c).shape, U32)
+    na, nb, nc = ~a, ~b, ~c
+    for i in range(8):
+        if lut >> i & 1:
+            out |= (a if i & 4 else na) & (b if i & 2 else nb) & (c if i & 1 else nc)
+    return out
+
+
+@op("LOP3", "ULOP3")
+def lop3(iss: Issue) -> None:
+    ops = iss.ins.operands
+    pouts, srcs, pins = _split(iss)
+    if isinstance(ops[0], Pred):  # LOP3.LUT P0, R5, R4, 0x1f, RZ, 0xc0, !PT: the predicate first
+        pout, dst = 0, 1
+        srcs = [i for i in range(2, len(ops)) if not isinstance(ops[i], Pred)]
+    else:
+        pout, dst = None, 0
+    lut = iss.ins.operands[srcs[3]]
+    if not isinstance(lut, Imm):
+        raise EmulationError(f"{iss.ins.text!r}: LOP3's truth table is not an immediate")
+    res = lut3(iss.u(srcs[0]), iss.u(srcs[1]), iss.u(srcs[2]), lut.value & 0xFF)
+    iss.set(dst, res)
+    if pout is not None:
+        iss.setp(pout, res != 0)
+
+
+@op("LOP", "ULOP")
+def lop(iss: Issue) -> None:
+    m = iss.ins.mods
+    a, b = iss.u(1), iss.u(2)
+    res = a & b if "AND" in m else a | b if "OR" in m else a ^ b if "XOR" in m else ~a if "PASS_B" not in m else b
+    iss.set(0, res)
+
+
+_CMP = {
+    "EQ": np.equal, "NE": np.not_equal, "LT": np.less, "LE": np.less_equal, "GT": np.greater, "GE": np.greater_equal,
+}
+_BOOL = {"AND": np.logical_and, "OR": np.logical_or, "XOR": np.logical_xor}
+
+
+def combine(mods, value, pc):
+    for name, fn in _BOOL.items():
+        if name in mods:
+            return fn(value, pc)
+    return np.logical_and(value, pc)
+
+
+@op("ISETP", "UISETP")
+def isetp(iss: Issue) -> None:
+    mods = iss.ins.mods
+    cmp = next((m for m in mods if m in _CMP or m in ("T", "F")), None)
+    if cmp is None:
+        raise EmulationError(f"{iss.ins.text!r}: no comparison")
+    unsigned = "U32" in mods
+    a, b = iss.u(2), iss.u(3)
+    if not unsigned:
+        a = np.asarray(a).view(np.int32) if np.ndim(a) else np.uint32(a).view(np.int32)
+        b = np.asarray(b).view(np.int32) if np.ndim(b) else np.uint32(b).view(np.int32)
+    if cmp in ("T", "F"):
+        r = np.full(iss.b.lanes, cmp == "T")
+    elif "EX" in mods:
+        # the high words of a 64-bit comparison; the low words' result comes in the last predicate
+        low = iss.p(5)
+        eq = np.equal(a, b)
+        if cmp in ("EQ",):
+            r = eq & low
+        elif cmp == "NE":
+            r = ~eq | low
+        else:
+            strict = {"LT": np.less, "LE": np.less, "GT": np.greater, "GE": np.greater}[cmp](a, b)
+            r = strict | (eq & low)
+    else:
+        r = _CMP[cmp](a, b)
+    pc = iss.p(4)
+    iss.setp(0, combine(mods, r, pc))
+    iss.setp(1, combine(mods, ~np.asarray(r), pc))
+
+
+def _minmax(iss: Issue, a, b, pick_min):
+    if "U32" not in iss.ins.mods:
+        a = np.asarray(a).view(np.int32) if np.ndim(a) else np.uint32(a).view(np.int32)
+        b = np.asarray(b).view(np.int32) if np.ndim(b) else np.uint32(b).view(np.int32)
+    return np.where(pick_min, np.minimum(a, b), np.maximum(a, b))
+
+
+@op("VIMNMX", "IMNMX", "UIMNMX", "UVIMNMX")
+def vimnmx(iss: Issue) -> None:
+    pick_min = iss.p(3)
+    iss.set(0, np.asarray(_minmax(iss, iss.u(1), iss.u(2), pick_min)).astype(np.int64) & M32)
+
+
+@op("VIMNMX3")
+def vimnmx3(iss: Issue) -> None:
+    pick_min = iss.p(4)
+    ab = _minmax(iss, iss.u(1), iss.u(2), pick_min)
+    ab = np.asarray(ab).astype(np.int64) & M32
+    iss.set(0, np.asarray(_minmax(iss, ab.astype(U32), iss.u(3), pick_min)).astype(np.int64) & M32)
+
+
+@op("VIADDMNMX")
+def viaddmnmx(iss: Issue) -> None:
+    s = (_i64(iss.u(1)) + _i64(iss.u(2))) & M32
+    pick_min = iss.p(4)
+    iss.set(0, np.asarray(_minmax(iss, s.astype(U32), iss.u(3), pick_min)).astype(np.int64) & M32)
+
+
+@op("IABS", "UIABS")
+def iabs(iss: Issue) -> None:
+    iss.set(0, np.abs(_i64(iss.s(1))) & M32)
+
+
+@op("POPC", "UPOPC")
+def popc(iss: Issue) -> None:
+    v = np.asarray(iss.u(1), U32)
+    iss.set(0, np.bitwise_count(v).astype(U32))
+
+
+@op("FLO", "UFLO")
+def flo(iss: Issue) -> None:
+    """Position of the highest set bit (``.SH``: counted from the top); 0xffffffff for none."""
+    v = np.asarray(iss.u(len(iss.ins.operands) - 1)).astype(np.uint64)
+    if "U32" not in iss.ins.mods:  # signed: the highest bit that differs from the sign
+        sv = v.astype(np.uint32).view(np.int32)
+        v = np.where(sv < 0, ~v & np.uint64(0xFFFFFFFF), v)
+    pos = np.where(v == 0, -1, np.floor(np.log2(np.maximum(v, 1).astype(np.float64))).astype(np.int64))
+    # log2 of integers near 2**k can round up: correct by one where needed
+    pos = np.where((v > 0) & ((np.uint64(1) << np.maximum(pos, 0).astype(np.uint64)) > v), pos - 1, pos)
+    if "SH" in iss.ins.mods:
+        pos = np.where(pos < 0, -1, 31 - pos)
+    iss.set(0, pos & M32)
+
+
+@op("BREV", "UBREV")
+def brev(iss: Issue) -> None:
+    v = np.asarray(iss.u(1), U32)
+    b = np.unpackbits(np.atleast_1d(v).view(np.uint8).reshape(-1, 4), axis=1, bitorder="little")
+    r = np.packbits(b[:, ::-1], axis=1, bitorder="little").view(U32).reshape(-1)
+    iss.set(0, r if np.ndim(v) else r[0])
+
+
+@op("BMSK", "UBMSK")
+def bmsk(iss: Issue) -> None:
+    pos = _i64(iss.u(1)) & (31 if "W" in iss.ins.mods else 0xFF)
+    width = _i64(iss.u(2)) & (31 if "W" in iss.ins.mods else 0xFF)
+    mask = ((np.int64(1) << np.minimum(width, 32)) - 1) << np.minimum(pos, 32)
+    iss.set(0, np.asarray(mask) & M32)
+
+
+@op("SGXT", "USGXT")
+def sgxt(iss: Issue) -> None:
+    v = _i64(iss.u(1))
+    bits = np.clip(_i64(iss.u(2)), 0, 32)
+    keep = np.where(bits >= 32, M32, (np.int64(1) << bits) - 1)
+    x = v & keep
+    if "U32" not in iss.ins.mods:
+        sign = np.where(bits > 0, (x >> np.maximum(bits - 1, 0)) & 1, 0)
+        x = np.where(sign == 1, x | (~keep & M32), x)
+    iss.set(0, np.asarray(x) & M32)
+
+
+@op("BFE", "UBFE")
+def bfe(iss: Issue) -> None:
+    v = _i64(iss.u(1))
+    ctl = _i64(iss.u(2))
+    pos, length = ctl & 0xFF, (ctl >> 8) & 0xFF
+    x = (v >> np.minimum(pos, 31)) & ((np.int64(1) << np.minimum(length, 32)) - 1)
+    if "U32" not in iss.ins.mods:
+        top = np.maximum(length - 1, 0)
+        x = np.where((length > 0) & ((x >> top) & 1 == 1), x | (M32 & ~((np.int64(1) << np.minimum(length, 32)) - 1)), x)
+    iss.set(0, np.asarray(x) & M32)
+
+
+@op("IDP", "IDP4A")
+def idp(iss: Issue) -> None:
+    """Dot product of four bytes (``.4A``) or two halves (``.2A``), plus a 32-bit addend."""
+    m = iss.ins.mods
+    a, b, c = np.asarray(iss.u(1), U32), np.asarray(iss.u(2), U32), _i64(iss.u(3))
+    n, bits = (4, 8) if "4A" in m or iss.ins.base == "IDP4A" else (2, 16)
+    sa = "S8" in m or "S16" in m
+    total = c
+    for k in range(n):
+        x = (a.astype(np.int64) >> (k * bits)) & ((1 << bits) - 1)
+        y = (b.astype(np.int64) >> (k * bits)) & ((1 << bits) - 1)
+        if sa:
+            x = np.where(x >= 1 << (bits - 1), x - (1 << bits), x)
+            y = np.where(y >= 1 << (bits - 1), y - (1 << bits), y)
+        total = total + x * y
+    iss.set(0, np.asarray(total) & M32)
+
+
+@op("I2I", "I2IP")
+def i2i(iss: Issue) -> None:
+    """Integer to integer of another width, saturating (``I2I.U8.S32.SAT``)."""
+    m = [x for x in iss.ins.mods if x[:1] in "US" and x[1:].isdigit()]
+    dst = m[0] if m else "S32"
+    v = _i64(iss.s(len(iss.ins.operands) - 1)) if (len(m) > 1 and m[1].startswith("S")) else _i64(iss.u(len(iss.ins.operands) - 1))
+    bits = int(dst[1:])
+    if dst.startswith("U"):
+        lo, hi = 0, (1 << bits) - 1
+    else:
+        lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    iss.set(0, np.clip(v, lo, hi) & M32)

@@ -1,0 +1,557 @@
+"""Memory instructions: shared (LDS, STS, ATOMS, LDSM, STSM), global (LDG, STG, ATOM, ATOMG, RED),
+generic (LD, ST, QSPC), local (LDL, STL) and the asynchronous copy LDGSTS.
+
+Every shared-memory access (and a generic one that lands in shared memory) is handed to the run's
+recorder with each lane's byte address, where the wavefront engine costs it. Atomics apply lane by
+lane in thread order, each lane seeing the ones before it, as the hardware serializes lanes that
+share an address.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...model import hardware as hwr
+from ..issue import EmulationError, Issue
+from ..operands import Mem, Reg
+from ..state import LOCAL_WINDOW, SHARED_WINDOW, MemoryFault
+from . import op
+
+U32 = np.uint32
+_WIDTHS = {"U8": 1, "S8": 1, "U16": 2, "S16": 2, "32": 4, "64": 8, "128": 16}
+
+
+def width_of(mods, default: int = 4) -> int:
+    for m in mods:
+        if m in _WIDTHS:
+            return _WIDTHS[m]
+    return default
+
+
+def _signed(mods) -> bool:
+    return "S8" in mods or "S16" in mods
+
+
+def _mem_index(ins) -> int:
+    for i, o in enumerate(ins.operands):
+        if isinstance(o, Mem):
+            return i
+    raise EmulationError(f"{ins.text!r}: no memory operand")
+
+
+# ---------------------------------------------------------------------- bytes <-> registers
+def _to_regs(raw: np.ndarray, width: int, signed: bool) -> list[np.ndarray]:
+    """(k, width) bytes -> uint32 register values (one array per register)."""
+    if width >= 4:
+        words = np.ascontiguousarray(raw).view(U32).reshape(raw.shape[0], width // 4)
+        return [words[:, j] for j in range(width // 4)]
+    v = np.ascontiguousarray(raw).view(np.uint8 if width == 1 else np.uint16).reshape(-1)
+    if signed:
+        v = v.view(np.int8 if width == 1 else np.int16).astype(np.int32).view(U32)
+    return [v.astype(U32)]
+
+
+def _from_regs(iss: Issue, src: int, width: int, idx: np.ndarray) -> np.ndarray:
+    """The bytes a store writes for lanes ``idx``: (k, width) uint8, from registers src, src+1..."""
+    o = iss.ins.operands[src]
+    n = max(1, width // 4)
+    if isinstance(o, Reg):
+        regs = [np.broadcast_to(iss.bits(Reg(o.index + j, o.uniform) if not o.zero else o), (iss.b.lanes,))[idx]
+                for j in range(n)]
+    else:
+        regs = [np.broadcast_to(np.asarray(iss.u(src), U32), (iss.b.lanes,))[idx]] + \
+               [np.zeros(idx.size, U32)] * (n - 1)
+    words = np.stack([np.asarray(r, U32) for r in regs], axis=1)
+    raw = words.view(np.uint8).reshape(idx.size, n * 4)
+    return raw[:, :width]
+
+
+def _write_regs(iss: Issue, dst: int, regs: list[np.ndarray], idx: np.ndarray, taint) -> None:
+    o = iss.ins.operands[dst]
+    if not isinstance(o, Reg) or o.zero:
+        return
+    mask = np.zeros(iss.b.lanes, bool)
+    mask[idx] = True
+    for j, r in enumerate(regs):
+        full = np.zeros(iss.b.lanes, U32)
+        full[idx] = r
+        iss.write(o.index + j, o.uniform, full, mask, taint)
+
+
+def _check(addr: np.ndarray, width: int, size: int, space: str, iss: Issue) -> None:
+    if addr.size == 0:
+        return
+    bad = (addr < 0) | (addr + width > size)
+    if bad.any():
+        a = int(addr[np.flatnonzero(bad)[0]])
+        raise MemoryFault(f"{iss.ins.text!r}: {space} address {a:#x} is outside the {size:,} bytes of {space} memory")
+    if (addr % width).any() and width > 1:
+        a = int(addr[np.flatnonzero(addr % width)[0]])
+        raise MemoryFault(f"{iss.ins.text!r}: {space} address {a:#x} is not aligned to {width} bytes")
+
+
+# ---------------------------------------------------------------------- spaces
+class _Space:
+    """A flat byte memory with a parallel taint array (shared) or without (global, local)."""
+
+    def __init__(self, data: np.ndarray, taint: np.ndarray | None, name: str):
+        self.data, self.taint, self.name = data, taint, name
+
+    def read(self, addr: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray | int]:
+        idx = addr[:, None] + np.arange(width)
+        raw = self.data[idx]
+        t = np.bitwise_or.reduce(self.taint[idx], axis=1) if self.taint is not None else 0
+        return raw, t
+
+    def write(self, addr: np.ndarray, raw: np.ndarray, taint) -> None:
+        idx = addr[:, None] + np.arange(raw.shape[1])
+        self.data[idx] = raw
+        if self.taint is not None:
+            self.taint[idx] = np.broadcast_to(np.asarray(taint, U32).reshape(-1, 1) if np.ndim(taint) else taint,
+                                              idx.shape)
+
+
+def _shared(iss: Issue) -> _Space:
+    return _Space(iss.b.shared, iss.b.shared_taint, "shared")
+
+
+def _split_generic(iss: Issue, addr: np.ndarray, idx: np.ndarray):
+    """Generic addresses of lanes ``idx`` -> (shared lanes, local lanes, global lanes) with offsets."""
+    a = addr[idx]
+    sh = (a >= SHARED_WINDOW) & (a < SHARED_WINDOW + (1 << 32))
+    lo = (a >= LOCAL_WINDOW) & (a < LOCAL_WINDOW + (1 << 32))
+    return sh, lo, ~(sh | lo)
+
+
+# ---------------------------------------------------------------------- shared loads and stores
+@op("LDS")
+def lds(iss: Issue) -> None:
+    width = width_of(iss.ins.mods)
+    m = _mem_index(iss.ins)
+    addr = iss.address(m)
+    atain = iss.taint
+    idx = np.flatnonzero(iss.on)
+    if "U" in iss.ins.mods and not iss.ins.mods[0].startswith("U"):
+        pass
+    _check(addr[idx], width, iss.b.shared.size, "shared", iss)
+    iss.run.shared_access(iss, "load", width, addr, iss.on)
+    raw, t = _shared(iss).read(addr[idx], width)
+    t = np.asarray(t) | (np.asarray(atain)[idx] if np.ndim(atain) else atain)
+    full_t = np.zeros(iss.b.lanes, U32)
+    full_t[idx] = t
+    _write_regs(iss, 0, _to_regs(raw, width, _signed(iss.ins.mods)), idx, full_t)
+
+
+@op("STS")
+def sts(iss: Issue) -> None:
+    width = width_of(iss.ins.mods)
+    m = _mem_index(iss.ins)
+    addr = iss.address(m)
+    idx = np.flatnonzero(iss.on)
+    _check(addr[idx], width, iss.b.shared.size, "shared", iss)
+    iss.run.shared_access(iss, "store", width, addr, iss.on)
+    iss.taint = 0
+    raw = _from_regs(iss, m + 1, width, idx)
+    t = iss.taint
+    _shared(iss).write(addr[idx], raw, np.asarray(t)[idx] if np.ndim(t) else t)
+
+
+# ---------------------------------------------------------------------- ldmatrix / stmatrix
+def _matrix_count(mods) -> int:
+    return int(mods[-1]) if mods and mods[-1] in ("1", "2", "4") else 1
+
+
+@op("LDSM")
+def ldsm(iss: Issue) -> None:
+    """``ldmatrix``: lanes 8m..8m+7 give the 16-byte rows of 8x8 matrix m; thread t receives row
+    t/4, elements 2(t%4) and 2(t%4)+1 (``.MT88``: the transpose) of each matrix in register d+m."""
+    b = iss.b
+    n = _matrix_count(iss.ins.mods)
+    trans = "MT88" in iss.ins.mods
+    addr = iss.address(1)
+    iss.run.shared_access(iss, "ldmatrix", 16, addr, iss.on, matrices=n)
+    warps = np.flatnonzero(iss.on.reshape(-1, 32).any(axis=1))
+    dst = iss.ins.operands[0]
+    for w in warps:
+        lanes = slice(w * 32, w * 32 + 32)
+        rows = addr[lanes]
+        for mtx in range(n):
+            ra = rows[8 * mtx:8 * mtx + 8]
+            _check(ra, 16, b.shared.size, "shared", iss)
+            tile = b.shared[ra[:, None] + np.arange(16)].view(np.uint16).reshape(8, 8)  # [row][col]
+            tt = b.shared_taint[ra[:, None] + np.arange(16)].reshape(8, 16)
+            t = np.arange(32)
+            if trans:
+                lo, hi = tile[2 * (t % 4), t // 4], tile[2 * (t % 4) + 1, t // 4]
+            else:
+                lo, hi = tile[t // 4, 2 * (t % 4)], tile[t // 4, 2 * (t % 4) + 1]
+            val = lo.astype(U32) | (hi.astype(U32) << U32(16))
+            mask = np.zeros(b.lanes, bool)
+            mask[lanes] = iss.on[lanes]
+            full = np.zeros(b.lanes, U32)
+            full[lanes] = val
+            taint = np.zeros(b.lanes, U32)
+            taint[lanes] = np.bitwise_or.reduce(tt.reshape(-1))
+            iss.write(dst.index + mtx, dst.uniform, full, mask, taint)
+
+
+@op("STSM")
+def stsm(iss: Issue) -> None:
+    b = iss.b
+    n = _matrix_count(iss.ins.mods)
+    trans = "MT88" in iss.ins.mods
+    addr = iss.address(0)
+    iss.run.shared_access(iss, "stmatrix", 16, addr, iss.on, matrices=n)
+    src = iss.ins.operands[1]
+    warps = np.flatnonzero(iss.on.reshape(-1, 32).any(axis=1))
+    for w in warps:
+        lanes = slice(w * 32, w * 32 + 32)
+        rows = addr[lanes]
+        for mtx in range(n):
+            ra = rows[8 * mtx:8 * mtx + 8]
+            _check(ra, 16, b.shared.size, "shared", iss)
+            val = np.asarray(iss.bits(Reg(src.index + mtx, src.uniform)))[lanes].astype(U32)
+            tile = np.zeros((8, 8), np.uint16)
+            t = np.arange(32)
+            lo, hi = (val & 0xFFFF).astype(np.uint16), (val >> 16).astype(np.uint16)
+            if trans:
+                tile[2 * (t % 4), t // 4], tile[2 * (t % 4) + 1, t // 4] = lo, hi
+            else:
+                tile[t // 4, 2 * (t % 4)], tile[t // 4, 2 * (t % 4) + 1] = lo, hi
+            b.shared[ra[:, None] + np.arange(16)] = tile.view(np.uint8).reshape(8, 16)
+
+
+# ---------------------------------------------------------------------- atomics
+def _combine(opname: str, old: np.ndarray, val: np.ndarray, dtype: str, extra=None) -> np.ndarray:
+    """The new value of an atomic, elementwise (old and val as uint64 bit patterns)."""
+    bits = 64 if dtype in ("64", "U64", "S64", "F64") else 32
+    mask = np.uint64((1 << bits) - 1)
+    if opname in ("ADD",) and dtype in ("F32", "F32.FTZ.RN", "F16x2", "BF16x2", "F64"):
+        if dtype == "F64":
+            return (old.view(np.float64) + val.view(np.float64)).view(np.uint64)
+        if dtype in ("F16x2", "BF16x2"):
+            o16 = (old & np.uint64(0xFFFFFFFF)).astype(U32).view(np.float16).reshape(-1)
+            v16 = (val & np.uint64(0xFFFFFFFF)).astype(U32).view(np.float16).reshape(-1)
+            return (o16 + v16).view(U32).astype(np.uint64)
+        return (old.astype(U32).view(np.float32) + val.astype(U32).view(np.float32)).view(U32).astype(np.uint64)
+    if opname == "ADD":
+        return (old + val) & mask
+    if opname in ("MIN", "MAX"):
+        if dtype.startswith("S"):
+            so = old.astype(np.int64) if bits == 64 else old.astype(U32).view(np.int32).astype(np.int64)
+            sv = val.astype(np.int64) if bits == 64 else val.astype(U32).view(np.int32).astype(np.int64)
+            r = np.minimum(so, sv) if opname == "MIN" else np.maximum(so, sv)
+            return r.astype(np.uint64) & mask
+        return np.minimum(old, val) if opname == "MIN" else np.maximum(old, val)
+    if opname == "AND":
+        return old & val
+    if opname == "OR":
+        return old | val
+    if opname == "XOR":
+        return old ^ val
+    if opname == "EXCH":
+        return val
+    if opname == "INC":
+        return np.where(old >= val, np.uint64(0), (old + np.uint64(1)) & mask)
+    if opname == "DEC":
+        return np.where((old == 0) | (old > val), val, (old - np.uint64(1)) & mask)
+    raise EmulationError(f"atomic operation {opname} is not modelled")
+
+
+_ATOMIC_OPS = ("ADD", "MIN", "MAX", "AND", "OR", "XOR", "EXCH", "INC", "DEC", "CAS", "CAST", "POPC")
+
+
+def _atomic_parts(mods):
+    opname = next((m for m in mods if m in _ATOMIC_OPS), None)
+    if opname is None:
+        raise EmulationError(f"atomic operation {'.'.join(mods)} is not modelled")
+    if "F16x2" in mods:
+        dtype = "F16x2"
+    elif "BF16x2" in mods:
+        dtype = "BF16x2"
+    elif "F32" in mods:
+        dtype = "F32"
+    elif "F64" in mods:
+        dtype = "F64"
+    elif "64" in mods or "U64" in mods or "S64" in mods:
+        dtype = "S64" if "S64" in mods else "64"
+    elif "S32" in mods:
+        dtype = "S32"
+    else:
+        dtype = "U32"
+    return opname, dtype
+
+
+def _rounds(keys: np.ndarray) -> np.ndarray:
+    """For lanes in order, the occurrence number of each key (0 for the first lane on an address)."""
+    order = np.argsort(keys, kind="stable")
+    sk = keys[order]
+    start = np.r_[0, np.flatnonzero(sk[1:] != sk[:-1]) + 1]
+    counts = np.diff(np.r_[start, sk.size])
+    occ = np.arange(sk.size) - np.repeat(start, counts)
+    out = np.empty_like(occ)
+    out[order] = occ
+    return out
+
+
+def atomic(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: int, opname: str, dtype: str,
+           val_i: int | None, new_i: int | None, dst_i: int | None, pred_dst: bool = False) -> None:
+    """Apply an atomic lane by lane in thread order; write each lane's old value (or, for a
+    compare-and-store, whether it stored) to the destination."""
+    a = addr[idx]
+    iss.taint = 0
+    val = _operand64(iss, val_i, width)[idx] if val_i is not None else np.ones(idx.size, np.uint64)
+    new = _operand64(iss, new_i, width)[idx] if new_i is not None else None
+    vt = iss.taint
+    old_all = np.zeros(idx.size, np.uint64)
+    ok_all = np.zeros(idx.size, bool)
+    occ = _rounds(a)
+    dt = np.uint64 if width == 8 else U32
+    for r in range(int(occ.max(initial=-1)) + 1):
+        sel = np.flatnonzero(occ == r)
+        ar = a[sel]
+        raw, _t = space.read(ar, width)
+        old = np.ascontiguousarray(raw).view(dt).reshape(-1).astype(np.uint64)
+        old_all[sel] = old
+        if opname in ("CAS", "CAST"):
+            hit = old == val[sel]
+            ok_all[sel] = hit
+            res = np.where(hit, new[sel], old)
+        elif opname == "POPC":
+            res = (old + np.uint64(1)) & np.uint64(0xFFFFFFFF)
+        else:
+            res = _combine(opname, old, val[sel], dtype)
+        space.write(ar, np.ascontiguousarray(res.astype(dt)).view(np.uint8).reshape(sel.size, width),
+                    np.asarray(vt)[idx][sel] if np.ndim(vt) else vt)
+    if dst_i is None:
+        return
+    o = iss.ins.operands[dst_i]
+    if not isinstance(o, Reg) or o.zero:
+        return
+    result = ok_all.astype(np.uint64) if pred_dst else old_all
+    full = np.zeros(iss.b.lanes, np.uint64)
+    full[idx] = result
+    mask = np.zeros(iss.b.lanes, bool)
+    mask[idx] = True
+    taint = np.zeros(iss.b.lanes, U32)
+    taint[idx] = space.taint[a] if space.taint is not None else 0
+    if width == 8 and not pred_dst:
+        iss.set64(dst_i, full, mask, taint)
+    else:
+        iss.write(o.index, o.uniform, full.astype(U32), mask, taint)
+
+
+def _operand64(iss: Issue, i: int, width: int) -> np.ndarray:
+    if width == 8:
+        v = iss.u64(i)
+    else:
+        v = np.asarray(iss.u(i), U32).astype(np.uint64)
+    return np.broadcast_to(np.asarray(v, np.uint64), (iss.b.lanes,))
+
+
+@op("ATOMS")
+def atoms(iss: Issue) -> None:
+    mods = iss.ins.mods
+    opname, dtype = _atomic_parts(mods)
+    width = 8 if dtype in ("64", "S64", "F64") else 4
+    m = _mem_index(iss.ins)
+    addr = iss.address(m)
+    idx = np.flatnonzero(iss.on)
+    _check(addr[idx], width, iss.b.shared.size, "shared", iss)
+    engine_op = {"POPC": "popc_inc", "CAST": "cas", "CAS": "cas"}.get(opname, opname.lower())
+    iss.run.shared_access(iss, "atomic", width, addr, iss.on, op=engine_op)
+    nops = len(iss.ins.operands)
+    if opname in ("CAS", "CAST"):
+        atomic(iss, _shared(iss), addr, idx, width, opname, dtype, m + 1, m + 2, 0, pred_dst=opname == "CAST")
+    elif opname == "POPC":
+        atomic(iss, _shared(iss), addr, idx, width, opname, dtype, None, None, 0)
+    else:
+        atomic(iss, _shared(iss), addr, idx, width, opname, dtype, m + 1 if m + 1 < nops else None, None, 0)
+
+
+# ---------------------------------------------------------------------- global and generic
+class _GlobalView(_Space):
+    """Global memory through the buffers: reads and writes by generic address."""
+
+    def __init__(self, iss: Issue):
+        self.mem = iss.b.memory
+        self.iss = iss
+        self.taint = None
+        self.name = "global"
+
+    def read(self, addr, width):
+        bi, off = self.mem.locate(addr, width)
+        raw = np.zeros((addr.size, width), np.uint8)
+        t = np.zeros(addr.size, U32)
+        for k in np.unique(bi):
+            sel = bi == k
+            raw[sel] = self.mem.buffers[k].data[off[sel][:, None] + np.arange(width)]
+            t[sel] = U32(1 << int(k)) if k < 32 else U32(0)
+        return raw, t
+
+    def write(self, addr, raw, taint):
+        bi, off = self.mem.locate(addr, raw.shape[1])
+        for k in np.unique(bi):
+            sel = bi == k
+            self.mem.buffers[k].data[off[sel][:, None] + np.arange(raw.shape[1])] = raw[sel]
+
+
+class _LocalView(_Space):
+    """Each thread's local memory, addressed from 0 (generic: from the local window)."""
+
+    def __init__(self, iss: Issue, lanes: np.ndarray, base: int = 0):
+        self.iss, self.lanes, self.base = iss, lanes, base
+        self.taint = None
+        self.name = "local"
+
+    def _idx(self, addr, width):
+        off = addr - self.base
+        _check(off, width, self.iss.b.local.shape[1], "local", self.iss)
+        return self.lanes[:, None], off[:, None] + np.arange(width)
+
+    def read(self, addr, width):
+        r, c = self._idx(addr, width)
+        return self.iss.b.local[r, c], 0
+
+    def write(self, addr, raw, taint):
+        r, c = self._idx(addr, raw.shape[1])
+        self.iss.b.local[r, c] = raw
+
+
+def _load(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: int, dst: int = 0) -> None:
+    at = iss.taint
+    raw, t = space.read(addr[idx], width)
+    full_t = np.zeros(iss.b.lanes, U32)
+    full_t[idx] = np.asarray(t, U32) | (np.asarray(at)[idx] if np.ndim(at) else U32(at))
+    _write_regs(iss, dst, _to_regs(raw, width, _signed(iss.ins.mods)), idx, full_t)
+
+
+def _store(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: int, src: int) -> None:
+    iss.taint = 0
+    raw = _from_regs(iss, src, width, idx)
+    t = iss.taint
+    space.write(addr[idx], raw, np.asarray(t)[idx] if np.ndim(t) else t)
+
+
+@op("LDG")
+def ldg(iss: Issue) -> None:
+    width = width_of(iss.ins.mods)
+    m = _mem_index(iss.ins)
+    addr = iss.address(m)
+    _load(iss, _GlobalView(iss), addr, np.flatnonzero(iss.on), width)
+
+
+@op("STG")
+def stg(iss: Issue) -> None:
+    width = width_of(iss.ins.mods)
+    m = _mem_index(iss.ins)
+    addr = iss.address(m)
+    _store(iss, _GlobalView(iss), addr, np.flatnonzero(iss.on), width, m + 1)
+
+
+@op("LDL")
+def ldl(iss: Issue) -> None:
+    width = width_of(iss.ins.mods)
+    m = _mem_index(iss.ins)
+    addr = iss.address(m)
+    idx = np.flatnonzero(iss.on)
+    _load(iss, _LocalView(iss, idx), addr, idx, width)
+
+
+@op("STL")
+def stl(iss: Issue) -> None:
+    width = width_of(iss.ins.mods)
+    m = _mem_index(iss.ins)
+    addr = iss.address(m)
+    idx = np.flatnonzero(iss.on)
+    _store(iss, _LocalView(iss, idx), addr, idx, width, m + 1)
+
+
+def _generic(iss: Issue, addr: np.ndarray, width: int, kind: str, fn) -> None:
+    """Route each lane of a generic access to shared, local or global memory."""
+    idx = np.flatnonzero(iss.on)
+    sh, lo, gl = _split_generic(iss, addr, idx)
+    if sh.any():
+        shaddr = addr - SHARED_WINDOW
+        _check(shaddr[idx[sh]], width, iss.b.shared.size, "shared", iss)
+        mask = np.zeros(iss.b.lanes, bool)
+        mask[idx[sh]] = True
+        iss.run.shared_access(iss, kind, width, shaddr, mask, space="generic")
+        fn(_shared(iss), shaddr, idx[sh])
+    if lo.any():
+        fn(_LocalView(iss, idx[lo], LOCAL_WINDOW), addr, idx[lo])
+    if gl.any():
+        fn(_GlobalView(iss), addr, idx[gl])
+
+
+@op("LD")
+def ld(iss: Issue) -> None:
+    width = width_of(iss.ins.mods)
+    addr = iss.address(_mem_index(iss.ins))
+    _generic(iss, addr, width, "load", lambda sp, a, ix: _load(iss, sp, a, ix, width))
+
+
+@op("ST")
+def st(iss: Issue) -> None:
+    width = width_of(iss.ins.mods)
+    m = _mem_index(iss.ins)
+    addr = iss.address(m)
+    _generic(iss, addr, width, "store", lambda sp, a, ix: _store(iss, sp, a, ix, width, m + 1))
+
+
+@op("ATOM", "ATOMG", "RED", "REDG")
+def atom(iss: Issue) -> None:
+    mods = iss.ins.mods
+    opname, dtype = _atomic_parts(mods)
+    width = 8 if dtype in ("64", "S64", "F64") else 4
+    m = _mem_index(iss.ins)
+    addr = iss.address(m)
+    red = iss.ins.base.startswith("RED")
+    # ATOM P0, Rd, [a], Rb (a predicate first on sm_90) / ATOMG Rd, [a], Rb / RED [a], Rb
+    dst = None if red else next(i for i, o in enumerate(iss.ins.operands[:m]) if isinstance(o, Reg))
+    nxt = m + 1
+
+    def run(space, a, ix):
+        if opname in ("CAS", "CAST"):
+            atomic(iss, space, a, ix, width, opname, dtype, nxt, nxt + 1, dst)
+        else:
+            atomic(iss, space, a, ix, width, opname, dtype, nxt if nxt < len(iss.ins.operands) else None, None, dst)
+
+    if iss.ins.base == "ATOMG" or iss.ins.base == "REDG":
+        run(_GlobalView(iss), addr, np.flatnonzero(iss.on))
+    else:
+        _generic(iss, addr, width, "atomic", run)
+
+
+@op("QSPC")
+def qspc(iss: Issue) -> None:
+    """Is a generic address in shared (``.S``), local (``.L``) or global (``.G``) memory?"""
+    addr = iss.address(_mem_index(iss.ins))
+    idx = np.flatnonzero(iss.on)
+    sh, lo, gl = _split_generic(iss, addr, idx)
+    want = sh if "S" in iss.ins.mods else lo if "L" in iss.ins.mods else gl
+    full = np.zeros(iss.b.lanes, bool)
+    full[idx[want]] = True
+    iss.setp(0, full)
+
+
+@op("LDGSTS")
+def ldgsts(iss: Issue) -> None:
+    """``cp.async``: global bytes copied into shared memory (not a shared-memory *instruction* in
+    the profiler's counts: measured 0 wavefronts)."""
+    width = width_of(iss.ins.mods)
+    mems = [i for i, o in enumerate(iss.ins.operands) if isinstance(o, Mem)]
+    sh_i = next(i for i in mems if iss.ins.operands[i].desc is None)
+    gl_i = next(i for i in mems if i != sh_i)
+    sa, ga = iss.address(sh_i), iss.address(gl_i)
+    idx = np.flatnonzero(iss.on)
+    _check(sa[idx], width, iss.b.shared.size, "shared", iss)
+    raw, t = _GlobalView(iss).read(ga[idx], width)
+    if "ZFILL" in iss.ins.mods:
+        pass
+    _shared(iss).write(sa[idx], raw, t)
+
+
+#: engine kind for the recorder
+KINDS = {"load": "load", "store": "store", "atomic": "atomic", "ldmatrix": "ldmatrix", "stmatrix": "stmatrix"}
+ENGINE_KIND = hwr.kind_code

@@ -1,0 +1,91 @@
+"""Moves and selects: MOV, S2R, CS2R, LDC, SEL, PRMT, R2UR, and the instructions with no effect
+on what is modelled (scheduling waits, fences, cache hints)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..issue import EmulationError, Issue
+from ..operands import Const, Special
+from . import op
+
+U32 = np.uint32
+
+
+@op("MOV", "UMOV", "MOV32I", "R2UR", "S2R", "S2UR", "UMOV32I")
+def mov(iss: Issue) -> None:
+    iss.set(0, iss.u(1))
+
+
+@op("CS2R")
+def cs2r(iss: Issue) -> None:
+    src = iss.ins.operands[1]
+    if isinstance(src, Special) and src.name == "SRZ":
+        if "32" in iss.ins.mods:
+            iss.set(0, 0)
+        else:
+            iss.set64(0, np.uint64(0))
+        return
+    v = iss.u(1)
+    if "32" in iss.ins.mods:
+        iss.set(0, v)
+    else:
+        iss.set64(0, np.asarray(v).astype(np.uint64))
+
+
+@op("LDC", "ULDC")
+def ldc(iss: Issue) -> None:
+    c = iss.ins.operands[1]
+    if not isinstance(c, Const):
+        raise EmulationError(f"{iss.ins.text!r}: LDC reads a constant-bank operand")
+    mods = iss.ins.mods
+    if "64" in mods:
+        v = iss.const(c, 8) if c.reg is not None else np.uint64(iss.const_scalar(c, 8))
+        iss.set64(0, v)
+        return
+    size = 1 if ("U8" in mods or "S8" in mods) else 2 if ("U16" in mods or "S16" in mods) else 4
+    if c.reg is not None:
+        v = iss.const(Const(c.bank, c.offset, c.reg), 4).astype(np.int64)
+    else:
+        v = np.int64(iss.const_scalar(c, 4))
+    v = v & ((1 << (8 * size)) - 1)
+    if "S8" in mods or "S16" in mods:
+        v = np.where(v >= 1 << (8 * size - 1), v - (1 << (8 * size)), v)
+    iss.set(0, np.asarray(v) & 0xFFFFFFFF)
+
+
+@op("SEL", "USEL", "FSEL")
+def sel(iss: Issue) -> None:
+    p = iss.p(3)
+    iss.set(0, np.where(p, iss.raw(1) if iss.ins.base == "FSEL" else iss.u(1),
+                        iss.raw(2) if iss.ins.base == "FSEL" else iss.u(2)))
+
+
+@op("PRMT", "UPRMT")
+def prmt(iss: Issue) -> None:
+    """Byte permute: each selector nibble picks a byte of (b:a); ``.F4E``/... modes are variants."""
+    a = np.asarray(iss.u(1), U32).astype(np.uint64)
+    s = np.asarray(iss.u(2), U32).astype(np.int64)
+    b = np.asarray(iss.u(3), U32).astype(np.uint64)
+    pool = a | (b << np.uint64(32))
+    mode = next((m for m in iss.ins.mods if m in ("F4E", "B4E", "RC8", "ECL", "ECR", "RC16")), None)
+    out = np.zeros(np.broadcast(a, s, b).shape, np.uint64)
+    for k in range(4):
+        if mode is None:
+            nib = (s >> (4 * k)) & 0xF
+            idx, sign = nib & 7, (nib & 8) != 0
+        else:
+            sel = s & 3
+            idx = {"F4E": (sel + k) & 7, "B4E": (sel - k) & 7, "RC8": sel, "ECL": np.maximum(sel, k),
+                   "ECR": np.minimum(sel, k), "RC16": (sel & 1) * 2 + (k & 1)}[mode]
+            sign = False
+        byte = (pool >> (idx.astype(np.uint64) * np.uint64(8))) & np.uint64(0xFF)
+        byte = np.where(sign, np.where(byte & np.uint64(0x80), np.uint64(0xFF), np.uint64(0)), byte)
+        out |= byte << np.uint64(8 * k)
+    iss.set(0, out.astype(U32))
+
+
+@op("NOP", "DEPBAR", "LDGDEPBAR", "MEMBAR", "FENCE", "ERRBAR", "CCTL", "CCTLL", "CGAERRBAR", "ARRIVES",
+    "ACQBULK", "PMTRIG", "SETCTAID", "CGABAR", "USETMAXREG", "UCGABAR_ARV", "UCGABAR_WAIT", "WARPGROUP")
+def nop(iss: Issue) -> None:
+    """No effect on registers or memory as modelled (ordering only)."""

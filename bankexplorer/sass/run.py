@@ -1,0 +1,287 @@
+"""Execute one thread block and record what every SASS instruction did.
+
+:func:`emulate` is the whole pipeline a pasted kernel goes through: compile (NVRTC), decode the
+disassembly, lay out the launch, execute the block (:class:`Run`), and cost every recorded
+shared-memory access with the model's wavefront engine. The result (:class:`KernelRun`) has, per
+SASS instruction, what Nsight Compute's source page shows: executed warp instructions, active
+threads, predicated-on threads, and for shared-memory instructions wavefronts and ideal.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..model import hardware as hwr
+from ..model.engine import WarpBatch, count_wavefronts
+from . import cubin as cubin_mod
+from .decode import Program, decode, entry_names
+from .issue import EmulationError, Issue
+from .launch import (LaunchConfig, LaunchError, SharedArray, constant_bank0, demangle_name, has_extern_shared,
+                     kernel_params, shared_arrays)
+from .ops import table_for
+from .simt import SELF_ADVANCING, Scheduler
+from .state import WARP, Block, GlobalMemory
+
+#: warp instructions one run may execute before it stops (a hostile or endless kernel)
+MAX_WARP_INSTRUCTIONS = 20_000_000
+TIMING = np.uint32(1 << 31)  #: the taint bit of values whose order of arrival between warps decides them
+
+_SHARED_BASES = {"LDS", "STS", "ATOMS", "LDSM", "STSM"}
+
+
+class BudgetExceeded(EmulationError):
+    pass
+
+
+@dataclass
+class SassRow:
+    """One SASS instruction's counts over the block's run (the columns of Nsight's source page)."""
+
+    pc: int
+    sass: str
+    line: int
+    executed: int = 0
+    threads: int = 0
+    pred_on_threads: int = 0
+    wavefronts: int | None = None
+    ideal: int | None = None
+    data: tuple[str, ...] = ()  # pointer parameters its addresses depend on
+    timing: bool = False  # its addresses depend on the order between warps
+
+    def to_json(self) -> dict:
+        d = {"pc": self.pc, "sass": self.sass, "line": self.line, "executed": self.executed,
+             "threads": self.threads, "pred_on_threads": self.pred_on_threads}
+        if self.wavefronts is not None:
+            d["wavefronts"] = self.wavefronts
+            d["ideal"] = self.ideal
+        if self.data:
+            d["data"] = list(self.data)
+        if self.timing:
+            d["timing_dependent"] = True
+        return d
+
+
+@dataclass
+class Accesses:
+    """Every executed shared-memory warp instruction: one row per warp and issue."""
+
+    index: np.ndarray  # (N,) instruction index in the program
+    warp: np.ndarray  # (N,)
+    kind: np.ndarray  # (N,) engine kind codes
+    width: np.ndarray
+    matrices: np.ndarray
+    addr: np.ndarray  # (N, 32) byte addresses in shared memory
+    active: np.ndarray  # (N, 32)
+    taint: np.ndarray  # (N,) OR of the address taint over the active lanes
+    wavefronts: np.ndarray | None = None
+    ideal: np.ndarray | None = None
+
+
+@dataclass
+class KernelRun:
+    arch: str
+    kernel: str  # the source name
+    symbol: str
+    block: tuple[int, int, int]
+    block_index: tuple[int, int, int]
+    rows: list[SassRow]
+    accesses: Accesses
+    arrays: list[SharedArray] | None
+    buffers: dict[str, np.ndarray]  # pointer parameter -> its buffer after the run
+    timing_dependent: bool = False
+    notes: list[tuple[int, str]] = field(default_factory=list)  # (line, message)
+    seconds: float = 0.0
+    warp_instructions: int = 0
+
+    def to_json(self) -> dict:
+        return {"arch": self.arch, "block": list(self.block), "block_index": list(self.block_index),
+                "kernel": self.kernel, "timing_dependent": self.timing_dependent,
+                "notes": [{"line": ln, "message": m} for ln, m in self.notes],
+                "warp_instructions": self.warp_instructions,
+                "sass": [r.to_json() for r in self.rows]}
+
+
+class Run:
+    """The execution loop: pick the next issue (:class:`Scheduler`), run its semantics, count."""
+
+    def __init__(self, program: Program, block: Block, arch: str, buffers: list[str],
+                 budget: int = MAX_WARP_INSTRUCTIONS):
+        self.program = program
+        self.block = block
+        self.table = table_for(arch)
+        self.buffers = buffers
+        n = len(program.instructions)
+        self.executed = np.zeros(n, np.int64)
+        self.threads = np.zeros(n, np.int64)
+        self.pred_on = np.zeros(n, np.int64)
+        self.budget = budget
+        self.issued = 0
+        self.timing_notes: dict[int, str] = {}
+        self.data_branches: dict[int, int] = {}  # instruction index -> taint of a deciding predicate
+        self._rows: list[tuple] = []
+        self._clock = 0
+        self.sched = Scheduler(self, program.instructions[0].pc)
+
+    # ------------------------------------------------------------------ hooks the opcodes call
+    def clock(self) -> np.ndarray:
+        self._clock += 1
+        return np.full(self.block.lanes, self.issued * 4 + self._clock, np.uint32)
+
+    def note_timing(self, ins, message: str) -> None:
+        self.timing_notes.setdefault(ins.line, message)
+
+    def shared_access(self, iss: Issue, kind: str, width: int, addr: np.ndarray, mask: np.ndarray,
+                      matrices: int = 0, op: str = "add", space: str = "shared") -> None:
+        m = mask.reshape(-1, WARP)
+        warps = np.flatnonzero(m.any(axis=1))
+        if warps.size == 0:
+            return
+        code = hwr.kind_code(kind, width, space, op)
+        a = addr.reshape(-1, WARP)[warps]
+        act = m[warps]
+        if kind in hwr.MATRIX_KINDS:  # every lane gives a row address; the hardware reads them all
+            act = np.broadcast_to(iss.S.reshape(-1, WARP)[warps], act.shape)
+        t = np.broadcast_to(np.asarray(iss.taint, np.uint32), (self.block.lanes,)).reshape(-1, WARP)[warps]
+        taint = np.bitwise_or.reduce(np.where(act, t, 0), axis=1)
+        idx = self.program.index_of[iss.ins.pc]
+        self._rows.append((idx, warps, code, width, matrices, a.copy(), act.copy(), taint))
+
+    # ------------------------------------------------------------------ the loop
+    def execute(self) -> None:
+        program, table, sched = self.program, self.table, self.sched
+        index_of = program.index_of
+        with np.errstate(all="ignore"):
+            while True:
+                nxt = sched.next()
+                if nxt is None:
+                    return
+                pc, S = nxt
+                ins = program.at(pc)
+                fn = table.get(ins.base)
+                if fn is None:
+                    raise EmulationError(f"line {ins.line}: the SASS instruction {ins.text!r} ({ins.base}) is not "
+                                         f"modelled, so this kernel cannot be executed")
+                iss = Issue(self, ins, S)
+                k = index_of[pc]
+                per_warp = S.reshape(-1, WARP)
+                warps = int(per_warp.any(axis=1).sum())
+                self.executed[k] += warps
+                self.threads[k] += int(S.sum())
+                self.pred_on[k] += int(iss.on.sum()) if iss.on is not S else int(S.sum())
+                self.issued += warps
+                if self.issued > self.budget:
+                    raise BudgetExceeded(f"stopped after {self.budget:,} warp instructions (line {ins.line}, "
+                                         f"{ins.text!r}): the kernel does not finish within the budget (an endless "
+                                         f"or very long loop?); raise it with --max-instructions")
+                try:
+                    fn(iss)
+                except EmulationError:
+                    raise
+                except (IndexError, ValueError, TypeError, AttributeError) as e:
+                    raise EmulationError(f"line {ins.line}: cannot execute {ins.text!r}: {e}") from None
+                if ins.base in ("BRA", "BREAK") and ins.guard is not None and not ins.guard.true:
+                    t = np.bitwise_or.reduce(np.where(S, self.block.PTT[ins.guard.index] if not ins.guard.uniform
+                                                      else self.block.UPT[ins.guard.index][self.block.warp_of], 0))
+                    if t:
+                        self.data_branches[k] = self.data_branches.get(k, 0) | int(t)
+                if ins.base not in SELF_ADVANCING:
+                    sched.advance(pc, iss)
+
+    # ------------------------------------------------------------------ results
+    def accesses(self) -> Accesses:
+        rows = self._rows
+        if not rows:
+            z = np.zeros(0, np.int64)
+            return Accesses(z, z, z, z, z, np.zeros((0, WARP), np.int64), np.zeros((0, WARP), bool),
+                            np.zeros(0, np.uint32), z, z)
+        counts = [len(r[1]) for r in rows]
+        rep = lambda i: np.repeat(np.array([r[i] for r in rows]), counts)  # noqa: E731
+        acc = Accesses(rep(0), np.concatenate([r[1] for r in rows]), rep(2), rep(3), rep(4),
+                       np.concatenate([r[5] for r in rows]).astype(np.int64), np.concatenate([r[6] for r in rows]),
+                       np.concatenate([r[7] for r in rows]).astype(np.uint32))
+        batch = WarpBatch(acc.kind, acc.width, acc.matrices, acc.addr, acc.active)
+        res = count_wavefronts(batch, hwr.NVIDIA_SM70_SM90, executions=False)
+        acc.wavefronts = np.maximum(res.wavefronts, 0)
+        acc.ideal = np.maximum(res.ideal, 0)
+        return acc
+
+
+def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None = None,
+            defines: dict[str, int | float] | None = None, include_dirs: list[str] | None = None,
+            kernel: str | None = None, budget: int = MAX_WARP_INSTRUCTIONS, build=None) -> KernelRun:
+    """Compile ``text``, run one block of ``kernel`` (the first one when None) and count."""
+    from ..compiler.kernel import build as build_kernel
+
+    t0 = time.perf_counter()
+    b = build or build_kernel(text, arch, {**(defines or {}), **cfg.scalars}, path, include_dirs)
+    if not b.ok:
+        raise LaunchError(f"the kernel does not compile:\n{b.log.strip()}")
+    entries = entry_names(b.sass)
+    if not entries:
+        raise LaunchError("the compiled code has no kernel (a template kernel needs its parameters: -D NAME=VALUE)")
+    symbol = entries[0]
+    if kernel is not None:
+        named = [e for e in entries if demangle_name(e) == kernel or e == kernel]
+        if not named:
+            raise LaunchError(f"no kernel named {kernel!r} (the code has {', '.join(map(demangle_name, entries))})")
+        symbol = named[0]
+    program = decode(b.sass, symbol, b.name)
+    image = cubin_mod.read(b.cubin, symbol)
+    name = demangle_name(symbol)
+    decls = kernel_params(text, name)
+    if decls is None:
+        raise LaunchError(f"cannot find the parameters of kernel {name!r} in the source")
+    bank0, buffers = constant_bank0(image, cfg, decls)
+    extern = cfg.extern_bytes if has_extern_shared(image.ptx) else 0
+    arrays = shared_arrays(image.ptx, image.static_shared, extern)
+    shared_bytes = -(-image.static_shared // 16) * 16 + extern
+    banks = {0: bank0, **{k: np.frombuffer(v, np.uint8).copy() for k, v in image.banks.items()}}
+    block = Block(cfg.block, cfg.block_index, cfg.grid, shared_bytes, image.local_bytes, banks,
+                  GlobalMemory(buffers))
+    run = Run(program, block, arch, [buf.name for buf in buffers], budget)
+    run.execute()
+    acc = run.accesses()
+    rows = [SassRow(ins.pc, ins.text, ins.line, int(run.executed[i]), int(run.threads[i]), int(run.pred_on[i]))
+            for i, ins in enumerate(program.instructions)]
+    shared_idx = {i for i, ins in enumerate(program.instructions) if ins.base in _SHARED_BASES}
+    for i in shared_idx:
+        rows[i].wavefronts, rows[i].ideal = 0, 0
+    if acc.index.size:
+        wf = np.zeros(len(rows), np.int64)
+        idl = np.zeros(len(rows), np.int64)
+        np.add.at(wf, acc.index, acc.wavefronts)
+        np.add.at(idl, acc.index, acc.ideal)
+        taint = np.zeros(len(rows), np.uint64)
+        np.bitwise_or.at(taint, acc.index, acc.taint.astype(np.uint64))
+        for i in np.unique(acc.index):
+            r = rows[i]
+            r.wavefronts, r.ideal = int(wf[i]), int(idl[i])
+            t = int(taint[i])
+            r.data = tuple(n for k, n in enumerate(run.buffers) if t >> k & 1)
+            r.timing = bool(t & int(TIMING))
+    notes: list[tuple[int, str]] = []
+    for r in rows:
+        if r.data:
+            names = ", ".join(f"`{n}`" for n in r.data)
+            given = [n for n in r.data if cfg.arrays.get(n)]
+            fill = "" if len(given) == len(r.data) else " (zero-filled unless given with --arg)"
+            notes.append((r.line, f"{r.sass.split()[0]}: its addresses depend on the data in {names}{fill}"))
+    for k, t in run.data_branches.items():
+        names = [n for j, n in enumerate(run.buffers) if t >> j & 1]
+        if names:
+            notes.append((program.instructions[k].line, "a branch here depends on the data in "
+                          + ", ".join(f"`{n}`" for n in names) + ": the counts hold for this data"))
+    timing = bool(run.timing_notes) or any(r.timing for r in rows) or \
+        any(t & int(TIMING) for t in run.data_branches.values())
+    for line, m in run.timing_notes.items():
+        notes.append((line, m))
+    for k, t in run.data_branches.items():
+        if t & int(TIMING):
+            notes.append((program.instructions[k].line, "a branch here depends on the order in which warps reach "
+                                                        "shared memory: its counts depend on the GPU's timing"))
+    final = {buf.name: buf.data for buf in buffers}
+    return KernelRun(arch, name, symbol, cfg.block, cfg.block_index, rows, acc, arrays, final, timing,
+                     sorted(set(notes)), time.perf_counter() - t0, run.issued)

@@ -1,0 +1,378 @@
+"""Control flow, in one place: which threads issue next, branches, reconvergence and barriers.
+
+The model (Volta and later, "independent thread scheduling"): the threads of a warp form *groups*
+that issue together. A branch whose guard differs between a group's threads splits it; groups
+meet again only where the code says so, never because their pcs happen to agree:
+
+* ``BSSY Bn`` records the issuing threads as the members of convergence barrier ``n``; ``BREAK Bn``
+  takes threads out of it. A group reaching ``BSYNC Bn`` issues it and waits until every living
+  member has arrived; then all of them go on as one group.
+* ``WARPSYNC mask`` likewise: a group issues it and waits for every living thread of its mask.
+* ``BAR.SYNC`` is issued by each group as it arrives; the threads wait until the block's barrier
+  completes (every living thread, or the count the instruction names).
+* ``EXIT`` ends threads; barriers stop waiting for them.
+
+Which group issues next (it decides nothing but the order of memory effects): the lowest pc; at
+that pc, one group of every warp that has one there, so warps run in lockstep where their code
+agrees and warp 0's effects come first within a step. A group that has waited
+:data:`STARVATION` steps (a spin loop waiting for a thread further on) goes first, and the run says
+that the GPU's scheduling decided its counts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .issue import EmulationError, Issue
+from .operands import Imm, Label, Pred, Reg
+from .state import WARP
+
+STARVATION = 5_000  #: steps a group waits before it issues out of pc order
+FULL = 0xFFFFFFFF
+
+
+class Group:
+    """Threads of one warp that issue together (``bits``: lane mask)."""
+
+    __slots__ = ("warp", "bits", "pc", "age")
+
+    def __init__(self, warp: int, bits: int, pc: int):
+        self.warp, self.bits, self.pc, self.age = warp, bits, pc, 0
+
+
+def _lane_bits(mask: np.ndarray) -> np.ndarray:
+    """(warps,) uint32 lane masks of a (lanes,) bool array."""
+    return np.packbits(mask.reshape(-1, WARP), axis=1, bitorder="little").view("<u4").reshape(-1)
+
+
+def _lanes(bits: np.ndarray) -> np.ndarray:
+    return np.unpackbits(np.ascontiguousarray(bits, "<u4").view(np.uint8), bitorder="little").astype(bool)
+
+
+class Scheduler:
+    """Groups by pc, waiting groups, and the rules that release them."""
+
+    def __init__(self, run, entry: int):
+        b = run.block
+        self.run = run
+        self.W = b.warps
+        self.alive = _lane_bits(b.exists).astype(np.int64)  # (warps,) living lanes
+        self.by_pc: dict[int, list[Group]] = {}
+        for w in range(self.W):
+            if self.alive[w]:
+                self._add(Group(w, int(self.alive[w]), entry))
+        # waiting groups: (kind, pc) -> {warp: bits}; kind "BSYNC", "WARPSYNC" or ("BAR", id)
+        self.waiting: dict[tuple, dict[int, int]] = {}
+        self.wait_masks: dict[tuple, dict[int, int]] = {}  # WARPSYNC: the union of the waiters' masks
+        self.bar_count: dict[int, int] = {}
+        self.bar_arrived: dict[int, int] = {}
+        self.reduce: dict[int, tuple[str, np.ndarray]] = {}
+        self.bar_result = np.zeros(b.lanes, np.uint32)
+        self.epoch = 0  # completed block barriers (for race detection)
+        self.chosen: list[Group] = []
+
+    @property
+    def alive_lanes(self) -> np.ndarray:
+        return _lanes(self.alive.astype("<u4"))
+
+    def _add(self, g: Group) -> None:
+        if g.pc not in self.run.program.index_of:
+            raise EmulationError(f"a branch goes to {g.pc:#x}, where the kernel has no instruction")
+        self.by_pc.setdefault(g.pc, []).append(g)
+
+    # ------------------------------------------------------------------ choosing
+    def next(self) -> tuple[int, np.ndarray] | None:
+        """The pc to issue and its threads (one group per warp at most), or None when done."""
+        if not self.by_pc:
+            if any(ws for ws in self.waiting.values()):
+                raise EmulationError(self._deadlock())
+            return None
+        pc = min(self.by_pc)
+        groups = self.by_pc[pc]
+        oldest = max((g for gs in self.by_pc.values() for g in gs), key=lambda g: g.age)
+        if oldest.age > STARVATION:
+            pc, groups = oldest.pc, self.by_pc[oldest.pc]
+            self.run.note_timing(self.run.program.at(pc), "waits in a loop for another thread: how many passes "
+                                                          "it makes depends on the GPU's scheduling")
+        chosen, rest, seen = [], [], set()
+        for g in groups:
+            if g.warp in seen:
+                rest.append(g)
+            else:
+                seen.add(g.warp)
+                chosen.append(g)
+        if rest:
+            self.by_pc[pc] = rest
+        else:
+            del self.by_pc[pc]
+        for gs in self.by_pc.values():
+            for g in gs:
+                g.age += 1
+        self.chosen = chosen
+        bits = np.zeros(self.W, "<u4")
+        for g in chosen:
+            bits[g.warp] = g.bits
+        return pc, _lanes(bits)
+
+    def _deadlock(self) -> str:
+        where = [pc for (kind, pc), ws in self.waiting.items() if ws]
+        ins = self.run.program.at(min(where)) if where else None
+        what = f" at {ins.text!r} (line {ins.line})" if ins is not None else ""
+        return f"the block never finishes: its threads wait for each other forever{what}"
+
+    # ------------------------------------------------------------------ moving on
+    def advance(self, pc: int, iss: Issue, hold: tuple | None = None) -> None:
+        """Move the issuing groups on: branch targets, exits, waits (``hold``), else pc + 16."""
+        S = iss.S
+        nxt = np.full(S.shape, pc + 16, np.int64)
+        for mask, target in iss.jumps:
+            nxt[mask & S] = target
+        gone = None
+        if iss.exited is not None and iss.exited.any():
+            gone = _lane_bits(iss.exited & S).astype(np.int64)
+            self.alive &= ~gone
+        per = nxt.reshape(-1, WARP)
+        for g in self.chosen:
+            bits = g.bits & ~int(gone[g.warp]) if gone is not None else g.bits
+            if not bits:
+                continue
+            row = per[g.warp]
+            lanes = np.flatnonzero(_lanes(np.array([bits], "<u4"))[:WARP])
+            targets = row[lanes]
+            if hold is not None:
+                self._hold(hold, g.warp, bits, pc)
+                continue
+            t0 = int(targets[0])
+            if (targets == t0).all():
+                g.pc, g.age, g.bits = t0, 0, bits
+                self._add(g)
+            else:
+                for t in np.unique(targets):
+                    sel = lanes[targets == t]
+                    self._add(Group(g.warp, int(np.bitwise_or.reduce(np.left_shift(1, sel))), int(t)))
+        if gone is not None:
+            self._release_all()
+
+    def _hold(self, key: tuple, warp: int, bits: int, pc: int) -> None:
+        ws = self.waiting.setdefault(key, {})
+        ws[warp] = ws.get(warp, 0) | bits
+
+    # ------------------------------------------------------------------ convergence points
+    def bsync(self, iss: Issue) -> None:
+        x = iss.ins.operands[0].index
+        key = ("BSYNC", iss.ins.pc, x)
+        self.advance(iss.ins.pc, iss, hold=key)
+        self._release(key)
+
+    def warpsync(self, iss: Issue, want: np.ndarray) -> None:
+        key = ("WARPSYNC", iss.ins.pc)
+        masks = self.wait_masks.setdefault(key, {})
+        wb = want.reshape(-1, WARP)
+        for g in self.chosen:
+            lanes = np.flatnonzero(_lanes(np.array([g.bits], "<u4"))[:WARP])
+            masks[g.warp] = masks.get(g.warp, 0) | int(np.bitwise_or.reduce(wb[g.warp][lanes].astype(np.int64)))
+        self.advance(iss.ins.pc, iss, hold=key)
+        self._release(key)
+
+    def _release(self, key: tuple) -> None:
+        ws = self.waiting.get(key)
+        if not ws:
+            return
+        pc = key[1]
+        for warp, bits in list(ws.items()):
+            alive = int(self.alive[warp])
+            if key[0] == "BSYNC":
+                members = int(_lane_bits(self.run.block.B[key[2]])[warp]) & alive
+                ok = members & ~bits == 0
+            else:
+                ok = self.wait_masks[key].get(warp, 0) & alive & ~bits == 0
+            if ok:
+                del ws[warp]
+                if key[0] == "WARPSYNC":
+                    self.wait_masks[key].pop(warp, None)
+                self._add(Group(warp, bits & alive, pc + 16))
+
+    def _release_all(self) -> None:
+        for key in list(self.waiting):
+            if key[0] == "BAR":
+                self._check_bar(key[1])
+            else:
+                self._release(key)
+
+    def break_(self) -> None:
+        for key in list(self.waiting):
+            if key[0] == "BSYNC":
+                self._release(key)
+
+    # ------------------------------------------------------------------ block barriers
+    def arrive(self, iss: Issue, bar: int, count: int, wait: bool, red: tuple[str, np.ndarray] | None = None) -> None:
+        b = self.run.block
+        if count and (count % WARP or count > b.lanes):
+            raise EmulationError(f"{iss.ins.text!r}: a barrier's thread count must be a multiple of 32 and at most "
+                                 f"the block's threads (got {count})")
+        self.bar_count[bar] = count
+        if not wait:
+            self.bar_arrived[bar] = self.bar_arrived.get(bar, 0) + WARP * len(self.chosen)
+            self.advance(iss.ins.pc, iss)
+        else:
+            if red is not None:
+                op, vals = red
+                prev = self.reduce.get(bar)
+                self.reduce[bar] = (op, vals.copy() if prev is None else prev[1] | vals)
+            self.advance(iss.ins.pc, iss, hold=("BAR", bar, iss.ins.pc))
+        self._check_bar(bar)
+
+    def _check_bar(self, bar) -> None:
+        keys = [k for k in self.waiting if k[0] == "BAR" and k[1] == bar and self.waiting[k]]
+        if not keys:
+            return
+        held = np.zeros(self.W, np.int64)
+        for k in keys:
+            for w, bits in self.waiting[k].items():
+                held[w] |= bits
+        count = self.bar_count.get(bar, 0)
+        if count:
+            done = int((held != 0).sum()) * WARP + self.bar_arrived.get(bar, 0) >= count
+        else:
+            done = not (self.alive & ~held).any()
+        if not done:
+            return
+        if bar in self.reduce:
+            op, vals = self.reduce.pop(bar)
+            lanes = _lanes(held.astype("<u4"))
+            v = vals[lanes]
+            res = {"POPC": int(v.sum()), "AND": int(v.all()), "OR": int(v.any())}[op]
+            self.bar_result[lanes] = res
+        self.bar_arrived[bar] = 0
+        self.epoch += 1
+        for k in keys:
+            for w, bits in self.waiting.pop(k).items():
+                if bits & int(self.alive[w]):
+                    self._add(Group(w, bits & int(self.alive[w]), k[2] + 16))
+
+
+# ---------------------------------------------------------------------- control-flow opcodes
+def _target(iss: Issue) -> int:
+    for o in iss.ins.operands:
+        if isinstance(o, Label):
+            if o.target is None:
+                raise EmulationError(f"{iss.ins.text!r}: the branch target {o.name} is not in the kernel's code")
+            return o.target
+    raise EmulationError(f"{iss.ins.text!r}: no branch target")
+
+
+def _mask_operand(iss: Issue, i: int) -> np.ndarray:
+    return np.broadcast_to(np.asarray(iss.raw(i)).astype(np.int64), iss.S.shape)
+
+
+def op_bra(iss: Issue) -> None:
+    ins = iss.ins
+    taken = iss.on
+    first = ins.operands[0] if ins.operands else None
+    if "DIV" in ins.mods:
+        # taken when the group is not every living thread of the mask (the warp is diverged)
+        want = _mask_operand(iss, 0).reshape(-1, WARP)
+        sched = iss.run.sched
+        alive = np.repeat(sched.alive, WARP).reshape(-1, WARP)
+        here = np.repeat(_lane_bits(iss.S).astype(np.int64), WARP).reshape(-1, WARP)
+        taken = iss.on & ((want & alive & ~here) != 0).reshape(-1)
+    elif isinstance(first, Pred):
+        taken = taken & iss.pred(first)
+    iss.jump(taken, _target(iss))
+
+
+def op_exit(iss: Issue) -> None:
+    iss.exit(iss.on)
+
+
+def op_bssy(iss: Issue) -> None:
+    x = iss.ins.operands[0].index
+    B = iss.b.B[x]
+    warps = np.repeat(iss.S.reshape(-1, WARP).any(axis=1), WARP)
+    B[warps] = iss.on[warps]
+
+
+def op_bsync(iss: Issue) -> None:
+    iss.run.sched.bsync(iss)
+
+
+def op_break(iss: Issue) -> None:
+    x = iss.ins.operands[-1].index if iss.ins.operands else 0
+    first = iss.ins.operands[0]
+    on = iss.on & iss.pred(first) if isinstance(first, Pred) else iss.on
+    iss.b.B[x] &= ~on
+    iss.run.sched.advance(iss.ins.pc, iss)
+    iss.run.sched.break_()
+
+
+def op_warpsync(iss: Issue) -> None:
+    if "ALL" in iss.ins.mods or not iss.ins.operands or isinstance(iss.ins.operands[0], Label):
+        want = np.full(iss.S.shape, FULL, np.int64)
+    else:
+        want = _mask_operand(iss, 0)
+    iss.run.sched.warpsync(iss, np.where(iss.S, want, 0))
+
+
+def op_nop(iss: Issue) -> None:
+    """Instructions with no effect on what is modelled (scheduling hints)."""
+
+
+def op_call(iss: Issue) -> None:
+    iss.jump(iss.on, _target(iss))
+
+
+def op_ret(iss: Issue) -> None:
+    reg = iss.ins.operands[0]
+    if not isinstance(reg, Reg):
+        raise EmulationError(f"{iss.ins.text!r}: the return address is not in a register")
+    to = np.broadcast_to(np.asarray(iss.bits(reg)), iss.S.shape)
+    for pc in np.unique(to[iss.on]):
+        iss.jump(iss.on & (to == pc), int(pc))
+
+
+def op_bar(iss: Issue) -> None:
+    ins = iss.ins
+    ops = ins.operands
+    count, red, bar, rest = 0, None, 0, list(enumerate(ops))
+    if "SYNCALL" not in ins.mods and ops:
+        bar = int(np.asarray(iss.raw(0)).max())
+        rest = rest[1:]
+    for i, o in rest:
+        if isinstance(o, Pred):
+            red = o
+        elif isinstance(o, Imm | Reg):
+            v = np.asarray(iss.raw(i))
+            count = int(v.max()) if v.ndim == 0 else int(v[iss.on].max(initial=0))
+    sched = iss.run.sched
+    if "RED" in ins.mods:
+        op = next(m for m in ins.mods if m in ("POPC", "AND", "OR"))
+        vals = np.broadcast_to(iss.pred(red) if red is not None else True, iss.S.shape) & iss.on
+        sched.arrive(iss, bar, count, True, (op, vals))
+    elif "ARV" in ins.mods:
+        sched.arrive(iss, bar, count, False)
+    else:
+        sched.arrive(iss, bar, count, True)
+
+
+def op_b2r(iss: Issue) -> None:
+    res = iss.run.sched.bar_result
+    for i, o in enumerate(iss.ins.operands):
+        if isinstance(o, Pred):
+            iss.setp(i, res != 0)
+        elif isinstance(o, Reg):
+            iss.set(i, res)
+
+
+def op_trap(iss: Issue) -> None:
+    if iss.on.any():
+        raise EmulationError(f"the kernel traps (an assert or __trap()) at {iss.ins.text!r}")
+
+
+#: opcodes whose semantics move the issuing threads on themselves (waits, barriers)
+SELF_ADVANCING = {"BAR", "BSYNC", "WARPSYNC", "BREAK"}
+
+CONTROL = {
+    "BRA": op_bra, "JMP": op_bra, "EXIT": op_exit, "BSSY": op_bssy, "BSYNC": op_bsync, "BREAK": op_break,
+    "WARPSYNC": op_warpsync, "ENDCOLLECTIVE": op_nop, "CALL": op_call, "RET": op_ret, "BAR": op_bar,
+    "B2R": op_b2r, "YIELD": op_nop, "NANOSLEEP": op_nop, "BPT": op_trap, "KILL": op_exit,
+}

@@ -1,0 +1,121 @@
+"""The machine state of one thread block: register files, predicates, convergence barriers and
+the memories, all as numpy arrays with one column per thread (or per warp for uniform state).
+
+Threads are numbered as CUDA linearizes them (x fastest); thread ``t`` is lane ``t % 32`` of warp
+``t // 32``. The last warp of a block that is not a multiple of 32 has lanes that never run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .operands import PT
+
+WARP = 32
+GLOBAL_BASE = 0x7F00_0000_0000  #: generic address of the first pointer parameter's buffer
+GLOBAL_STRIDE = 1 << 32  #: one buffer every 4 GiB of the address space
+SHARED_WINDOW_HI = 0x7E00  #: high 32 bits of the generic address of shared memory (SR_SWINHI)
+LOCAL_WINDOW_HI = 0x7D00  #: high 32 bits of the generic address of local memory
+SHARED_WINDOW = SHARED_WINDOW_HI << 32
+LOCAL_WINDOW = LOCAL_WINDOW_HI << 32
+
+
+class MemoryFault(ValueError):
+    """An access outside every buffer, misaligned, or past an array's end (message names it)."""
+
+
+@dataclass
+class Buffer:
+    """A pointer parameter's global memory (zero-filled unless data was given)."""
+
+    name: str
+    base: int
+    data: np.ndarray  # uint8
+    #: bytes that came from user data or were derived from it (the rest is the zero fill)
+    given: int = 0
+
+
+class GlobalMemory:
+    """All global buffers, found by address with one ``searchsorted`` per access."""
+
+    def __init__(self, buffers: list[Buffer]):
+        self.buffers = buffers
+        self.bases = np.array([b.base for b in buffers], np.uint64)
+
+    def locate(self, addr: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+        """(buffer index, offset) of each address; a MemoryFault names the first bad one."""
+        addr = np.asarray(addr, np.uint64)
+        if not self.buffers:
+            raise MemoryFault(f"global address {int(addr[0]):#x}: the kernel has no pointer parameter")
+        idx = np.searchsorted(self.bases, addr, side="right").astype(np.int64) - 1
+        ok = idx >= 0
+        off = np.zeros(addr.shape, np.int64)
+        off[ok] = (addr[ok] - self.bases[idx[ok]]).astype(np.int64)
+        sizes = np.array([b.data.size for b in self.buffers], np.int64)
+        ok &= off + size <= sizes[np.maximum(idx, 0)]
+        if not ok.all():
+            bad = int(addr[np.flatnonzero(~ok)[0]])
+            raise MemoryFault(f"global address {bad:#x} is outside every buffer (each pointer parameter has "
+                              f"{self.buffers[0].data.size >> 20} MiB)")
+        return idx, off
+
+
+@dataclass
+class Block:
+    """Registers, predicates and memories of one thread block (``n`` threads, ``warps`` warps)."""
+
+    dim: tuple[int, int, int]
+    index: tuple[int, int, int]
+    grid: tuple[int, int, int]
+    shared_bytes: int
+    local_bytes: int
+    const: dict[int, np.ndarray]  # bank -> uint8 bytes
+    memory: GlobalMemory
+    R: np.ndarray = field(init=False)  # (256, lanes) uint32
+    UR: np.ndarray = field(init=False)  # (64, warps) uint32
+    P: np.ndarray = field(init=False)  # (8, lanes) bool
+    UP: np.ndarray = field(init=False)  # (8, warps) bool
+    B: np.ndarray = field(init=False)  # (16, lanes) bool: convergence barrier membership
+    #: data taint, beside each register, predicate and shared byte: bit ``i`` set when the value was
+    #: computed from what pointer parameter ``i``'s buffer held
+    RT: np.ndarray = field(init=False)
+    URT: np.ndarray = field(init=False)
+    PTT: np.ndarray = field(init=False)
+    UPT: np.ndarray = field(init=False)
+    shared_taint: np.ndarray = field(init=False)
+    shared: np.ndarray = field(init=False)  # uint8
+    local: np.ndarray = field(init=False)  # (lanes, local_bytes) uint8
+
+    def __post_init__(self) -> None:
+        self.n = int(np.prod(self.dim))
+        self.warps = -(-self.n // WARP)
+        lanes = self.warps * WARP
+        self.lanes = lanes
+        self.R = np.zeros((256, lanes), np.uint32)
+        self.UR = np.zeros((64, self.warps), np.uint32)
+        self.P = np.zeros((8, lanes), bool)
+        self.P[PT] = True
+        self.UP = np.zeros((8, self.warps), bool)
+        self.UP[PT] = True
+        self.B = np.zeros((16, lanes), bool)
+        self.RT = np.zeros((256, lanes), np.uint32)
+        self.URT = np.zeros((64, self.warps), np.uint32)
+        self.PTT = np.zeros((8, lanes), np.uint32)
+        self.UPT = np.zeros((8, self.warps), np.uint32)
+        self.shared = np.zeros(self.shared_bytes, np.uint8)
+        self.shared_taint = np.zeros(self.shared_bytes, np.uint32)
+        self.local = np.zeros((lanes, max(self.local_bytes, 0)), np.uint8)
+        t = np.arange(lanes)
+        self.exists = t < self.n  # lanes of a partial last warp never run
+        self.warp_of = t // WARP
+        self.lane_id = (t % WARP).astype(np.uint32)
+        x, y, z = self.dim
+        self.tid = ((t % x).astype(np.uint32), ((t // x) % y).astype(np.uint32), (t // (x * y)).astype(np.uint32))
+
+    def first_lanes(self, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(warps, lane index of each warp's first thread in ``mask``): where a uniform result is read."""
+        m = mask.reshape(self.warps, WARP)
+        warps = np.flatnonzero(m.any(axis=1))
+        return warps, warps * WARP + m[warps].argmax(axis=1)
