@@ -58,6 +58,9 @@ def _add(sp: argparse.ArgumentParser) -> None:
                     help="architecture to compile for (sm_80, sm_86, sm_89, sm_90, sm_100, sm_120; default sm_90, "
                          "the one the bank rules were measured on)")
     sp.add_argument("--sass", action="store_true", help="also print each line's shared-memory SASS instructions")
+    from ..sass.cli import add_arguments
+
+    add_arguments(sp)
 
 
 def _read(path: str) -> tuple[str, str]:
@@ -85,6 +88,10 @@ def _run(args: argparse.Namespace) -> int:
             raise UsageError("--extern-size must be from 1 to 2**30 bytes")
         opts.extern_bytes = args.extern_size
     text, where = _read(args.file)
+    if not args.as_written:
+        from ..sass.cli import run_import
+
+        return run_import(args, text, where)
     opts.name = args.name or (Path(args.file).stem if args.file != "-" else "Imported CUDA")
     opts.include_dirs = list(args.include_dirs)
     opts.path = None if args.file == "-" else args.file

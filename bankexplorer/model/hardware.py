@@ -239,6 +239,24 @@ def _pairs_share(addr: np.ndarray, active: np.ndarray, W: int) -> np.ndarray:
     return out
 
 
+def cas_spin_winners(addr: np.ndarray, active: np.ndarray, width: int, hw: "Hardware" = None) -> np.ndarray:
+    """Which lanes of one ``ATOMS.CAST.SPIN`` (the compare-and-store of a compiler-made CAS loop)
+    may store: the lowest active lane of each bank slot of each phase. Every other lane fails this
+    pass, whatever the values, and retries (measured: float adds of zeros still retry).
+    ``addr``/``active``: (..., warp) arrays; the result has their shape."""
+    hw = hw or NVIDIA_SM70_SM90
+    addr = np.asarray(addr, np.int64)
+    active = np.asarray(active, bool)
+    W = addr.shape[-1]
+    u = max(width, hw.bank_width)
+    per = int(np.clip(hw.row_bytes // u, 1, W))
+    slots = max(hw.row_bytes // u, 1)
+    phase = np.arange(W) // per
+    key = np.where(active, phase * slots + (addr // u) % slots, -1)
+    earlier = (key[..., :, None] == key[..., None, :]) & np.tri(W, k=-1, dtype=bool)  # [i, j]: j < i, same key
+    return active & ~earlier.any(axis=-1)
+
+
 def matrix_lane_active(kind: np.ndarray, matrices: np.ndarray, W: int) -> np.ndarray:
     """For ldmatrix/stmatrix: which lanes' addresses the hardware reads (8 per matrix)."""
     lanes = np.arange(W)[None, :]

@@ -290,8 +290,9 @@ class Issue:
         if not isinstance(o, Mem):
             raise EmulationError(f"{self.ins.text!r}: operand {i + 1} is not a memory address")
         a = np.zeros(self.b.lanes, np.int64) + o.offset
+        wide = o.wide or ("E" in self.ins.mods and self.ins.base in ("QSPC", "LD", "ST", "ATOM", "RED", "CCTL"))
         if o.reg is not None and not o.reg.zero:
-            if o.wide:
+            if wide:
                 a = a + self._u64_plain(o.reg).astype(np.int64)
             else:
                 a = a + self.bits(o.reg).astype(np.int64) * o.scale

@@ -203,3 +203,38 @@ def constant_bank0(image: KernelImage, cfg: LaunchConfig, decls: list[ParamDecl]
             raise LaunchError(f"parameter {d.type} {d.name} ({p.size} bytes) is a structure: only pointers, "
                               f"integers and floating-point values can be given")
     return bank, buffers
+
+
+_SETTING = re.compile(r"^\s*(?://|/\*)\s*(block|extern-size)\s*:\s*([0-9][0-9 ,x]*?)\s*(?:\*/)?\s*$", re.M | re.I)
+_LAUNCH = re.compile(r"<<<\s*([^,>]+?)\s*,\s*(dim3\s*\(([^)]*)\)|\d+)\s*(?:,\s*(\d+)\s*)?(?:,[^>]*)?>>>")
+_BOUNDS = re.compile(r"__launch_bounds__\s*\(\s*(\d+)")
+
+
+def text_settings(text: str) -> dict[str, tuple]:
+    """Launch settings the text states: a ``// block: 32, 8`` or ``// extern-size: 4096`` comment,
+    a ``<<<grid, block[, bytes]>>>`` launch with literal numbers, ``__launch_bounds__(N)``.
+    key -> (value, where) with where a phrase such as "comment at line 1"."""
+    out: dict[str, tuple] = {}
+    for m in _SETTING.finditer(text):
+        key = m.group(1).lower()
+        line = text.count("\n", 0, m.start()) + 1
+        nums = [int(x) for x in re.split(r"[\s,x]+", m.group(2).strip()) if x]
+        if key == "block" and 1 <= len(nums) <= 3 and min(nums) >= 1:
+            out.setdefault("block", (tuple(nums + [1] * (3 - len(nums))), f"comment at line {line}"))
+        elif key == "extern-size" and len(nums) == 1:
+            out.setdefault("extern-size", (nums[0], f"comment at line {line}"))
+    for m in _LAUNCH.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        dims = m.group(3)
+        try:
+            nums = [int(x) for x in dims.split(",")] if dims is not None else [int(m.group(2))]
+        except ValueError:
+            continue
+        if 1 <= len(nums) <= 3 and min(nums) >= 1:
+            out.setdefault("block", (tuple(nums + [1] * (3 - len(nums))), f"launch at line {line}"))
+        if m.group(4):
+            out.setdefault("extern-size", (int(m.group(4)), f"launch at line {line}"))
+    m = _BOUNDS.search(text)
+    if m:
+        out.setdefault("block", ((int(m.group(1)), 1, 1), f"__launch_bounds__ at line {text.count(chr(10), 0, m.start()) + 1}"))
+    return out

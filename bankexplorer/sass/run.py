@@ -91,6 +91,8 @@ class KernelRun:
     accesses: Accesses
     arrays: list[SharedArray] | None
     buffers: dict[str, np.ndarray]  # pointer parameter -> its buffer after the run
+    #: pointer parameter -> bytes whose final value depends on the order between warps
+    timing_bytes: dict[str, np.ndarray] = field(default_factory=dict)
     timing_dependent: bool = False
     notes: list[tuple[int, str]] = field(default_factory=list)  # (line, message)
     seconds: float = 0.0
@@ -283,5 +285,9 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
             notes.append((program.instructions[k].line, "a branch here depends on the order in which warps reach "
                                                         "shared memory: its counts depend on the GPU's timing"))
     final = {buf.name: buf.data for buf in buffers}
-    return KernelRun(arch, name, symbol, cfg.block, cfg.block_index, rows, acc, arrays, final, timing,
+    timed = {buf.name: buf.timing for buf in buffers if buf.timing is not None and buf.timing.any()}
+    for n, tb in timed.items():
+        notes.append((0, f"`{n}`: {int(tb.sum()):,} bytes hold values that depend on the order in which warps "
+                         f"reached shared memory (a race or contended atomics): another GPU run may differ"))
+    return KernelRun(arch, name, symbol, cfg.block, cfg.block_index, rows, acc, arrays, final, timed, timing,
                      sorted(set(notes)), time.perf_counter() - t0, run.issued)

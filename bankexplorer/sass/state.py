@@ -33,8 +33,10 @@ class Buffer:
     name: str
     base: int
     data: np.ndarray  # uint8
-    #: bytes that came from user data or were derived from it (the rest is the zero fill)
+    #: how many bytes at the start came from the user's data (the rest is the zero fill)
     given: int = 0
+    #: bytes whose last store held a value that depends on the order between warps (None: none)
+    timing: np.ndarray | None = None
 
 
 class GlobalMemory:
@@ -106,6 +108,8 @@ class Block:
         self.UPT = np.zeros((8, self.warps), np.uint32)
         self.shared = np.zeros(self.shared_bytes, np.uint8)
         self.shared_taint = np.zeros(self.shared_bytes, np.uint32)
+        self.shared_writer = np.full(self.shared_bytes, -1, np.int32)  # warp that last wrote each byte
+        self.shared_epoch = np.zeros(self.shared_bytes, np.int32)  # block barriers completed by then
         self.local = np.zeros((lanes, max(self.local_bytes, 0)), np.uint8)
         t = np.arange(lanes)
         self.exists = t < self.n  # lanes of a partial last warp never run

@@ -115,11 +115,16 @@ def hfma2(iss: Issue) -> None:
 
 @op("HMNMX2", "VHMNMX")
 def hmnmx2(iss: Issue) -> None:
+    """Min (``PT``) or max (``!PT``) per half of two (HMNMX2) or three (VHMNMX) sources."""
     r = _Pairs(iss, 1, _bf(iss))
-    a, b = r.next(), r.next()
-    pick = iss.p(r.i) if r.i < len(iss.ins.operands) and isinstance(iss.ins.operands[r.i], Pred) else True
-    lo = np.where(pick, np.fmin(a[0], b[0]), np.fmax(a[0], b[0]))
-    hi = np.where(pick, np.fmin(a[1], b[1]), np.fmax(a[1], b[1]))
+    vals = []
+    while r.i < len(iss.ins.operands) and not isinstance(iss.ins.operands[r.i], Pred):
+        vals.append(r.next())
+    pick = iss.p(r.i) if r.i < len(iss.ins.operands) else True
+    lo, hi = vals[0]
+    for a, b in vals[1:]:
+        lo = np.where(pick, np.fmin(lo, a), np.fmax(lo, a))
+        hi = np.where(pick, np.fmin(hi, b), np.fmax(hi, b))
     _store(iss, lo, hi)
 
 

@@ -101,16 +101,19 @@ def imad(iss: Issue) -> None:
         iss.set64(0, res)
         return
     if "HI" in mods:
+        # the high word of a*b plus a 64-bit addend (the register pair c+1:c), so that the low
+        # word's carry reaches it
         if signed:
             sa = _i64(np.asarray(a).view(np.int32) if np.ndim(a) else np.uint32(a).view(np.int32))
             sb = _i64(np.asarray(b).view(np.int32) if np.ndim(b) else np.uint32(b).view(np.int32))
-            hi = (sa * sb) >> 32
+            prod = (sa * sb).astype(np.uint64)
         else:
-            hi = ((np.asarray(a).astype(np.uint64) * np.asarray(b).astype(np.uint64)) >> np.uint64(32)).astype(I64)
-        total = hi + (_i64(iss.u(csrc)) if csrc is not None else 0)
+            prod = np.asarray(a).astype(np.uint64) * np.asarray(b).astype(np.uint64)
+        c64 = np.asarray(iss.u64(csrc) if csrc is not None else np.uint64(0)).astype(np.uint64)
+        total = (prod + c64) >> np.uint64(32)
         if "X" in mods:
-            total = total + _carry_in(iss, pins)
-        iss.set(0, np.asarray(total) & M32)
+            total = total + np.asarray(_carry_in(iss, pins)).astype(np.uint64)
+        iss.set(0, (total & np.uint64(0xFFFFFFFF)).astype(np.uint32))
         return
     # low 32 bits: the product modulo 2**32 is the same signed or not
     lo = (np.asarray(a).astype(np.uint64) * np.asarray(b).astype(np.uint64)) & np.uint64(0xFFFFFFFF)

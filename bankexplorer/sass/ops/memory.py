@@ -13,11 +13,12 @@ import numpy as np
 
 from ...model import hardware as hwr
 from ..issue import EmulationError, Issue
-from ..operands import Mem, Reg
+from ..operands import Mem, Pred, Reg
 from ..state import LOCAL_WINDOW, SHARED_WINDOW, MemoryFault
 from . import op
 
 U32 = np.uint32
+TIMING = U32(1 << 31)  #: taint bit: the value depends on the order in which warps reached memory
 _WIDTHS = {"U8": 1, "S8": 1, "U16": 2, "S16": 2, "32": 4, "64": 8, "128": 16}
 
 
@@ -92,27 +93,48 @@ def _check(addr: np.ndarray, width: int, size: int, space: str, iss: Issue) -> N
 
 # ---------------------------------------------------------------------- spaces
 class _Space:
-    """A flat byte memory with a parallel taint array (shared) or without (global, local)."""
+    """A memory the instructions read and write by address; ``lanes`` are the threads doing it."""
 
-    def __init__(self, data: np.ndarray, taint: np.ndarray | None, name: str):
-        self.data, self.taint, self.name = data, taint, name
+    taint = None
 
-    def read(self, addr: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray | int]:
+    def read(self, addr: np.ndarray, width: int, lanes: np.ndarray) -> tuple[np.ndarray, np.ndarray | int]:
+        raise NotImplementedError
+
+    def write(self, addr: np.ndarray, raw: np.ndarray, taint, lanes: np.ndarray) -> None:
+        raise NotImplementedError
+
+
+class _SharedSpace(_Space):
+    """Shared memory, with each byte's data taint and the warp that last wrote it (and when, in
+    barriers completed): a value another warp wrote since the last barrier depends on timing."""
+
+    def __init__(self, iss: Issue):
+        b = iss.b
+        self.data, self.taint, self.iss = b.shared, b.shared_taint, iss
+        self.writer, self.when = b.shared_writer, b.shared_epoch
+        self.epoch = iss.run.sched.epoch
+
+    def read(self, addr, width, lanes):
         idx = addr[:, None] + np.arange(width)
-        raw = self.data[idx]
-        t = np.bitwise_or.reduce(self.taint[idx], axis=1) if self.taint is not None else 0
-        return raw, t
+        t = np.bitwise_or.reduce(self.taint[idx], axis=1)
+        warp = self.iss.b.warp_of[lanes][:, None]
+        raced = ((self.writer[idx] >= 0) & (self.writer[idx] != warp) & (self.when[idx] == self.epoch)).any(axis=1)
+        return self.data[idx], np.where(raced, t | TIMING, t)
 
-    def write(self, addr: np.ndarray, raw: np.ndarray, taint) -> None:
+    def write(self, addr, raw, taint, lanes):
         idx = addr[:, None] + np.arange(raw.shape[1])
+        warp = self.iss.b.warp_of[lanes][:, None]
+        # another warp wrote here since the last barrier: which store lands last is up to timing
+        raced = (self.writer[idx] >= 0) & (self.writer[idx] != warp) & (self.when[idx] == self.epoch)
         self.data[idx] = raw
-        if self.taint is not None:
-            self.taint[idx] = np.broadcast_to(np.asarray(taint, U32).reshape(-1, 1) if np.ndim(taint) else taint,
-                                              idx.shape)
+        t = np.broadcast_to(np.asarray(taint, U32).reshape(-1, 1) if np.ndim(taint) else U32(taint), idx.shape)
+        self.taint[idx] = np.where(raced, t | TIMING, t)
+        self.writer[idx] = warp
+        self.when[idx] = self.epoch
 
 
 def _shared(iss: Issue) -> _Space:
-    return _Space(iss.b.shared, iss.b.shared_taint, "shared")
+    return _SharedSpace(iss)
 
 
 def _split_generic(iss: Issue, addr: np.ndarray, idx: np.ndarray):
@@ -131,11 +153,9 @@ def lds(iss: Issue) -> None:
     addr = iss.address(m)
     atain = iss.taint
     idx = np.flatnonzero(iss.on)
-    if "U" in iss.ins.mods and not iss.ins.mods[0].startswith("U"):
-        pass
     _check(addr[idx], width, iss.b.shared.size, "shared", iss)
     iss.run.shared_access(iss, "load", width, addr, iss.on)
-    raw, t = _shared(iss).read(addr[idx], width)
+    raw, t = _shared(iss).read(addr[idx], width, idx)
     t = np.asarray(t) | (np.asarray(atain)[idx] if np.ndim(atain) else atain)
     full_t = np.zeros(iss.b.lanes, U32)
     full_t[idx] = t
@@ -153,7 +173,7 @@ def sts(iss: Issue) -> None:
     iss.taint = 0
     raw = _from_regs(iss, m + 1, width, idx)
     t = iss.taint
-    _shared(iss).write(addr[idx], raw, np.asarray(t)[idx] if np.ndim(t) else t)
+    _shared(iss).write(addr[idx], raw, np.asarray(t)[idx] if np.ndim(t) else t, idx)
 
 
 # ---------------------------------------------------------------------- ldmatrix / stmatrix
@@ -218,7 +238,7 @@ def stsm(iss: Issue) -> None:
                 tile[2 * (t % 4), t // 4], tile[2 * (t % 4) + 1, t // 4] = lo, hi
             else:
                 tile[t // 4, 2 * (t % 4)], tile[t // 4, 2 * (t % 4) + 1] = lo, hi
-            b.shared[ra[:, None] + np.arange(16)] = tile.view(np.uint8).reshape(8, 16)
+            _shared(iss).write(ra, tile.view(np.uint8).reshape(8, 16), 0, w * 32 + 8 * mtx + np.arange(8))
 
 
 # ---------------------------------------------------------------------- atomics
@@ -295,9 +315,11 @@ def _rounds(keys: np.ndarray) -> np.ndarray:
 
 
 def atomic(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: int, opname: str, dtype: str,
-           val_i: int | None, new_i: int | None, dst_i: int | None, pred_dst: bool = False) -> None:
+           val_i: int | None, new_i: int | None, dst_i: int | None, pred_dst: bool = False,
+           eligible: np.ndarray | None = None) -> None:
     """Apply an atomic lane by lane in thread order; write each lane's old value (or, for a
-    compare-and-store, whether it stored) to the destination."""
+    compare-and-store, whether it stored) to the destination. ``eligible``: the lanes (of ``idx``)
+    whose compare may succeed at all this pass."""
     a = addr[idx]
     iss.taint = 0
     val = _operand64(iss, val_i, width)[idx] if val_i is not None else np.ones(idx.size, np.uint64)
@@ -307,14 +329,23 @@ def atomic(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: 
     ok_all = np.zeros(idx.size, bool)
     occ = _rounds(a)
     dt = np.uint64 if width == 8 else U32
+    got_t = np.zeros(idx.size, U32)
+    # lanes of several warps on one address in one issue: the order between the warps is timing's
+    wk = iss.b.warp_of[idx]
+    pairs = np.unique(np.stack([a, wk]), axis=1)
+    shared_addr = np.unique(pairs[0][np.r_[False, pairs[0][1:] == pairs[0][:-1]]]) if pairs.shape[1] > 1 else a[:0]
+    got_t[np.isin(a, shared_addr)] |= TIMING
     for r in range(int(occ.max(initial=-1)) + 1):
         sel = np.flatnonzero(occ == r)
         ar = a[sel]
-        raw, _t = space.read(ar, width)
+        raw, rt = space.read(ar, width, idx[sel])
+        got_t[sel] |= np.asarray(rt, U32)
         old = np.ascontiguousarray(raw).view(dt).reshape(-1).astype(np.uint64)
         old_all[sel] = old
         if opname in ("CAS", "CAST"):
             hit = old == val[sel]
+            if eligible is not None:
+                hit &= eligible[sel]
             ok_all[sel] = hit
             res = np.where(hit, new[sel], old)
         elif opname == "POPC":
@@ -322,7 +353,7 @@ def atomic(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: 
         else:
             res = _combine(opname, old, val[sel], dtype)
         space.write(ar, np.ascontiguousarray(res.astype(dt)).view(np.uint8).reshape(sel.size, width),
-                    np.asarray(vt)[idx][sel] if np.ndim(vt) else vt)
+                    np.asarray(vt)[idx][sel] if np.ndim(vt) else vt, idx[sel])
     if dst_i is None:
         return
     o = iss.ins.operands[dst_i]
@@ -334,7 +365,7 @@ def atomic(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: 
     mask = np.zeros(iss.b.lanes, bool)
     mask[idx] = True
     taint = np.zeros(iss.b.lanes, U32)
-    taint[idx] = space.taint[a] if space.taint is not None else 0
+    taint[idx] = got_t
     if width == 8 and not pred_dst:
         iss.set64(dst_i, full, mask, taint)
     else:
@@ -359,10 +390,16 @@ def atoms(iss: Issue) -> None:
     idx = np.flatnonzero(iss.on)
     _check(addr[idx], width, iss.b.shared.size, "shared", iss)
     engine_op = {"POPC": "popc_inc", "CAST": "cas", "CAS": "cas"}.get(opname, opname.lower())
-    iss.run.shared_access(iss, "atomic", width, addr, iss.on, op=engine_op)
+    served = iss.on
+    eligible = None
+    if opname == "CAST":  # only one lane per bank slot can store this pass: only those reach the banks
+        served = hwr.cas_spin_winners(addr.reshape(-1, 32), iss.on.reshape(-1, 32), width).reshape(-1)
+        eligible = served[idx]
+    iss.run.shared_access(iss, "atomic", width, addr, served, op=engine_op)
     nops = len(iss.ins.operands)
     if opname in ("CAS", "CAST"):
-        atomic(iss, _shared(iss), addr, idx, width, opname, dtype, m + 1, m + 2, 0, pred_dst=opname == "CAST")
+        atomic(iss, _shared(iss), addr, idx, width, opname, dtype, m + 1, m + 2, 0, pred_dst=opname == "CAST",
+               eligible=eligible)
     elif opname == "POPC":
         atomic(iss, _shared(iss), addr, idx, width, opname, dtype, None, None, 0)
     else:
@@ -371,15 +408,14 @@ def atoms(iss: Issue) -> None:
 
 # ---------------------------------------------------------------------- global and generic
 class _GlobalView(_Space):
-    """Global memory through the buffers: reads and writes by generic address."""
+    """Global memory through the buffers: reads and writes by generic address. A value read is
+    tainted by its buffer (bit k for pointer parameter k)."""
 
     def __init__(self, iss: Issue):
         self.mem = iss.b.memory
         self.iss = iss
-        self.taint = None
-        self.name = "global"
 
-    def read(self, addr, width):
+    def read(self, addr, width, lanes=None):
         bi, off = self.mem.locate(addr, width)
         raw = np.zeros((addr.size, width), np.uint8)
         t = np.zeros(addr.size, U32)
@@ -389,11 +425,18 @@ class _GlobalView(_Space):
             t[sel] = U32(1 << int(k)) if k < 32 else U32(0)
         return raw, t
 
-    def write(self, addr, raw, taint):
+    def write(self, addr, raw, taint, lanes=None):
         bi, off = self.mem.locate(addr, raw.shape[1])
+        timed = (np.broadcast_to(np.asarray(taint, U32), addr.shape) & TIMING) != 0
         for k in np.unique(bi):
             sel = bi == k
-            self.mem.buffers[k].data[off[sel][:, None] + np.arange(raw.shape[1])] = raw[sel]
+            buf = self.mem.buffers[k]
+            cols = off[sel][:, None] + np.arange(raw.shape[1])
+            buf.data[cols] = raw[sel]
+            if timed[sel].any() or buf.timing is not None:
+                if buf.timing is None:
+                    buf.timing = np.zeros(buf.data.size, bool)
+                buf.timing[cols] = timed[sel][:, None]
 
 
 class _LocalView(_Space):
@@ -401,26 +444,24 @@ class _LocalView(_Space):
 
     def __init__(self, iss: Issue, lanes: np.ndarray, base: int = 0):
         self.iss, self.lanes, self.base = iss, lanes, base
-        self.taint = None
-        self.name = "local"
 
     def _idx(self, addr, width):
         off = addr - self.base
         _check(off, width, self.iss.b.local.shape[1], "local", self.iss)
         return self.lanes[:, None], off[:, None] + np.arange(width)
 
-    def read(self, addr, width):
+    def read(self, addr, width, lanes=None):
         r, c = self._idx(addr, width)
         return self.iss.b.local[r, c], 0
 
-    def write(self, addr, raw, taint):
+    def write(self, addr, raw, taint, lanes=None):
         r, c = self._idx(addr, raw.shape[1])
         self.iss.b.local[r, c] = raw
 
 
 def _load(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: int, dst: int = 0) -> None:
     at = iss.taint
-    raw, t = space.read(addr[idx], width)
+    raw, t = space.read(addr[idx], width, idx)
     full_t = np.zeros(iss.b.lanes, U32)
     full_t[idx] = np.asarray(t, U32) | (np.asarray(at)[idx] if np.ndim(at) else U32(at))
     _write_regs(iss, dst, _to_regs(raw, width, _signed(iss.ins.mods)), idx, full_t)
@@ -430,7 +471,7 @@ def _store(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: 
     iss.taint = 0
     raw = _from_regs(iss, src, width, idx)
     t = iss.taint
-    space.write(addr[idx], raw, np.asarray(t)[idx] if np.ndim(t) else t)
+    space.write(addr[idx], raw, np.asarray(t)[idx] if np.ndim(t) else t, idx)
 
 
 @op("LDG")
@@ -519,6 +560,16 @@ def atom(iss: Issue) -> None:
 
     if iss.ins.base == "ATOMG" or iss.ins.base == "REDG":
         run(_GlobalView(iss), addr, np.flatnonzero(iss.on))
+    elif isinstance(iss.ins.operands[0], Pred):
+        # ATOM P0, ...: an operation shared memory has no instruction for; only lanes whose address
+        # is global do it (P0 true), the others fall through to the compiler's QSPC/CAS fallback
+        idx = np.flatnonzero(iss.on)
+        _sh, _lo, gl = _split_generic(iss, addr, idx)
+        if gl.any():
+            run(_GlobalView(iss), addr, idx[gl])
+        done = np.zeros(iss.b.lanes, bool)
+        done[idx[gl]] = True
+        iss.setp(0, done)
     else:
         _generic(iss, addr, width, "atomic", run)
 
@@ -547,11 +598,5 @@ def ldgsts(iss: Issue) -> None:
     idx = np.flatnonzero(iss.on)
     _check(sa[idx], width, iss.b.shared.size, "shared", iss)
     raw, t = _GlobalView(iss).read(ga[idx], width)
-    if "ZFILL" in iss.ins.mods:
-        pass
-    _shared(iss).write(sa[idx], raw, t)
+    _shared(iss).write(sa[idx], raw, t, idx)
 
-
-#: engine kind for the recorder
-KINDS = {"load": "load", "store": "store", "atomic": "atomic", "ldmatrix": "ldmatrix", "stmatrix": "stmatrix"}
-ENGINE_KIND = hwr.kind_code

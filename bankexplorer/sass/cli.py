@@ -1,0 +1,163 @@
+"""``bankexplorer import-cuda K.cu``: compile the kernel, execute one block, and report per source
+line what every shared-memory SASS instruction cost; ``--sass-json`` writes every SASS
+instruction's counts (the columns of Nsight Compute's source page), ``--out`` a pattern file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+import numpy as np
+
+from ..cli import EXIT_BAD_INPUT, UsageError
+from .issue import EmulationError
+from .launch import EXTERN_BYTES, LaunchConfig, LaunchError, text_settings
+from .run import MAX_WARP_INSTRUCTIONS, KernelRun, emulate
+from .state import MemoryFault
+
+
+def add_arguments(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--block-index", metavar="X[,Y[,Z]]", help="which block to run (default 0,0,0)")
+    sp.add_argument("--grid", metavar="X[,Y[,Z]]", help="the grid the block belongs to (gridDim; default: one block "
+                                                         "more than the block index in each dimension)")
+    sp.add_argument("--arg", dest="arrays", action="append", default=[], metavar="NAME=FILE.npy",
+                    help="fill pointer parameter NAME's buffer from the start with the array's bytes (the rest of its "
+                         "16 MiB stays zero); without it a buffer is all zeros")
+    sp.add_argument("--sass-json", metavar="OUT.json",
+                    help="write every SASS instruction's counts for the block (executed, threads, predicated-on "
+                         "threads, wavefronts and ideal of shared-memory instructions) as JSON")
+    sp.add_argument("--kernel", metavar="NAME", help="which __global__ function to run (default: the first)")
+    sp.add_argument("--max-instructions", type=int, default=MAX_WARP_INSTRUCTIONS, metavar="N",
+                    help=f"stop a run after N warp instructions (default {MAX_WARP_INSTRUCTIONS:,})")
+
+
+def _dims(text: str, what: str) -> tuple[int, int, int]:
+    try:
+        nums = [int(x) for x in text.replace("x", ",").split(",") if x.strip()]
+    except ValueError:
+        nums = []
+    if not 1 <= len(nums) <= 3 or min(nums) < 0:
+        raise UsageError(f"--{what} {text!r}: write 1 to 3 numbers, e.g. 1,0,0")
+    return tuple(nums + [0 if what == "block-index" else 1] * (3 - len(nums)))  # type: ignore[return-value]
+
+
+def load_array(spec: str) -> tuple[str, bytes]:
+    """``NAME=FILE.npy`` -> (NAME, the array's bytes in C order)."""
+    name, _, path = spec.partition("=")
+    if not name.isidentifier() or not path:
+        raise UsageError(f"--arg {spec!r}: write NAME=FILE.npy")
+    if not os.path.isfile(path):
+        raise UsageError(f"--arg {name}: {path}: no such file")
+    if os.path.getsize(path) > (16 << 20) + 4096:
+        raise UsageError(f"--arg {name}: {path} is larger than a parameter's 16 MiB buffer")
+    try:
+        arr = np.load(path, allow_pickle=False)
+    except (ValueError, OSError, EOFError) as e:
+        raise UsageError(f"--arg {name}: {path} is not a .npy array file ({e})") from None
+    return name, np.ascontiguousarray(arr).tobytes()
+
+
+def scalar_defines(defines: list[str]) -> dict[str, int | float]:
+    out: dict[str, int | float] = {}
+    for d in defines:
+        name, _, value = d.partition("=")
+        if not name.isidentifier() or not value:
+            raise UsageError(f"-D {d!r}: write NAME=VALUE, e.g. -D TILE=32")
+        try:
+            out[name] = int(value, 0)
+        except ValueError:
+            try:
+                out[name] = float(value)
+            except ValueError:
+                raise UsageError(f"-D {d!r}: {value!r} is not a number") from None
+    return out
+
+
+def config(args: argparse.Namespace, text: str) -> tuple[LaunchConfig, str, dict[str, int | float]]:
+    from ..cudaimport.device_source import kernel_parameters
+
+    settings = text_settings(text)
+    if args.block:
+        block, origin = _dims(args.block, "block"), "given"
+    elif "block" in settings:
+        block, origin = settings["block"]
+    else:
+        block, origin = (32, 1, 1), "default (32x1x1)"
+    if min(block) < 1 or block[0] * block[1] * block[2] > 1024:
+        raise UsageError(f"block {block}: a block has 1 to 1,024 threads")
+    index = _dims(args.block_index, "block-index") if args.block_index else (0, 0, 0)
+    grid = _dims(args.grid, "grid") if args.grid else tuple(i + 1 for i in index)
+    if any(i >= g for i, g in zip(index, grid)):
+        raise UsageError(f"--block-index {index} is outside the grid {grid}")
+    extern = args.extern_size if args.extern_size is not None else settings.get("extern-size", (EXTERN_BYTES,))[0]
+    if not 0 <= extern <= 227 << 10:
+        raise UsageError(f"extern shared memory of {extern:,} bytes: at most 227 KiB on sm_90")
+    defines = scalar_defines(args.defines)
+    params = kernel_parameters(text)
+    scalars = {k: v for k, v in defines.items() if k in params}
+    macros = {k: v for k, v in defines.items() if k not in params}
+    arrays = dict(load_array(a) for a in args.arrays)
+    return LaunchConfig(block, index, grid, scalars, arrays, extern), origin, macros
+
+
+def print_report(r: KernelRun, origin: str, where: str) -> None:
+    print(f"kernel {r.kernel}: block {'x'.join(map(str, r.block))} ({origin}), block index "
+          f"{','.join(map(str, r.block_index))}; {r.arch}, executed on the CPU ({r.warp_instructions:,} warp "
+          f"instructions, {r.seconds:.2f} s)")
+    shared = [x for x in r.rows if x.wavefronts is not None and x.executed]
+    print(f"{'line':>5}  {'SASS':<40} {'executed':>9} {'wavefronts':>10} {'ideal':>6} {'excess':>7}")
+    for x in sorted(shared, key=lambda x: (x.line, x.pc)):
+        sass = x.sass if len(x.sass) <= 40 else x.sass[:39] + "…"
+        flag = " data" if x.data else ""
+        flag += " timing" if x.timing else ""
+        print(f"{x.line:>5}  {sass:<40} {x.executed:>9,} {x.wavefronts:>10,} {x.ideal:>6,} {x.wavefronts - x.ideal:>7,}"
+              f"{flag}")
+    if not shared:
+        print("  (no shared-memory instruction executed)")
+    worst = max(shared, key=lambda x: (x.wavefronts - x.ideal, -x.pc), default=None)
+    if worst is not None and worst.wavefronts > worst.ideal:
+        print(f"worst: line {worst.line} {worst.sass}: {worst.wavefronts - worst.ideal:,} excess wavefronts")
+    else:
+        print("no bank conflict")
+    wf = sum(x.wavefronts for x in shared)
+    ideal = sum(x.ideal for x in shared)
+    ex = sum(x.executed for x in shared)
+    eff = f"{ideal / wf:.0%}" if wf else "-"
+    print(f"total per block: {wf:,} wavefronts for {ex:,} shared-memory warp instructions executed (ideal {ideal:,}, "
+          f"efficiency {eff})")
+    for line, msg in r.notes:
+        print(f"{where}:{line}: note: {msg}" if line else f"{where}: note: {msg}", file=sys.stderr)
+    if r.timing_dependent:
+        print(f"{where}: note: some counts depend on the order in which warps run (timing_dependent)", file=sys.stderr)
+
+
+def run_import(args: argparse.Namespace, text: str, where: str) -> int:
+    from ..io.atomic import atomic_write
+    from .to_pattern import kernel_pattern
+
+    cfg, origin, macros = config(args, text)
+    path = None if args.file == "-" else args.file
+    try:
+        r = emulate(text, cfg, args.arch or "sm_90", path=path, defines=macros, include_dirs=list(args.include_dirs),
+                    kernel=args.kernel, budget=args.max_instructions)
+    except (EmulationError, LaunchError, MemoryFault) as e:
+        print(f"bankexplorer: {where}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.sass_json:
+        atomic_write(args.sass_json, (json.dumps(r.to_json(), indent=1) + "\n").encode())
+    if args.out:
+        from ..io import patternfile
+        from pathlib import Path
+
+        name = args.name or (Path(args.file).stem if args.file != "-" else "Imported CUDA")
+        pat = kernel_pattern(r, text, name, origin)
+        patternfile.save(pat, args.out)
+        print(f"wrote {args.out}: {len(pat.arrays)} array(s), {len(pat.instructions):,} executed warp instruction(s), "
+              f"block {'x'.join(map(str, pat.block))} ({origin})")
+        return 0
+    if not args.sass_json or args.detail:
+        print_report(r, origin, where)
+    return 0
