@@ -141,8 +141,13 @@ def compile_cuda(source: str, arch: str = DEFAULT_ARCH, name: str = "kernel.cu",
             lib.nvrtcDestroyProgram(ctypes.byref(prog))
 
 
+#: headers of our own, searched before the wheels': ``cub/cub.cuh`` without CUB's host-only parts
+OWN_INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include")
+
+
 def include_dirs() -> list[str]:
     """CUDA headers from the wheels (``cuda_fp16.h``, ``cuda_bf16.h`` come with nvidia-cuda-runtime;
-    ``cooperative_groups.h`` needs libcu++ from nvidia-cuda-cccl, in ``include/cccl``)."""
-    return [p for d in _nvidia_dirs() for sub in ("include", os.path.join("include", "cccl"))
-            if os.path.isdir(p := os.path.join(d, sub))]
+    ``cooperative_groups.h`` and CUB need the CCCL headers from nvidia-cuda-cccl, in ``include/cccl``),
+    after our own (``include/cub/cub.cuh``: CUB's umbrella as NVRTC can compile it)."""
+    return [OWN_INCLUDE] + [p for d in _nvidia_dirs() for sub in ("include", os.path.join("include", "cccl"))
+                            if os.path.isdir(p := os.path.join(d, sub))]
