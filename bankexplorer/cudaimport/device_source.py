@@ -47,7 +47,10 @@ def device_source(text: str, include_dirs: list[str], local_dir: str | None = No
                 walk(ch)
 
     walk(src.tree.root_node)
-    data = src.data
+    # the parse's own copy of the text has #pragma and __align__ blanked for the grammar; the
+    # compiler must see them (``#pragma unroll`` changes the code), so blank the user's bytes
+    raw = text.encode("utf-8")
+    data = raw if len(raw) == len(src.data) else src.data
     for s, e in sorted(spans, reverse=True):
         data = data[:s] + re.sub(rb"[^\n]", b" ", data[s:e]) + data[e:]
     return data.decode("utf-8", "replace")

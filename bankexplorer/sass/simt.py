@@ -115,7 +115,7 @@ class Scheduler:
         return pc, _lanes(bits)
 
     def _deadlock(self) -> str:
-        where = [pc for (kind, pc), ws in self.waiting.items() if ws]
+        where = [key[-1] if key[0] == "BAR" else key[1] for key, ws in self.waiting.items() if ws]
         ins = self.run.program.at(min(where)) if where else None
         what = f" at {ins.text!r} (line {ins.line})" if ins is not None else ""
         return f"the block never finishes: its threads wait for each other forever{what}"
@@ -333,9 +333,13 @@ def op_ret(iss: Issue) -> None:
 def op_bar(iss: Issue) -> None:
     ins = iss.ins
     ops = ins.operands
+    if not iss.on.any():  # predicated off: no arrival
+        iss.run.sched.advance(ins.pc, iss)
+        return
     count, red, bar, rest = 0, None, 0, list(enumerate(ops))
     if "SYNCALL" not in ins.mods and ops:
-        bar = int(np.asarray(iss.raw(0)).max())
+        v = np.asarray(iss.raw(0))
+        bar = int(v) if v.ndim == 0 else int(v[iss.S].max(initial=0))
         rest = rest[1:]
     for i, o in rest:
         if isinstance(o, Pred):
