@@ -418,7 +418,8 @@ def test_from_cuda(tmp_path):
     f.write_text("#define TILE 32\n#define PAD 1\n" + TRANSPOSE_CU)
     assert bx.analyze(bx.from_cuda(f)).totals == padded.totals
     for kwargs, name in (({"block": (0, 8)}, "block"), ({"block": (64, 32)}, "block"), ({"block": "32,8"}, "block"),
-                         ({"TILE": "32"}, "defines"), ({"TILE": 1.5}, "defines")):
+                         ({"TILE": "32"}, "defines"), ({"TILE": True}, "defines"), ({"block_index": (-1,)}, "block_index"),
+                         ({"args": {"in": [1, 2]}, "compiled": False}, "args"), ({"arch": "sm_1"}, "arch")):
         with pytest.raises(ValueError, match=f"^{name}:"):
             bx.from_cuda(TRANSPOSE_CU, **kwargs)
     with pytest.raises(ValueError, match="pathlib.Path"):
@@ -431,7 +432,38 @@ def test_from_cuda(tmp_path):
 def test_from_cuda_warns_about_what_it_cannot_model():
     text = TRANSPOSE_CU.replace("tile[x][y + k];", "tile[x][y + k] + tile[foo(x)][0];")
     with pytest.warns(UserWarning):
+        bx.from_cuda(text, TILE=32, PAD=0, compiled=False)
+    with pytest.raises(ValueError, match="^source: the kernel does not compile"):
         bx.from_cuda(text, TILE=32, PAD=0)
+
+
+LOOKUP_CU = """
+__global__ void lookup(const int *keys, int *out) {
+    __shared__ int table[256];
+    int t = threadIdx.x;
+    table[t] = t;
+    __syncthreads();
+    out[t] = table[keys[t] & 255];
+}
+"""
+
+
+def test_from_cuda_runs_the_kernel_on_the_data_given():
+    """A kernel is compiled and its block executed: addresses that come from data follow the data
+    given (zero-filled buffers otherwise), and the result says they depend on it."""
+    with pytest.warns(UserWarning, match="`keys`"):
+        zeros = bx.analyze(bx.from_cuda(LOOKUP_CU, block=256))
+    # every lane reads table[0]: a broadcast, one wavefront per warp
+    assert zeros.totals["wavefronts"] == 8 + 8
+    keys = (np.arange(256) * 32) % 256  # a warp reads 8 distinct words, all in bank 0: 8-way
+    with pytest.warns(UserWarning, match="`keys`"):
+        given = bx.analyze(bx.from_cuda(LOOKUP_CU, block=256, args={"keys": keys.astype(np.int32)}))
+    assert given.totals["wavefronts"] == 8 + 8 * 8
+    with pytest.warns(UserWarning, match="`keys`"):
+        p = bx.from_cuda(LOOKUP_CU, block=256, args={"keys": np.full(256, 5, np.int32)})
+    # one explicit instruction per executed warp instruction, labelled with its source line
+    assert sorted({(i.kind, i.label.split()[0]) for i in p.instructions}) == [("load", "L7"), ("store", "L5")]
+    assert len(p.instructions) == 16
 
 
 # ---- analysis results ----------------------------------------------------------------------------

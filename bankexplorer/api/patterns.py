@@ -78,15 +78,23 @@ def save(pattern: PatternLike, path: str | os.PathLike) -> None:
         raise ValueError(f"path: could not write {str(path)!r} ({e.strerror or e})") from e
 
 
-def from_cuda(source: str | os.PathLike, block: tuple[int, ...] | int = (32, 8), **defines: int) -> Pattern:
-    """A pattern from CUDA text: the lines that declare and index shared memory (or a whole
-    kernel), parsed with tree-sitter and never compiled or run, as ``bankexplorer import-cuda``.
+def from_cuda(source: str | os.PathLike, block: tuple[int, ...] | int = (32, 8), *,
+              block_index: tuple[int, ...] = (0, 0, 0), args: dict[str, Any] | None = None, arch: str = "sm_90",
+              compiled: bool | None = None, **defines: int | float) -> Pattern:
+    """A pattern from CUDA text, as ``bankexplorer import-cuda`` makes it.
+
+    A whole kernel (a ``__global__`` function) is compiled with NVRTC and one block of it executed
+    on the CPU: the pattern holds every shared-memory warp instruction the block executed, with its
+    lanes' addresses, source line and SASS. A snippet (no kernel), or ``compiled=False``, is read as
+    written instead: its lines that declare and index shared memory, parsed and never run.
 
     ``source`` is the CUDA text, or a :class:`pathlib.Path` to a ``.cu`` file. ``block`` is
-    ``blockDim`` (x, y, z; missing sizes are 1). ``defines`` are like ``nvcc -D``: ``N=64``.
-    What the importer cannot model is reported as a ``UserWarning`` with its line and column and
-    the rest is imported; ``ValueError`` (naming ``source``) when nothing could be."""
-    from ..cudaimport import ImportOptions, import_cuda
+    ``blockDim`` (x, y, z; missing sizes are 1); ``block_index`` the block to run. ``args`` fills
+    pointer parameters' buffers: ``{"keys": np.array(...)}`` (the array's bytes from the start of a
+    16 MiB zero-filled buffer). ``defines`` are like ``nvcc -D`` (``N=64``); a name that is a
+    kernel parameter sets that parameter (scalars are 64 unless given). Notes (addresses that depend
+    on data, counts that depend on timing, what cannot be modelled) come as ``UserWarning``; a
+    ``ValueError`` names the argument when nothing could be imported."""
     from ..model.pattern import MAX_THREADS
 
     path = None
@@ -98,17 +106,74 @@ def from_cuda(source: str | os.PathLike, block: tuple[int, ...] | int = (32, 8),
             raise ValueError(f"source: cannot read {path!r} ({getattr(e, 'strerror', None) or e})") from e
     if not isinstance(source, str):
         raise ValueError(f"source: expected CUDA text or a pathlib.Path, got {type(source).__name__}")
-    dims = (block,) if isinstance(block, (int, np.integer)) else tuple(block) if isinstance(block, (tuple, list)) else None
-    if not dims or len(dims) > 3 or not all(isinstance(d, (int, np.integer)) and not isinstance(d, bool) and d >= 1
-                                            for d in dims):
-        raise ValueError(f"block: expected 1 to 3 positive sizes such as (32, 8), got {block!r}")
-    dims = tuple(int(d) for d in dims) + (1,) * (3 - len(dims))
+    dims = _dims3(block, "block", 1)
     if int(np.prod(dims)) > MAX_THREADS:
         raise ValueError(f"block: {int(np.prod(dims)):,} threads is more than a block can have ({MAX_THREADS})")
+    index = _dims3(block_index, "block_index", 0)
     for k, v in defines.items():
-        if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
-            raise ValueError(f"defines: {k} must be an integer, got {v!r}")
-    opts = ImportOptions(block=dims, defines={k: int(v) for k, v in defines.items()}, path=path)
+        if not isinstance(v, (int, float, np.integer, np.floating)) or isinstance(v, bool):
+            raise ValueError(f"defines: {k} must be a number, got {v!r}")
+    kernel = "__global__" in source
+    if compiled is None:
+        from ..compiler import nvrtc
+
+        compiled = kernel and nvrtc.available()
+    if compiled:
+        return _from_cuda_executed(source, path, dims, index, args or {}, arch, defines)
+    if args:
+        raise ValueError("args: data for the kernel's buffers needs the compiled run (compiled=True)")
+    return _from_cuda_as_written(source, path, dims, {k: int(v) for k, v in defines.items()})
+
+
+def _dims3(value, name: str, low: int) -> tuple[int, int, int]:
+    dims = (value,) if isinstance(value, (int, np.integer)) else tuple(value) if isinstance(value, (tuple, list)) \
+        else None
+    if not dims or len(dims) > 3 or not all(isinstance(d, (int, np.integer)) and not isinstance(d, bool) and d >= low
+                                            for d in dims):
+        raise ValueError(f"{name}: expected 1 to 3 sizes of at least {low} such as (32, 8), got {value!r}")
+    return tuple(int(d) for d in dims) + (low if name == "block_index" else 1,) * (3 - len(dims))  # type: ignore
+
+
+def _from_cuda_executed(source, path, dims, index, args, arch, defines) -> Pattern:
+    from ..compiler import nvrtc
+    from ..cudaimport.device_source import kernel_parameters
+    from ..sass.issue import EmulationError
+    from ..sass.launch import LaunchConfig, LaunchError
+    from ..sass.run import emulate
+    from ..sass.state import MemoryFault
+    from ..sass.to_pattern import kernel_pattern
+
+    if "__global__" not in source:
+        raise ValueError("source: compiling needs a whole kernel (a __global__ function)")
+    if not nvrtc.available():
+        raise ValueError(f"compiled: {nvrtc.INSTALL_HINT}")
+    if arch not in nvrtc.ARCHITECTURES:
+        raise ValueError(f"arch: {arch!r} is not one of {', '.join(nvrtc.ARCHITECTURES)}")
+    data = {}
+    for k, v in args.items():
+        try:
+            data[k] = np.ascontiguousarray(np.asarray(v)).tobytes()
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"args: {k} is not an array ({e})") from None
+    params = kernel_parameters(source)
+    cfg = LaunchConfig(dims, index, tuple(i + 1 for i in index),
+                       {k: v for k, v in defines.items() if k in params}, data)
+    try:
+        run = emulate(source, cfg, arch, path=path, defines={k: v for k, v in defines.items() if k not in params})
+    except LaunchError as e:
+        raise ValueError(f"source: {e}") from None
+    except (EmulationError, MemoryFault) as e:
+        raise ValueError(f"source: the kernel cannot be executed: {e}") from None
+    for line, msg in run.notes:
+        warnings.warn(f"line {line}: {msg}" if line else msg, UserWarning, stacklevel=3)
+    name = Path(path).stem if path else run.kernel
+    return Pattern.of(kernel_pattern(run, source, name))
+
+
+def _from_cuda_as_written(source, path, dims, defines) -> Pattern:
+    from ..cudaimport import ImportOptions, import_cuda
+
+    opts = ImportOptions(block=dims, defines=defines, path=path)
     res = import_cuda(source, opts)
     problems = [d for d in res.diagnostics if d.severity != "note"]
     if not res.pattern.instructions:
@@ -118,7 +183,7 @@ def from_cuda(source: str | os.PathLike, block: tuple[int, ...] | int = (32, 8),
             hint = " (to read a file, pass a pathlib.Path)"
         raise ValueError("source: no shared-memory access could be imported" + (f" ({msg})" if msg else "") + hint)
     for d in problems:
-        warnings.warn(f"line {d.line}, column {d.column}: {d.message}", UserWarning, stacklevel=2)
+        warnings.warn(f"line {d.line}, column {d.column}: {d.message}", UserWarning, stacklevel=3)
     return Pattern.of(res.pattern)
 
 

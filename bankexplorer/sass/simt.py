@@ -136,9 +136,10 @@ class Scheduler:
         return f"the block never finishes: its threads wait for each other forever{what}"
 
     # ------------------------------------------------------------------ moving on
-    def advance(self, pc: int, iss: Issue, hold: tuple | None = None) -> None:
+    def advance(self, pc: int, iss: Issue, hold: tuple | None = None, only: set[int] | None = None) -> None:
         """Move the issuing groups on: branch targets, exits, waits (``hold``), else pc + 16. A
-        group that splits runs its branch-taken part first; the rest waits its turn."""
+        group that splits runs its branch-taken part first; the rest waits its turn. ``only``: the
+        warps that ``hold`` applies to (the others go on)."""
         S = iss.S
         nxt = np.full(S.shape, pc + 16, np.int64)
         for mask, target in iss.jumps:
@@ -152,7 +153,7 @@ class Scheduler:
             bits = g.bits & ~int(gone[g.warp]) if gone is not None else g.bits
             if not bits:
                 continue
-            if hold is not None:
+            if hold is not None and (only is None or g.warp in only):
                 self._hold(hold, g.warp, bits, pc)
                 continue
             row = per[g.warp]
@@ -228,15 +229,17 @@ class Scheduler:
             raise EmulationError(f"{iss.ins.text!r}: a barrier's thread count must be a multiple of 32 and at most "
                                  f"the block's threads (got {count})")
         self.bar_count[bar] = count
+        # a warp arrives when some thread of it has the guard true
+        arriving = {int(w) for w in np.flatnonzero(iss.on.reshape(-1, WARP).any(axis=1))}
         if not wait:
-            self.bar_arrived[bar] = self.bar_arrived.get(bar, 0) + WARP * len(self.chosen)
+            self.bar_arrived[bar] = self.bar_arrived.get(bar, 0) + WARP * len(arriving)
             self.advance(iss.ins.pc, iss)
         else:
             if red is not None:
                 op, vals = red
                 prev = self.reduce.get(bar)
                 self.reduce[bar] = (op, vals.copy() if prev is None else prev[1] | vals)
-            self.advance(iss.ins.pc, iss, hold=("BAR", bar, iss.ins.pc))
+            self.advance(iss.ins.pc, iss, hold=("BAR", bar, iss.ins.pc), only=arriving)
         self._check_bar(bar)
 
     def _check_bar(self, bar) -> None:

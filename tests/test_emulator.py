@@ -1,0 +1,110 @@
+"""The SASS emulator against the H100: every measured kernel, SASS instruction by SASS instruction.
+
+The truth files (``resources/hardware/kernels/persass*.json``, ``extra11/persass.json``) hold Nsight
+Compute's source-page counters of one block per kernel: executed warp instructions, threads,
+predicated-on threads and, for shared-memory instructions, wavefronts; and what each buffer held
+afterwards. Kernels the GPU compiled to other code than NVRTC does here compare by their shared
+wavefront totals; kernels whose counts depend on the GPU's timing must say so.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bankexplorer.compiler import nvrtc
+
+pytestmark = pytest.mark.skipif(not nvrtc.available(), reason="NVRTC / nvdisasm not installed")
+
+ROOT = Path(__file__).resolve().parents[1] / "resources" / "hardware" / "kernels"
+TRUTH: dict[str, dict] = {}
+for f in ("persass_resources.json", "extra11/persass.json"):
+    TRUTH.update(json.loads((ROOT / f).read_text()))
+
+#: measured once the emulator could not match (each says why); strict: a fix shows up
+KNOWN = {
+    "extra11/bucket_scatter": "warps race to scatter (atomicAdd positions): the GPU's order gave 2 wavefronts "
+                              "fewer; the run says timing_dependent",
+    "extra11/csr_spmv_shared_x": "the GPU issued one BSYNC once less than the groups that reach it (a merge the "
+                                 "no-merge rule that fits 212 kernels does not make)",
+    "extra11/data_trip_count": "as csr_spmv_shared_x: one BSYNC issue fewer on the GPU",
+}
+
+
+def _norm(s: str) -> str:
+    s = re.sub(r"\s+", " ", s.split(";")[0]).replace(".reuse", "").strip()
+    return re.sub(r"^(@!?U?P\w+ )?((BRA|BSSY|CALL|RET|BREAK|JMP|JMX|BRX|WARPSYNC|BPT)(\.[\w.]+)?)\s.*$", r"\1\2", s)
+
+
+def run_kernel(name: str):
+    from bankexplorer.sass.launch import LaunchConfig
+    from bankexplorer.sass.run import emulate
+
+    t = TRUTH[name]
+    path = ROOT / f"{name}.cu"
+    src = path.read_text()
+    arrays = {n: np.load(path.parent / f).tobytes() for n, f in re.findall(r"//\s*input:\s*(\w+)\s*=\s*(\S+)", src)}
+    return emulate(src, LaunchConfig(tuple(t["block"]), arrays=arrays), path=str(path))
+
+
+def _params(names):
+    return [pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN[n], strict=True)) if n in KNOWN else n
+            for n in names]
+
+
+@pytest.mark.parametrize("name", _params(sorted(TRUTH)))
+def test_kernel_as_measured(name):
+    t = TRUTH[name]
+    r = run_kernel(name)
+    if t.get("timing"):
+        assert r.timing_dependent, "the GPU's order of attempts decides this kernel's counts: the run must say so"
+        return
+    want, got = t["sass"], r.rows
+    a, b = [_norm(s["sass"]) for s in want], [_norm(x.sass) for x in got]
+    same_code = a == b[:len(a)] and all(x == "NOP" for x in b[len(a):]) or \
+        a[:len(b)] == b and all(x == "NOP" for x in a[len(b):])
+    if not same_code:  # another compiler made other code: the shared-memory total still holds
+        assert sum(x.wavefronts or 0 for x in got) == sum(s.get("wavefronts") or 0 for s in want)
+        return
+    diffs = []
+    for i, (w, g) in enumerate(zip(want, got)):
+        for k in ("executed", "threads", "pred_on_threads") + (("wavefronts",) if "wavefronts" in w else ()):
+            if (w.get(k) or 0) != (getattr(g, k) or 0):
+                diffs.append(f"#{i} {a[i]}: {k} {getattr(g, k)}, measured {w.get(k)}")
+    assert not diffs, f"{len(diffs)} differences, first: {diffs[:3]}"
+    # what the kernel computed: each buffer's first 64 KiB (bytes that depend on warp order excepted)
+    for i, (pname, data) in enumerate(r.buffers.items()):
+        measured = base64.b64decode(t["buffers_after"].get(f"arg{i}", ""))
+        want_b = np.zeros(1 << 16, np.uint8)
+        want_b[:len(measured)] = np.frombuffer(measured, np.uint8)
+        got_b = np.array(data[:1 << 16])
+        timed = r.timing_bytes.get(pname)
+        keep = np.ones(1 << 16, bool) if timed is None else ~timed[:1 << 16]
+        bad = np.flatnonzero((got_b != want_b) & keep)
+        assert bad.size == 0, f"buffer {pname}: {bad.size} bytes differ, first at {bad[0]}"
+
+
+def test_every_opcode_of_the_measured_kernels_has_semantics():
+    """The opcodes NVRTC makes of the measured kernels (a histogram of base opcodes), each in the
+    table: none is executed by guesswork."""
+    from bankexplorer.compiler.kernel import build
+    from bankexplorer.sass.decode import decode, entry_names
+    from bankexplorer.sass.ops import table_for
+
+    table = table_for("sm_90")
+    hist: dict[str, int] = {}
+    for name in sorted(TRUTH)[::7]:  # a seventh of them keeps this quick; the kernel test runs them all
+        path = ROOT / f"{name}.cu"
+        b = build(path.read_text(), path=str(path))
+        prog = decode(b.sass, entry_names(b.sass)[0])
+        for ins in prog.instructions:
+            hist[ins.base] = hist.get(ins.base, 0) + 1
+    assert len(hist) >= 40
+    missing = sorted(set(hist) - set(table))
+    assert not missing, f"opcodes without semantics: {missing}"

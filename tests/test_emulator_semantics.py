@@ -1,0 +1,251 @@
+"""The emulator's arithmetic, control flow and limits on kernels written for the purpose: results
+checked against numpy, errors that name what and where, budgets and Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from bankexplorer.compiler import nvrtc
+
+pytestmark = pytest.mark.skipif(not nvrtc.available(), reason="NVRTC / nvdisasm not installed")
+
+
+def emulate(src: str, block=(32, 1, 1), budget: int | None = None, **arrays):
+    from bankexplorer.sass.launch import LaunchConfig
+    from bankexplorer.sass.run import MAX_WARP_INSTRUCTIONS, emulate as run
+
+    cfg = LaunchConfig(block, arrays={k: np.ascontiguousarray(v).tobytes() for k, v in arrays.items()})
+    return run(src, cfg, budget=budget or MAX_WARP_INSTRUCTIONS)
+
+
+INT_OPS = r"""
+__global__ void int_ops(const int *a, const int *b, int *out) {
+    int t = threadIdx.x + blockDim.x * threadIdx.y;
+    int x = a[t], y = b[t];
+    unsigned ux = x, uy = y;
+    int n = blockDim.x * blockDim.y;
+    out[0 * n + t] = x / y;
+    out[1 * n + t] = x % y;
+    out[2 * n + t] = (int)(ux / uy);
+    out[3 * n + t] = (int)(ux % uy);
+    out[4 * n + t] = __mulhi(x, y);
+    out[5 * n + t] = (int)__umulhi(ux, uy);
+    out[6 * n + t] = __popc(ux) + 100 * __clz(x) ;
+    out[7 * n + t] = (int)__brev(ux);
+    out[8 * n + t] = x >> (y & 31);
+    out[9 * n + t] = (int)(ux >> (uy & 31)) ^ (x << (y & 7));
+    out[10 * n + t] = min(x, y) + max(ux, uy);
+    long long p = (long long)x * y;
+    out[11 * n + t] = (int)(p >> 17);
+    out[12 * n + t] = (int)(((unsigned long long)ux * uy + 12345ull) % 1000003ull);
+    out[13 * n + t] = __byte_perm(x, y, 0x5140) ;
+    out[14 * n + t] = __ffs(x) + 64 * (x == y ? 1 : 0);
+}
+"""
+
+
+def _i32(a):
+    return np.asarray(a, np.int64).astype(np.int32)
+
+
+def test_integer_arithmetic_matches_numpy():
+    rng = np.random.default_rng(7)
+    n = 64
+    a = rng.integers(-2**31, 2**31, n).astype(np.int32)
+    b = rng.integers(-2**31, 2**31, n).astype(np.int32)
+    b[b == 0] = 3
+    a[:4] = [7, -7, 2**31 - 1, -2**31]
+    b[:4] = [2, 2, -1, 3]
+    r = emulate(INT_OPS, (32, 2, 1), a=a, b=b)
+    out = r.buffers["out"][:15 * n * 4].view(np.int32).reshape(15, n)
+    x, y = a.astype(np.int64), b.astype(np.int64)
+    ux, uy = x & 0xFFFFFFFF, y & 0xFFFFFFFF
+    q = np.where((x == -2**31) & (y == -1), x, np.trunc(x / y).astype(np.int64))
+    exact_q = np.array([int(abs(int(p)) // abs(int(s))) * (1 if (p >= 0) == (s >= 0) else -1) for p, s in zip(x, y)])
+    want = [
+        _i32(exact_q), _i32(x - exact_q * y), _i32(ux // uy), _i32(ux % uy), _i32((x * y) >> 32),
+        _i32((ux * uy) >> 32),
+        _i32([bin(int(v)).count("1") for v in ux]) + 100 * _i32([32 - int(v).bit_length() for v in ux]),
+        _i32([int(f"{int(v):032b}"[::-1], 2) for v in ux]), _i32(x >> (y & 31)),
+        _i32((ux >> (uy & 31)) ^ ((x << (y & 7)) & 0xFFFFFFFF)), _i32(np.minimum(x, y) + np.maximum(ux, uy)),
+        _i32((x * y) >> 17), _i32([(int(p) * int(q) + 12345) % 1000003 for p, q in zip(ux, uy)]),
+    ]
+    assert q is not None
+    for k, w in enumerate(want):
+        np.testing.assert_array_equal(out[k], w, err_msg=f"row {k}")
+    # __byte_perm(x, y, 0x5140): bytes of (y:x) picked by the selector nibbles 0, 4, 1, 5
+    xb = a.view(np.uint8).reshape(n, 4)
+    yb = b.view(np.uint8).reshape(n, 4)
+    pool = np.concatenate([xb, yb], axis=1)
+    perm = pool[:, [0, 4, 1, 5]].copy().view(np.int32).reshape(n)
+    np.testing.assert_array_equal(out[13], perm)
+    ffs = np.array([(int(v) & -int(v)).bit_length() for v in ux])
+    np.testing.assert_array_equal(out[14], ffs + 64 * (x == y))
+
+
+FLOAT_OPS = r"""
+__global__ void float_ops(const float *a, const float *b, float *out, double *dout) {
+    int t = threadIdx.x;
+    float x = a[t], y = b[t];
+    out[0 * 32 + t] = x + y;
+    out[1 * 32 + t] = x * y;
+    out[2 * 32 + t] = fmaf(x, y, 1.25f);
+    out[3 * 32 + t] = x / y;
+    out[4 * 32 + t] = sqrtf(fabsf(x));
+    out[5 * 32 + t] = (float)(int)(x * 1000.f);
+    out[6 * 32 + t] = fminf(x, y) - fmaxf(x, y);
+    out[7 * 32 + t] = __half2float(__float2half(x));
+    dout[t] = (double)x * (double)y + 0.5;
+}
+"""
+
+
+def test_float_arithmetic_matches_numpy():
+    rng = np.random.default_rng(3)
+    a = rng.normal(0, 10, 32).astype(np.float32)
+    b = rng.normal(0, 10, 32).astype(np.float32)
+    r = emulate(FLOAT_OPS, a=a, b=b)
+    out = r.buffers["out"][:8 * 32 * 4].view(np.float32).reshape(8, 32)
+    np.testing.assert_array_equal(out[0], a + b)
+    np.testing.assert_array_equal(out[1], a * b)
+    np.testing.assert_array_equal(out[2], (a.astype(np.float64) * b + 1.25).astype(np.float32))
+    np.testing.assert_array_equal(out[3], a / b)  # the compiled division is correctly rounded
+    np.testing.assert_allclose(out[4], np.sqrt(np.abs(a)), rtol=2e-7)
+    np.testing.assert_array_equal(out[5], np.trunc(a * np.float32(1000)).astype(np.int32).astype(np.float32))
+    np.testing.assert_array_equal(out[6], np.minimum(a, b) - np.maximum(a, b))
+    np.testing.assert_array_equal(out[7], a.astype(np.float16).astype(np.float32))
+    np.testing.assert_array_equal(r.buffers["dout"][:256].view(np.float64), a.astype(np.float64) * b + 0.5)
+
+
+WARP_OPS = r"""
+__global__ void warp_ops(const int *a, int *out) {
+    int t = threadIdx.x, v = a[t];
+    out[t] = __shfl_sync(0xffffffff, v, (t * 7) & 31);
+    out[64 + t] = __shfl_down_sync(0xffffffff, v, 3);
+    out[128 + t] = __shfl_xor_sync(0xffffffff, v, 5, 16);
+    out[192 + t] = __ballot_sync(0xffffffff, v & 1);
+    out[256 + t] = __reduce_add_sync(0xffffffff, v);
+    out[320 + t] = __match_any_sync(0xffffffff, v & 3);
+    if (t & 1) out[384 + t] = __activemask();
+}
+"""
+
+
+def test_warp_instructions_match_their_definitions():
+    a = np.random.default_rng(5).integers(0, 1000, 64).astype(np.int32)
+    r = emulate(WARP_OPS, (64, 1, 1), a=a)
+    out = r.buffers["out"][:448 * 4].view(np.int32)
+    lane = np.arange(32)
+    for w in range(2):
+        v = a[32 * w:32 * w + 32]
+        sl = slice(32 * w, 32 * w + 32)
+        np.testing.assert_array_equal(out[sl], v[(lane * 7) & 31])
+        np.testing.assert_array_equal(out[64:128][sl], np.where(lane + 3 < 32, v[np.minimum(lane + 3, 31)], v))
+        np.testing.assert_array_equal(out[128:192][sl], v[(lane & 16) | ((lane ^ 5) & 15)])
+        ballot = int(sum(1 << i for i in range(32) if v[i] & 1))
+        assert (out[192:256][sl].view(np.uint32) == ballot).all()
+        assert (out[256:320][sl] == v.sum()).all()
+        match = [sum(1 << j for j in range(32) if v[j] & 3 == v[i] & 3) for i in range(32)]
+        np.testing.assert_array_equal(out[320:384][sl].view(np.uint32), np.array(match, np.uint32))
+        assert (out[384:448][sl][1::2].view(np.uint32) == 0xAAAAAAAA).all()
+
+
+def test_an_instruction_without_semantics_is_an_error_naming_it(monkeypatch):
+    from bankexplorer.sass import ops
+    from bankexplorer.sass.issue import EmulationError
+
+    real = ops.table_for
+
+    def without_imad(arch):
+        t = real(arch)
+        t.pop("LEA")
+        return t
+
+    monkeypatch.setattr("bankexplorer.sass.run.table_for", without_imad)
+    with pytest.raises(EmulationError, match=r"line \d+: the SASS instruction 'LEA .*' \(LEA\) is not modelled"):
+        emulate("__global__ void k(float *o) { __shared__ float s[64]; s[threadIdx.x * 2] = 1; "
+                "__syncthreads(); o[threadIdx.x] = s[threadIdx.x]; }")
+
+
+ENDLESS = r"""
+__global__ void endless(int *out) {
+    __shared__ volatile int s[32];
+    s[threadIdx.x] = 0;
+    while (s[0] >= 0) s[threadIdx.x] += 1;
+    out[threadIdx.x] = s[threadIdx.x];
+}
+"""
+
+
+def test_an_endless_kernel_stops_at_the_budget_with_a_message():
+    from bankexplorer.sass.run import BudgetExceeded
+
+    t0 = time.perf_counter()
+    with pytest.raises(BudgetExceeded, match="stopped after 20,000 warp instructions .*line 5"):
+        emulate(ENDLESS, budget=20_000)
+    assert time.perf_counter() - t0 < 20
+
+
+def test_a_deadlock_is_an_error_that_says_where():
+    from bankexplorer.sass.issue import EmulationError
+
+    src = r"""
+    __global__ void stuck(int *out) {
+        __shared__ int s[64];
+        s[threadIdx.x] = threadIdx.x;
+        if (threadIdx.x < 32) asm volatile("bar.sync 1, 64;");
+        out[threadIdx.x] = s[63 - threadIdx.x];
+    }"""
+    with pytest.raises(EmulationError, match="never finishes.*BAR.SYNC"):
+        emulate(src, (64, 1, 1))
+
+
+def _cli(*args, **kw):
+    return subprocess.run([sys.executable, "-m", "bankexplorer", *args], capture_output=True, text=True, **kw)
+
+
+def test_cli_budget_and_sass_json(tmp_path):
+    k = tmp_path / "endless.cu"
+    k.write_text(ENDLESS)
+    p = _cli("import-cuda", str(k), "--block", "32", "--max-instructions", "5000")
+    assert p.returncode == 2 and "stopped after 5,000 warp instructions" in p.stderr and "Traceback" not in p.stderr
+    good = tmp_path / "lookup.cu"
+    good.write_text("__global__ void lookup(const int *keys, int *out) {\n  __shared__ int table[256];\n"
+                    "  table[threadIdx.x] = threadIdx.x;\n  __syncthreads();\n"
+                    "  out[threadIdx.x] = table[keys[threadIdx.x] & 255];\n}\n")
+    keys = tmp_path / "keys.npy"
+    np.save(keys, (np.arange(64) * 32 % 256).astype(np.int32))
+    out = tmp_path / "o.json"
+    p = _cli("import-cuda", str(good), "--block", "64", "--arg", f"keys={keys}", "--sass-json", str(out))
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(out.read_text())
+    assert set(doc) >= {"arch", "block", "kernel", "timing_dependent", "sass"}
+    assert doc["block"] == [64, 1, 1] and doc["kernel"] == "lookup" and doc["timing_dependent"] is False
+    lds = [s for s in doc["sass"] if s["sass"].startswith("LDS")]
+    assert lds == [dict(lds[0], executed=2, threads=64, pred_on_threads=64, wavefronts=16, ideal=2, data=["keys"])]
+    assert [s["pc"] for s in doc["sass"]] == sorted(s["pc"] for s in doc["sass"])
+    p = _cli("import-cuda", str(good), "--block", "64", "--arg", f"nokey={keys}")
+    assert p.returncode == 2 and "no parameter named 'nokey'" in p.stderr
+    p = _cli("import-cuda", str(good), "--block", "64", "--arg", f"keys={tmp_path / 'missing.npy'}")
+    assert p.returncode == 2 and "no such file" in p.stderr
+
+
+def test_ctrl_c_stops_a_run_within_a_second(tmp_path):
+    k = tmp_path / "endless.cu"
+    k.write_text(ENDLESS)
+    p = subprocess.Popen([sys.executable, "-m", "bankexplorer", "import-cuda", str(k), "--block", "32",
+                          "--max-instructions", "1000000000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(4)  # compiled and running
+    assert p.poll() is None
+    t0 = time.perf_counter()
+    p.send_signal(signal.SIGINT)
+    p.wait(timeout=10)
+    assert time.perf_counter() - t0 < 1.0
+    assert p.returncode == 130
