@@ -226,9 +226,9 @@ def test_cli_shows_written_vs_compiled_and_the_sass(tmp_path):
     k = HW / "kernels" / "matmul_tiled.cu"
     p = _cli("import-cuda", str(k), "--sass")
     assert p.returncode == 0, p.stderr
-    assert "13: 128 x LDS -> 16 x LDS.128 + 64 x LDS: 768 wavefronts instead of 1,024" in p.stdout
+    assert "13: 1,024 x LDS -> 512 x LDS + 128 x LDS.128: 768 wavefronts instead of 1,024" in p.stdout
     assert "LDS.128 R4, [R16]" in p.stdout
-    assert "832 wavefronts for 704 warp instructions executed" in p.stdout
+    assert "832 wavefronts for 704 shared-memory warp instructions executed" in p.stdout
     p = _cli("import-cuda", str(k), "--as-written")
     assert "as compiled" not in p.stdout and "1,088 wavefronts for 1,088 warp instructions" in p.stdout
     out = tmp_path / "m.json"

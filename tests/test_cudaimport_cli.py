@@ -16,16 +16,19 @@ CUDA = EXAMPLES / "cuda"
 def test_summary_names_the_worst_line(capsys):
     assert main(["import-cuda", str(CUDA / "06_transpose_32x32.cu")]) == 0
     out = capsys.readouterr().out
-    assert "block 32x8x1 (launch at line 28)" in out
-    assert "   22 load tile[threadIdx.x][threadIdx.y + j]" in out and " 32     1   32x" in out
-    assert "worst conflict: line 22 (32-way, 992 excess wavefronts per block)" in out
-    assert "1,056 wavefronts for 64 warp instructions" in out
+    assert "block 32x8x1 (launch at line 28)" in out and "arrays: float tile[32][32]" in out
+    assert "   22  4 x LDS" in out and "32      1,024      32     992" in out  # executed, wavefronts, ideal, excess
+    assert "worst conflict: line 22 (992 excess wavefronts per block; LDS R19, [R17]: 256 for an ideal of 8)" in out
+    assert "1,056 wavefronts for 64 shared-memory warp instructions executed" in out
+    # a snippet (no kernel to compile) is read as written
+    assert main(["import-cuda", str(CUDA / "06_transpose_32x32.cu"), "--as-written"]) == 0
+    assert "worst conflict: line 22 (32-way, 992 excess wavefronts per block)" in capsys.readouterr().out
 
 
 def test_detail_prints_every_warp_instruction(capsys):
     assert main(["import-cuda", str(CUDA / "04_stride32_float.cu"), "--detail"]) == 0
     out = capsys.readouterr().out
-    assert "no bank conflict" not in out and "worst conflict: line 7 (32-way" in out
+    assert "no bank conflict" not in out and "worst conflict: line 7 (" in out
     assert "31 excess" in out  # the analyze table's totals
 
 
@@ -35,9 +38,10 @@ def test_out_writes_a_pattern_that_analyzes_like_the_example(tmp_path, capsys):
     assert "wrote" in capsys.readouterr().out
     pat = pf.load(out)
     assert pat.name == "08_xor_swizzle_col" and pat.block == (32, 8, 1)
-    assert json.loads(out.read_text())["instructions"][0]["label"].startswith("L13 store")
+    assert json.loads(out.read_text())["instructions"][0]["label"].startswith("L13 STS")
     ref = analyze(pf.load(EXAMPLES / "08_xor_swizzle_col.json"), detail=False).result.wavefronts
-    assert analyze(pat, detail=False).result.wavefronts.tolist() == ref.tolist()
+    # one explicit instruction per executed warp instruction: the same costs as the example's rows
+    assert sorted(analyze(pat, detail=False).result.wavefronts.tolist()) == sorted(ref.tolist())
 
 
 def test_block_option_overrides_the_launch(capsys):

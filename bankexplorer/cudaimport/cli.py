@@ -91,7 +91,9 @@ def _run(args: argparse.Namespace) -> int:
     if not args.as_written:
         from ..sass.cli import run_import
 
-        return run_import(args, text, where)
+        code = run_import(args, text, where)
+        if code is not None:
+            return code
     opts.name = args.name or (Path(args.file).stem if args.file != "-" else "Imported CUDA")
     opts.include_dirs = list(args.include_dirs)
     opts.path = None if args.file == "-" else args.file

@@ -103,25 +103,52 @@ def config(args: argparse.Namespace, text: str) -> tuple[LaunchConfig, str, dict
     return LaunchConfig(block, index, grid, scalars, arrays, extern), origin, macros
 
 
-def print_report(r: KernelRun, origin: str, where: str) -> None:
+def print_report(r: KernelRun, origin: str, where: str, pattern=None, changes=(), show_sass: bool = False) -> None:
+    from ..compiler import nvrtc
+
+    unmeasured = "" if r.arch in nvrtc.MEASURED_ARCHITECTURES else " (not measured on a GPU: the bank rules are sm_90's)"
     print(f"kernel {r.kernel}: block {'x'.join(map(str, r.block))} ({origin}), block index "
-          f"{','.join(map(str, r.block_index))}; {r.arch}, executed on the CPU ({r.warp_instructions:,} warp "
-          f"instructions, {r.seconds:.2f} s)")
+          f"{','.join(map(str, r.block_index))}; as compiled for {r.arch}{unmeasured}, executed on the CPU "
+          f"({r.warp_instructions:,} warp instructions, {r.seconds:.2f} s)")
+    if pattern is not None and pattern.arrays:
+        print("arrays: " + ", ".join(f"{a.dtype} {a.name}" + "".join(f"[{d}]" for d in a.dims) for a in pattern.arrays))
     shared = [x for x in r.rows if x.wavefronts is not None and x.executed]
-    print(f"{'line':>5}  {'SASS':<40} {'executed':>9} {'wavefronts':>10} {'ideal':>6} {'excess':>7}")
-    for x in sorted(shared, key=lambda x: (x.line, x.pc)):
-        sass = x.sass if len(x.sass) <= 40 else x.sass[:39] + "…"
-        flag = " data" if x.data else ""
-        flag += " timing" if x.timing else ""
-        print(f"{x.line:>5}  {sass:<40} {x.executed:>9,} {x.wavefronts:>10,} {x.ideal:>6,} {x.wavefronts - x.ideal:>7,}"
-              f"{flag}")
+    by_line: dict[int, list] = {}
+    for x in shared:
+        by_line.setdefault(x.line, []).append(x)
+    print(f"{'line':>5}  {'shared-memory SASS':<34} {'executed':>9} {'wavefronts':>10} {'ideal':>7} {'excess':>7}")
+    for line in sorted(by_line):
+        xs = by_line[line]
+        ops: dict[str, int] = {}
+        for x in xs:
+            op = x.sass.split()[1] if x.sass.startswith("@") else x.sass.split()[0]
+            ops[op] = ops.get(op, 0) + 1
+        what = ", ".join(f"{n} x {op}" if n > 1 else op for op, n in ops.items())
+        what = what if len(what) <= 34 else what[:33] + "…"
+        ex, wf, ideal = (sum(getattr(x, k) for x in xs) for k in ("executed", "wavefronts", "ideal"))
+        flag = (" data" if any(x.data for x in xs) else "") + (" timing" if any(x.timing for x in xs) else "")
+        print(f"{line:>5}  {what:<34} {ex:>9,} {wf:>10,} {ideal:>7,} {wf - ideal:>7,}{flag}")
+        if show_sass:
+            for x in xs:
+                print(f"{'':>7}{x.sass:<38} {x.executed:>7,} {x.wavefronts:>10,} {x.ideal:>7,}")
     if not shared:
         print("  (no shared-memory instruction executed)")
-    worst = max(shared, key=lambda x: (x.wavefronts - x.ideal, -x.pc), default=None)
-    if worst is not None and worst.wavefronts > worst.ideal:
-        print(f"worst: line {worst.line} {worst.sass}: {worst.wavefronts - worst.ideal:,} excess wavefronts")
+    worst = max(by_line.items(), key=lambda kv: (sum(x.wavefronts - x.ideal for x in kv[1]), -kv[0]), default=None)
+    if worst is not None and sum(x.wavefronts - x.ideal for x in worst[1]) > 0:
+        xs = worst[1]
+        top = max(xs, key=lambda x: x.wavefronts - x.ideal)
+        print(f"worst conflict: line {worst[0]} ({sum(x.wavefronts - x.ideal for x in xs):,} excess wavefronts per "
+              f"block; {top.sass}: {top.wavefronts:,} for an ideal of {top.ideal:,})")
     else:
         print("no bank conflict")
+    differ = [c for c in changes if c.differs]
+    if changes:
+        print("as written vs as compiled: " + (f"{len(differ)} line(s) differ" if differ else
+                                               "every line executes as written"))
+    for c in changes:
+        if c in differ:
+            print(f"{c.line:>5}: {c.written} -> {c.compiled}: {c.wavefronts_compiled:,} wavefronts instead of "
+                  f"{c.wavefronts_written:,}")
     wf = sum(x.wavefronts for x in shared)
     ideal = sum(x.ideal for x in shared)
     ex = sum(x.executed for x in shared)
@@ -134,20 +161,32 @@ def print_report(r: KernelRun, origin: str, where: str) -> None:
         print(f"{where}: note: some counts depend on the order in which warps run (timing_dependent)", file=sys.stderr)
 
 
-def run_import(args: argparse.Namespace, text: str, where: str) -> int:
+def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
+    """Compile and execute a whole kernel; None for a snippet (the caller reads it as written)."""
     from ..io.atomic import atomic_write
     from .to_pattern import kernel_pattern
 
+    if "__global__" not in text:  # a snippet: nothing to compile, read it as written
+        return None
+    from ..compiler import nvrtc
+
+    arch = args.arch or nvrtc.DEFAULT_ARCH
+    if arch not in nvrtc.ARCHITECTURES:
+        raise UsageError(f"--arch {arch!r}: choose one of {', '.join(nvrtc.ARCHITECTURES)}")
+    if not nvrtc.available():
+        raise UsageError(f"{where}: executing a kernel needs the compiler: {nvrtc.INSTALL_HINT} (or --as-written)")
     cfg, origin, macros = config(args, text)
     path = None if args.file == "-" else args.file
     try:
-        r = emulate(text, cfg, args.arch or "sm_90", path=path, defines=macros, include_dirs=list(args.include_dirs),
+        r = emulate(text, cfg, arch, path=path, defines=macros, include_dirs=list(args.include_dirs),
                     kernel=args.kernel, budget=args.max_instructions)
     except (EmulationError, LaunchError, MemoryFault) as e:
         print(f"bankexplorer: {where}: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.sass_json:
         atomic_write(args.sass_json, (json.dumps(r.to_json(), indent=1) + "\n").encode())
+    from .to_pattern import kernel_pattern
+
     if args.out:
         from ..io import patternfile
         from pathlib import Path
@@ -158,6 +197,17 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int:
         print(f"wrote {args.out}: {len(pat.arrays)} array(s), {len(pat.instructions):,} executed warp instruction(s), "
               f"block {'x'.join(map(str, pat.block))} ({origin})")
         return 0
-    if not args.sass_json or args.detail:
-        print_report(r, origin, where)
+    if args.sass_json and not args.detail:
+        return 0
+    from ..cli import _fmt_table
+    from ..model.analysis import analyze
+    from .compare import written_vs_compiled
+
+    pat = kernel_pattern(r, text, args.name or "kernel", origin)
+    changes = written_vs_compiled(text, r, cfg.block, {**macros, **cfg.scalars}, cfg.extern_bytes, path,
+                                  list(args.include_dirs))
+    print_report(r, origin, where, pat, changes, args.sass)
+    if args.detail:
+        print()
+        print(_fmt_table(analyze(pat, detail=False)))
     return 0

@@ -205,36 +205,75 @@ def constant_bank0(image: KernelImage, cfg: LaunchConfig, decls: list[ParamDecl]
     return bank, buffers
 
 
-_SETTING = re.compile(r"^\s*(?://|/\*)\s*(block|extern-size)\s*:\s*([0-9][0-9 ,x]*?)\s*(?:\*/)?\s*$", re.M | re.I)
-_LAUNCH = re.compile(r"<<<\s*([^,>]+?)\s*,\s*(dim3\s*\(([^)]*)\)|\d+)\s*(?:,\s*(\d+)\s*)?(?:,[^>]*)?>>>")
-_BOUNDS = re.compile(r"__launch_bounds__\s*\(\s*(\d+)")
+_SETTING = re.compile(r"^\s*(?://|/\*)\s*(block|extern-size)\s*:\s*([^\n*]*?)\s*(?:\*/)?\s*$", re.M | re.I)
+_LAUNCH = re.compile(r"<<<\s*([^,>]+?)\s*,\s*(dim3\s*\(([^)]*)\)|[^,>]+?)\s*(?:,\s*([^,>]+?)\s*)?(?:,[^>]*)?>>>")
+_BOUNDS = re.compile(r"__launch_bounds__\s*\(\s*([^,)]+)")
+_DEFINE = re.compile(r"^\s*#\s*define\s+([A-Za-z_]\w*)\s+([^\n]+?)\s*$", re.M)
+_CONST = re.compile(r"\b(?:static\s+)?(?:constexpr|const)\s+(?:unsigned\s+)?(?:int|long|size_t)\s+([A-Za-z_]\w*)\s*=\s*([^;]+);")
+
+
+def _value(expr: str, names: dict[str, str], depth: int = 0) -> int | None:
+    """An integer expression of literals and the text's constants, worked out with the model's
+    whitelist expression language (nothing in the text is executed)."""
+    from ..model.expr import evaluate
+
+    if depth > 16:
+        return None
+    text = expr.strip().rstrip("uUlL")
+    used = set(re.findall(r"[A-Za-z_]\w*", text))
+    values = {}
+    for n in used:
+        if n not in names:
+            return None
+        v = _value(names[n], names, depth + 1)
+        if v is None:
+            return None
+        values[n] = v
+    try:
+        v = evaluate(re.sub(r"(\d+)[uUlL]+\b", r"\1", text), values)
+    except Exception:  # noqa: BLE001 - anything the language cannot read is simply not a setting
+        return None
+    return int(v) if np.ndim(v) == 0 else None
+
+
+def constants(text: str) -> dict[str, str]:
+    """The text's ``#define NAME VALUE`` and ``const``/``constexpr`` integer definitions (as text)."""
+    names = {m.group(1): m.group(2) for m in _DEFINE.finditer(text)}
+    names.update({m.group(1): m.group(2) for m in _CONST.finditer(text)})
+    return names
 
 
 def text_settings(text: str) -> dict[str, tuple]:
     """Launch settings the text states: a ``// block: 32, 8`` or ``// extern-size: 4096`` comment,
-    a ``<<<grid, block[, bytes]>>>`` launch with literal numbers, ``__launch_bounds__(N)``.
-    key -> (value, where) with where a phrase such as "comment at line 1"."""
+    a ``<<<grid, block[, bytes]>>>`` launch, ``__launch_bounds__(N)``; numbers may be the text's
+    ``#define`` and ``const``/``constexpr`` integers. key -> (value, where)."""
+    names = constants(text)
     out: dict[str, tuple] = {}
+
+    def line_of(pos: int) -> int:
+        return text.count("\n", 0, pos) + 1
+
+    def dims(parts: list[str]) -> tuple[int, int, int] | None:
+        nums = [_value(p, names) for p in parts]
+        if not 1 <= len(nums) <= 3 or any(n is None or n < 1 for n in nums):
+            return None
+        return tuple(nums + [1] * (3 - len(nums)))  # type: ignore[return-value]
+
     for m in _SETTING.finditer(text):
-        key = m.group(1).lower()
-        line = text.count("\n", 0, m.start()) + 1
-        nums = [int(x) for x in re.split(r"[\s,x]+", m.group(2).strip()) if x]
-        if key == "block" and 1 <= len(nums) <= 3 and min(nums) >= 1:
-            out.setdefault("block", (tuple(nums + [1] * (3 - len(nums))), f"comment at line {line}"))
-        elif key == "extern-size" and len(nums) == 1:
-            out.setdefault("extern-size", (nums[0], f"comment at line {line}"))
+        key, value = m.group(1).lower(), m.group(2)
+        parts = re.split(r"\s*x\s*", value) if re.fullmatch(r"\d+(\s*x\s*\d+)+", value) else value.split(",")
+        if key == "block" and (d := dims(parts)) is not None:
+            out.setdefault("block", (d, f"comment at line {line_of(m.start())}"))
+        elif key == "extern-size" and (v := _value(value, names)) is not None:
+            out.setdefault("extern-size", (v, f"comment at line {line_of(m.start())}"))
     for m in _LAUNCH.finditer(text):
-        line = text.count("\n", 0, m.start()) + 1
-        dims = m.group(3)
-        try:
-            nums = [int(x) for x in dims.split(",")] if dims is not None else [int(m.group(2))]
-        except ValueError:
-            continue
-        if 1 <= len(nums) <= 3 and min(nums) >= 1:
-            out.setdefault("block", (tuple(nums + [1] * (3 - len(nums))), f"launch at line {line}"))
-        if m.group(4):
-            out.setdefault("extern-size", (int(m.group(4)), f"launch at line {line}"))
+        where = f"launch at line {line_of(m.start())}"
+        d = dims(m.group(3).split(",") if m.group(3) is not None else [m.group(2)])
+        if d is not None:
+            out.setdefault("block", (d, where))
+        if m.group(4) and (v := _value(m.group(4), names)) is not None:
+            out.setdefault("extern-size", (v, where))
     m = _BOUNDS.search(text)
-    if m:
-        out.setdefault("block", ((int(m.group(1)), 1, 1), f"__launch_bounds__ at line {text.count(chr(10), 0, m.start()) + 1}"))
+    if m and (v := _value(m.group(1), names)) is not None and v >= 1:
+        out.setdefault("block", ((v, 1, 1), f"__launch_bounds__ at line {line_of(m.start())}"))
     return out

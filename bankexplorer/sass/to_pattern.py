@@ -31,29 +31,28 @@ def _source_types(text: str) -> dict[str, tuple[str, list[str]]]:
     return out
 
 
-def _dims(texts: list[str], numel: int) -> tuple[int, ...]:
-    """The declared dimensions when they are numbers that multiply to the array's size, else 1-D."""
-    try:
-        dims = tuple(int(t, 0) for t in texts)
-    except ValueError:
-        dims = ()
+def _dims(texts: list[str], numel: int, names: dict[str, str]) -> tuple[int, ...]:
+    """The declared dimensions (numbers or the text's integer constants) when they multiply to the
+    array's size, else 1-D."""
+    from .launch import _value
+
+    vals = [_value(t, names) for t in texts]
+    dims = tuple(vals) if vals and all(v is not None for v in vals) else ()
     if dims and int(np.prod(dims)) == numel and all(d > 0 for d in dims):
         return dims
-    if len(texts) >= 2:  # [ROWS][COLS] with names: keep the last dimension when it is a number
-        try:
-            last = int(texts[-1], 0)
-            if last > 0 and numel % last == 0:
-                return (numel // last, last)
-        except ValueError:
-            pass
+    if len(vals) >= 2 and vals[-1] and numel % vals[-1] == 0:  # keep the row length when it is known
+        return (numel // vals[-1], vals[-1])
     return (numel,)
 
 
 def kernel_pattern(run: KernelRun, text: str, name: str, block_origin: str = "") -> Pattern:
     from ..cudaimport.types import dtype_of
 
+    from .launch import constants
+
     arrays = []
     decls = _source_types(text)
+    names = constants(text)
     for a in run.arrays or []:
         ctype, dim_texts = decls.get(a.name, ("", []))
         dtype = dtype_of(ctype) if ctype else None
@@ -62,7 +61,7 @@ def kernel_pattern(run: KernelRun, text: str, name: str, block_origin: str = "")
                 else "char"
         es = DTYPES[dtype]
         numel = max(a.size // es, 1)
-        arrays.append(SharedArray(name=a.name, dtype=dtype, dims=_dims(dim_texts, numel), base=a.offset - SHARED_RESERVED))
+        arrays.append(SharedArray(name=a.name, dtype=dtype, dims=_dims(dim_texts, numel, names), base=a.offset - SHARED_RESERVED))
     acc = run.accesses
     rows = run.rows
     instructions = []
