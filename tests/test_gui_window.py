@@ -160,19 +160,22 @@ def test_drag_an_accessed_cell_moves_that_lane(win):
 def test_invalid_expression_marks_field_and_keeps_last_analysis(win, qtbot):
     doc = win.document
     doc.select(instruction=0)  # the editor shows the selected instruction: edit the store's index
-    before = doc.analysis
     field = win.editor.fields["ins.index0"]
     field.setFocus()
     field.selectAll()
-    qtbot.keyClicks(field, "threadIdx.y ")  # every prefix that parses is applied as it is typed
+    qtbot.keyClicks(field, "threadIdx.y ")  # applied when editing finishes (Enter), not per key
+    assert doc.pattern.instructions[0].index[0] != "threadIdx.y "
+    qtbot.keyClick(field, Qt.Key.Key_Return)
     assert doc.pattern.instructions[0].index[0] == "threadIdx.y "
     before = doc.analysis
     qtbot.keyClicks(field, "+")
+    qtbot.keyClick(field, Qt.Key.Key_Return)
     assert field.styleSheet() == BAD
     assert "column" in field.toolTip()
     assert doc.analysis is before and doc.pattern.instructions[0].index[0] == "threadIdx.y "
     assert win.editor.error_label.text()
     qtbot.keyClicks(field, " 1")  # valid again: the mark goes away
+    qtbot.keyClick(field, Qt.Key.Key_Return)
     assert field.styleSheet() == ""
     assert doc.pattern.instructions[0].index[0] == "threadIdx.y + 1"
 
@@ -491,7 +494,7 @@ def test_random_edits_through_the_side_panel_never_break_the_window(qtbot, setti
         elif isinstance(f, QLineEdit):
             t = rng.choice(texts)
             f.setText(t)
-            f.textEdited.emit(t)
+            f.editingFinished.emit()  # a text field applies when editing finishes
         elif isinstance(f, QCheckBox):
             f.setChecked(not f.isChecked())
         w.editor._end_session()

@@ -61,6 +61,14 @@ def is_trace_file(path: str | Path) -> bool:
         return False
 
 
+#: kernel sources: opened in Tools > Import CUDA, not as a pattern file
+CUDA_SUFFIXES = (".cu", ".cuh")
+
+
+def is_cuda_file(path: str | Path) -> bool:
+    return Path(path).suffix.lower() in CUDA_SUFFIXES
+
+
 def _too_big_for_editor(e: BankExplorerError) -> bool:
     """A pattern file refused only for its size (too many instructions for the editor)."""
     problems = getattr(e, "problems", None) or []
@@ -75,6 +83,17 @@ def new_pattern() -> Pattern:
         block=(32, 1, 1),
         instructions=(Instruction("load", array="s", index=("0", "threadIdx.x")),),
     )
+
+
+def redo_keys() -> list[QKeySequence]:
+    """The platform's Redo keys plus Ctrl+Shift+Z and Ctrl+Y, each once: on X11 the standard Redo
+    already is Ctrl+Shift+Z, and a key bound twice is an "ambiguous shortcut" that fires neither."""
+    keys: list[QKeySequence] = []
+    for k in QKeySequence.keyBindings(QKeySequence.StandardKey.Redo) + [QKeySequence("Ctrl+Shift+Z"),
+                                                                        QKeySequence("Ctrl+Y")]:
+        if not k.isEmpty() and k not in keys:
+            keys.append(k)
+    return keys
 
 
 def instruction_tooltip(title: str, error: str = "", note: str = "") -> str:
@@ -206,7 +225,7 @@ class MainWindow(QMainWindow):
         undo = self.document.undo_stack.createUndoAction(self, "&Undo")
         undo.setShortcut(QKeySequence.StandardKey.Undo)
         redo = self.document.undo_stack.createRedoAction(self, "&Redo")
-        redo.setShortcuts([QKeySequence.StandardKey.Redo, QKeySequence("Ctrl+Shift+Z")])
+        redo.setShortcuts(redo_keys())
         e.addAction(undo)
         e.addAction(redo)
         v = self.menus["view"] = mb.addMenu("&View")
@@ -253,8 +272,9 @@ class MainWindow(QMainWindow):
         if not self.maybe_save():
             return
         start = str(self.document.path.parent) if self.document.path else str(resources.EXAMPLES)
-        path, _ = QFileDialog.getOpenFileName(self, "Open pattern", start,
-                                              "Pattern files (*.json);;Traces (*.jsonl);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Open pattern", start,
+            "Pattern files (*.json);;Traces (*.jsonl);;CUDA kernels (*.cu *.cuh);;All files (*)")
         if path:
             self.open_path(path, ask=False)
 
@@ -298,6 +318,8 @@ class MainWindow(QMainWindow):
         if is_trace_file(path):
             self.open_trace(path)
             return True
+        if is_cuda_file(path):
+            return self.open_cuda(path)
         if ask and not self.maybe_save():
             return False
         try:
@@ -314,6 +336,20 @@ class MainWindow(QMainWindow):
         if not is_example:
             self._add_recent(str(Path(path).resolve()))
         self.statusBar().showMessage(f"Opened {Path(path).name}", 4000)
+        return True
+
+    def open_cuda(self, path: str | Path) -> bool:
+        """A kernel source opens in Tools > Import CUDA with its text (its import into the window
+        is one undoable edit there, so nothing is asked here)."""
+        from .tools.cuda_import import open_dialog
+
+        try:
+            open_dialog(self, str(path))
+        except OSError as e:
+            self.statusBar().showMessage(f"Cannot open {Path(path).name}: {e.strerror or e}", 10000)
+            QMessageBox.warning(self, "Cannot open kernel", f"{path}: {e.strerror or e}")
+            return False
+        self.statusBar().showMessage(f"Opened {Path(path).name} in Import CUDA", 4000)
         return True
 
     def save(self) -> bool:
@@ -572,6 +608,8 @@ def _save_screenshot(win: MainWindow, path: str, t0: float) -> None:
             rects[name] = [round(tl.x() * ratio), round(tl.y() * ratio), round(v.width() * ratio),
                            round(v.height() * ratio)]
     sys.stdout.write("views " + json.dumps(rects) + "\n")
+    shown = [w.windowTitle() for w in app.topLevelWidgets() if w.isVisible() and w is not win and w.windowTitle()]
+    sys.stdout.write("windows " + json.dumps(shown) + "\n")  # dialogs open beside the window
     sys.stdout.flush()
     app.exit(0 if ok else 1)
 
@@ -582,7 +620,11 @@ def run_app(path: str | None) -> int:
     app.setOrganizationName(ORG)
     app.setApplicationName(APP)
     trace_path = path if path and is_trace_file(path) else None
-    pat = patternfile.load(path) if path and not trace_path else None  # a bad file: one line from the CLI, exit 2
+    cuda_path = path if path and is_cuda_file(path) else None
+    if cuda_path and not Path(cuda_path).is_file():
+        raise BankExplorerError(f"{cuda_path}: no such file")
+    # a bad pattern file: one line from the CLI, exit 2
+    pat = patternfile.load(path) if path and not trace_path and not cuda_path else None
     win = MainWindow()
     install_excepthook(lambda: win)
     if pat is not None:
@@ -592,6 +634,8 @@ def run_app(path: str | None) -> int:
         win.open_path(resources.EXAMPLES / DEFAULT_EXAMPLE, ask=False)
     if trace_path:
         win.open_trace(trace_path)
+    if cuda_path:
+        win.open_cuda(cuda_path)
     pick = os.environ.get("BANKEXPLORER_INSTRUCTION", "")  # screenshots: which instruction to show
     if pick.isdigit():
         win.document.select(instruction=int(pick))
