@@ -12,16 +12,19 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import Qt  # noqa: E402
+from PySide6.QtCore import QRectF, Qt  # noqa: E402
 from PySide6.QtGui import QKeySequence  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
+from bankexplorer import resources  # noqa: E402
 from bankexplorer.gui import app as app_module  # noqa: E402
+from bankexplorer.io import patternfile  # noqa: E402
 from bankexplorer.gui.editors import BAD  # noqa: E402
 from test_gui_window import (  # noqa: E402,F401 - the window's fixtures and mouse helpers
     _drag, _every_move_delivered, _open_window, no_modal_dialogs, settings, win,
 )
 
+EX = resources.EXAMPLES
 CTRL = Qt.KeyboardModifier.ControlModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier
 
@@ -223,3 +226,92 @@ def test_bankexplorer_kernel_cu_opens_the_window_on_the_import_dialog(tmp_path):
     assert "not valid JSON" not in p.stderr
     windows = next(line for line in p.stdout.splitlines() if line.startswith("windows "))
     assert "Import CUDA" in windows
+
+
+# ---- 5. every view keeps a readable size, with and without the Before pane ----------------------
+@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)])
+@pytest.mark.parametrize("before", [False, True])
+def test_every_view_keeps_a_readable_size(qtbot, settings, size, before):
+    from bankexplorer.gui.app import MIN_VIEW_SIZE
+
+    w = _open_window(qtbot, settings, "07_transpose_padded_32x33.json")
+    w.resize(*size)
+    qtbot.waitUntil(lambda: (w.width(), w.height()) == size)
+    w.apply_default_layout()
+    if before:
+        w.compare.snap.set(patternfile.load(EX / "06_transpose_32x32.json"))
+        w.compare.show()
+    qtbot.wait(150)  # the columns settle, the Before pane makes its room
+    w.refresh_now()
+    QApplication.processEvents()
+    timeline, summary = w.docks["timeline"], w.docks["summary"]
+    tabbed = summary in w.tabifiedDockWidgets(timeline)
+    for name, (mw, mh) in MIN_VIEW_SIZE.items():
+        view = getattr(w, name)
+        if name == "summary" and tabbed and not view.isVisible():
+            continue  # in a tab beside the Timeline, at the Timeline's size
+        assert view.isVisible(), name
+        assert view.width() >= mw and view.height() >= mh, (name, view.width(), view.height())
+    assert w.timeline.vb.height() >= 70  # the wavefronts' plot: 32 lanes and the ideal's label
+    if summary.isVisible() or not tabbed:
+        assert w.summary.horizontalScrollBar().maximum() == 0  # the kernel column is in view
+    if before:
+        pane = w.compare.pane
+        assert w.compare.dock.isVisible() and w.compare.dock.width() >= 280
+        assert not pane.tile.more_cue.isVisible()  # the before tile shows all 32 rows
+        assert pane.tile.height() >= 200 and pane.banks.height() >= 150
+        if size[0] >= 1900:
+            assert not tabbed  # a wide screen keeps the Timeline and the Summary side by side
+    w.document.undo_stack.setClean()
+
+
+# ---- 7. lane numbers that can be read; the busiest bank's label off the bars --------------------
+def _lane_texts(view):
+    return [lab[2] for lab in view.lane_labels.labels]
+
+
+def test_lane_numbers_on_a_1d_int_array_hit_by_four_lanes_per_word(qtbot, settings):
+    w = _open_window(qtbot, settings, "16_atomics_cas_and_loops.json")
+    w.resize(1366, 768)
+    qtbot.waitUntil(lambda: w.width() == 1366)
+    w.refresh_now()
+    QApplication.processEvents()
+    ins = w.document.pattern.instructions[w.document.selection.instruction]
+    assert ins.array == "counts"  # int counts[64], atomicAdd(&counts[lane / 4], 1)
+    texts = _lane_texts(w.tile)
+    assert len(texts) == 8 and [t.rstrip("+").split("+")[0] for t in texts] == [str(4 * k) for k in range(8)]
+    # eight words, each named by its first lane (lanes 4k to 4k+3 add to word k)
+    w.document.undo_stack.setClean()
+
+
+def test_lane_numbers_on_a_narrow_tall_tile(qtbot, settings):
+    w = _open_window(qtbot, settings, "28_cute_mmajor_ldmatrix_trans.json")  # half A[128][8]
+    w.resize(1366, 768)
+    qtbot.waitUntil(lambda: w.width() == 1366)
+    w.refresh_now()
+    QApplication.processEvents()
+    w.refresh_now()
+    px = w.tile._cell_pixels()
+    assert 14 <= px <= 30  # cells sized for a number, not stretched across the view
+    assert w.tile.lane_labels.used > 0
+    assert all(t.split(",")[0].rstrip("+").isdigit() for t in _lane_texts(w.tile))
+    w.document.undo_stack.setClean()
+
+
+def test_the_busiest_bank_label_sits_above_the_bars(qtbot, settings):
+    from bankexplorer.gui.views.base import detail_for
+
+    win = _open_window(qtbot, settings, "07_transpose_padded_32x33.json")  # every bank loaded once
+    m = win.matrix
+    win.refresh_now()
+    QApplication.processEvents()
+    vb = m.bars_plot.getViewBox()
+    assert m.worst_label.text().startswith("bank ")
+    # in the view's pixels (the label keeps its size in pixels whatever the zoom)
+    label = m.worst_label.deviceTransform(m.viewportTransform()).mapRect(m.worst_label.boundingRect())
+    plot = m.mapFromScene(vb.sceneBoundingRect()).boundingRect()
+    load = detail_for(win.document.analysis, win.document.selected_row).bank_load
+    for b, h in enumerate(load.tolist()):
+        bar = m.mapFromScene(vb.mapViewToScene(QRectF(b + 0.1, 0.0, 0.8, float(h))).boundingRect()).boundingRect()
+        assert not bar.intersects(label.toRect()), (b, bar, label)
+    assert plot.contains(label.toRect())  # and inside its plot, not clipped

@@ -36,7 +36,12 @@ ORG, APP = "BankExplorer", "BankExplorer"
 MAX_RECENT = 8
 DEFAULT_EXAMPLE = "06_transpose_32x32.json"
 #: bump when the dock arrangement changes, so an old saved layout is not restored over it
-LAYOUT_VERSION = 3
+LAYOUT_VERSION = 4
+#: the least each view keeps (pixels): below it a view stops being readable (the timeline's lane
+#: ticks collide, the summary's kernel column goes behind a scroll bar); docks cannot be
+#: squeezed past it, at 1366x768 as at 1920x1080, with the Before pane or without
+MIN_VIEW_SIZE = {"tile": (280, 250), "banks": (340, 170), "matrix": (340, 230), "timeline": (360, 230),
+                 "summary": (300, 170)}
 
 #: (menu name, callback(window) -> None) added by other features before or after the window opens
 _TOOL_HOOKS: list[Callable[["MainWindow"], None]] = []
@@ -145,6 +150,8 @@ class MainWindow(QMainWindow):
         self.instructions = InstructionList(self.document)
         self.editor = EditorPanel(self.document)
         self.views = [self.tile, self.banks, self.matrix, self.timeline]
+        for name, (mw, mh) in MIN_VIEW_SIZE.items():
+            getattr(self, name).setMinimumSize(mw, mh)
         self.setCentralWidget(self.tile)
         self.docks: dict[str, QDockWidget] = {}
         # editor (and instruction list) on the left, the two 32-bank views on the right, both
@@ -497,7 +504,7 @@ class MainWindow(QMainWindow):
         labels and fields, the tile the rest."""
         left = max(290, min(340, int(0.21 * w)))
         right = max(380, min(560, int(0.31 * w)))
-        bottom = max(210, min(300, int(0.27 * h)))
+        bottom = max(290, min(330, int(0.3 * h)))  # the timeline's view, its replay bar and title
         return {"left": left, "right": right, "bottom": bottom,
                 "instructions": max(170, int(0.26 * h)), "banks": max(260, int(0.45 * (h - 60))),
                 "summary": max(300, min(380, int(0.4 * (w - left - right))))}
@@ -589,6 +596,9 @@ def _screenshot_then_quit(win: MainWindow, path: str, t0: float) -> None:
 
 def _save_screenshot(win: MainWindow, path: str, t0: float) -> None:
     app = QApplication.instance()
+    dlg = getattr(win, "cuda_import", None)
+    if dlg is not None:  # a .cu file opened in Import CUDA: its compiled view, then the picture
+        dlg.wait_compiled()
     win.refresh_now()
     app.processEvents()
     screen = win.screen() or app.primaryScreen()
@@ -645,7 +655,15 @@ def run_app(path: str | None) -> int:
         w, h = (int(x) for x in size.lower().split("x"))
         win.resize(w, h)
     win.show()
+    before = os.environ.get("BANKEXPLORER_BEFORE")  # screenshots: FILE as the Before of a comparison
+    if before and getattr(win, "compare", None) is not None:
+        win.compare.snap.set(patternfile.load(before))
+        win.compare.show()
     if shot:
         QTimer.singleShot(int(os.environ.get("BANKEXPLORER_SCREENSHOT_DELAY_MS", "300")),
                           lambda: _screenshot_then_quit(win, shot, t0))
-    return app.exec()
+    rc = app.exec()
+    dlg = getattr(win, "cuda_import", None)
+    if dlg is not None:  # its compile runs on a thread in NVRTC: let it end before Python does
+        dlg.wait_compiled()
+    return rc
