@@ -136,11 +136,16 @@ def tile_grid(arr: SharedArray, hw, style) -> TileGrid:
         bank, word, addr = (x.reshape(rows * fold, cols) for x in (bank, word, addr))
         rows *= fold
     k = pixels_per_cell(rows * cols)
-    rgba = bank_rgba(bank)
-    rgba[bank == -1] = (*style.padding, 255)
-    rgba[bank == -2] = (*style.background, 255)
-    img = grid_image(rgba, k, style.background if k >= 4 else None)
-    img = hatch(img, bank == -1, k, style.faint)
+    # the picture depends on the banks alone: an edit that keeps them (the base moved by whole
+    # bank rows, a name) shares the last picture, so the tile is not repainted for it
+    img = next((o.image for kk, o in _GRID_CACHE.items() if kk[2] == style.name and o.k == k
+                and o.bank.shape == bank.shape and np.array_equal(o.bank, bank)), None)
+    if img is None:
+        rgba = bank_rgba(bank)
+        rgba[bank == -1] = (*style.padding, 255)
+        rgba[bank == -2] = (*style.background, 255)
+        img = grid_image(rgba, k, style.background if k >= 4 else None)
+        img = hatch(img, bank == -1, k, style.faint)
     paddable = arr.ndim > 1 and fold == 1 and not any(
         f.startswith("transform") for f, _ in replace(arr, padding=arr.padding + 1).validate())
     g = TileGrid(arr, rows, cols, bank, word, addr, img, k, fold, paddable)
