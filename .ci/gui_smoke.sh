@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The window in a real X server: start a private Xvfb, open an example with
 # BANKEXPLORER_SCREENSHOT, and check the image: the app's window, the requested size, and its
-# views drawn (many distinct colours inside each view, not a blank or one-colour area).
+# views drawn (many distinct colours inside each view, not a blank or one-colour area); then
+# drive the window with real mouse and key events (tests/xwindow_keys.py: a drag, the undo keys).
 # Exit 0 when all holds, 1 when the check fails, 2 when no X server could be had.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -9,21 +10,36 @@ PY=${PYTHON:-.venv/bin/python}
 EXAMPLE=${1:-resources/examples/07_transpose_padded_32x33.json}
 SIZE=1600x1000
 
-need_pkgs=()
-command -v Xvfb >/dev/null 2>&1 || need_pkgs+=(xvfb xauth)
-# what Qt's xcb platform plugin loads at run time (Qt 6.5+ needs libxcb-cursor0)
-for lib in libxcb-cursor.so.0 libxkbcommon-x11.so.0 libxcb-icccm.so.4 libxcb-keysyms.so.1 \
-           libxcb-image.so.0 libxcb-render-util.so.0 libxcb-shape.so.0 libxcb-xkb.so.1 libEGL.so.1 \
-           libfontconfig.so.1 libdbus-1.so.3; do
-  ldconfig -p 2>/dev/null | grep -q "$lib" || need_pkgs+=("$lib")
+# What Qt's xcb platform plugin and the Qt libraries load at run time, as ldd sees it: a fresh
+# Debian 12 lacks most of it. The packages are the README's apt-get line (so CI tests that line
+# on a clean machine), plus the X server and xdotool for the real key events below.
+qt_missing() {
+  local qt
+  qt=$("$PY" -c "import os, PySide6; print(os.path.dirname(PySide6.__file__))" 2>/dev/null) || return 0
+  for f in "$qt"/Qt/plugins/platforms/libqxcb.so "$qt"/Qt/plugins/xcbglintegrations/*.so \
+           "$qt"/Qt/lib/libQt6XcbQpa.so.6 "$qt"/Qt/lib/libQt6Gui.so.6 "$qt"/Qt/lib/libQt6Widgets.so.6 \
+           "$qt"/Qt/lib/libQt6DBus.so.6 "$qt"/Qt/lib/libQt6OpenGL.so.6 "$qt"/Qt/lib/libQt6Svg.so.6; do
+    [ -e "$f" ] && ldd "$f" 2>/dev/null | awk '/not found/ {print $1}'
+  done | sort -u | tr '\n' ' '
+}
+readme_line=$(grep -m1 '^sudo apt-get install python3-venv' README.md || true)
+readme_pkgs=(${readme_line#sudo apt-get install })
+missing=$(qt_missing)
+need_tools=()
+for t in Xvfb:xvfb xauth:xauth xdotool:xdotool; do
+  command -v "${t%%:*}" >/dev/null 2>&1 || need_tools+=("${t##*:}")
 done
-if [ ${#need_pkgs[@]} -gt 0 ]; then
-  pkgs=(xvfb xauth libxcb-cursor0 libxkbcommon-x11-0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0
-        libxcb-render-util0 libxcb-shape0 libxcb-xkb1 libegl1 libfontconfig1 libdbus-1-3)
-  echo "gui_smoke: missing ${need_pkgs[*]}; installing the X server and Qt's xcb dependencies"
-  if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${pkgs[@]}" >/dev/null; } 2>&1; then
-    echo "gui_smoke: could not install ${pkgs[*]} (no apt-get, no root or no network);" \
-         "the window check may fail below"
+if [ -n "$missing" ] || [ ${#need_tools[@]} -gt 0 ]; then
+  echo "gui_smoke: missing ${missing}${need_tools[*]}; installing the README's packages (${readme_pkgs[*]})" \
+       "and xvfb xauth xdotool"
+  if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${readme_pkgs[@]}" \
+           xvfb xauth xdotool >/dev/null; } 2>&1; then
+    echo "gui_smoke: could not install them (no apt-get, no root or no network); the window check may fail below"
+  fi
+  missing=$(qt_missing)
+  if [ -n "$missing" ]; then
+    echo "gui_smoke: FAILED, Qt still cannot load $missing after the README's apt-get line" >&2
+    exit 1
   fi
 fi
 if ! command -v Xvfb >/dev/null 2>&1; then
@@ -52,7 +68,7 @@ echo "$out" | sed 's/^/gui_smoke: /'
 if [ $rc -ne 0 ] || [ ! -s "$shot" ]; then
   echo "gui_smoke: FAILED, the app exited with $rc and no screenshot:" >&2
   tail -20 "$work/app.err" >&2
-  grep -q "xcb" "$work/app.err" && echo "gui_smoke: Qt's xcb plugin needs libxcb-cursor0 (apt-get install libxcb-cursor0)" >&2
+  grep -q "xcb" "$work/app.err" && echo "gui_smoke: Qt's xcb plugin cannot load: see the README's apt-get line" >&2
   exit 1
 fi
 
@@ -93,4 +109,16 @@ if problems:
     sys.exit(1)
 print("gui_smoke: OK, the window and its views are drawn")
 PYEOF
-QT_QPA_PLATFORM=offscreen "$PY" "$work/check.py" "$shot" "$SIZE" "$work/app.out"
+QT_QPA_PLATFORM=offscreen "$PY" "$work/check.py" "$shot" "$SIZE" "$work/app.out" || exit 1
+
+# --- the undo keys in the real window: a drag, then Ctrl+Z, Ctrl+Shift+Z, Ctrl+Z, Ctrl+Y ---
+keys=$(env -u QT_QPA_PLATFORM DISPLAY=":$n" XDG_CONFIG_HOME="$work/config2" QT_QPA_PLATFORM=xcb \
+       timeout 90 "$PY" tests/xwindow_keys.py 2>"$work/keys.err")
+krc=$?
+echo "gui_smoke: keys $keys"
+if [ $krc -ne 0 ] || grep -q "Ambiguous shortcut" "$work/keys.err"; then
+  echo "gui_smoke: FAILED, the undo keys in the real window: exit $krc" >&2
+  tail -20 "$work/keys.err" >&2
+  exit 1
+fi
+echo "gui_smoke: OK, Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y after a drag change the document"

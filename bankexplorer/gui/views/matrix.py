@@ -137,7 +137,8 @@ class MatrixView(DocView):
         top = max(1, int(load.max()))
         if getattr(self, "_top", None) != top:  # a range change repaints the axis: only when needed
             self._top = top
-            self.bars_plot.setYRange(0, top * 1.25, padding=0)
+            # headroom over the tallest bar for the "bank 0: 1" label, which sat on the bars
+            self.bars_plot.setYRange(0, top * 1.7, padding=0)
         ystep = max(1, -(-top // 4))  # whole words: 0, 1 or 0, 8, 16, 24, 32
         self.bars_plot.getAxis("left").setTicks([[(v, str(v)) for v in range(0, top + 1, ystep)], []])
         look = (hot, worst, int(load[worst]))
@@ -145,9 +146,9 @@ class MatrixView(DocView):
             self._worst_look = look
             self.worst_label.setColor(top_c)
             self.worst_label.setText(f"bank {worst}: {int(load[worst])}")
-            right = worst < NB / 2  # the label goes where the bar leaves room: right of a left bar
-            self.worst_label.setAnchor((0.0, 0.0) if right else (1.0, 0.0))
-            self.worst_label.setPos(worst + 1.0 if right else worst, top * 1.22)
+            right = worst < NB / 2  # beside the busiest bar, above every bar (its bottom at 1.05 x top)
+            self.worst_label.setAnchor((0.0, 1.0) if right else (1.0, 1.0))
+            self.worst_label.setPos(worst + 1.0 if right else worst, top * 1.05)
         first_bank = np.where(det.lane_banks[:, 0] >= 0, det.lane_banks[:, 0], -1)
         cl = np.flatnonzero(det.lane_conflict & (first_bank >= 0))
         self.badges.setData(x=first_bank[cl] + 0.78, y=cl + 0.25)

@@ -29,6 +29,33 @@ from ..palette import SCREEN, Style
 from . import richtext
 from .base import detail_for, selected_row
 
+KIB = 1024
+
+
+def shared_memory_warning(p) -> tuple[str, str]:
+    """(level, text) about the pattern's shared memory against the GPU's per-block limit: level
+    "over" (the kernel would not launch, whatever its bank conflicts), "opt-in" (past 48 KiB:
+    only as dynamic shared memory with the opt-in attribute) or "" (fine). The NVIDIA preset is
+    checked against an H100 (227 KiB opt-in, 48 KiB static), the others against their
+    ``shared_bytes``."""
+    used = p.shared_bytes()
+    hw = p.hardware
+    if hw.preset == "nvidia-sm70-sm90":
+        from ...advisor.occupancy import GPUS
+
+        limit, static, gpu = GPUS["h100"].shared_per_block, 48 * KIB, "an H100"
+    else:
+        limit, static, gpu = hw.shared_bytes, hw.shared_bytes, hw.name
+    if used > limit:
+        return "over", (f"{used:,} B of shared memory is more than one block can have on {gpu} "
+                        f"({limit // KIB} KiB" + (f" opt-in, {static // KIB} KiB static" if static < limit else "")
+                        + "): the kernel would not launch")
+    if used > static:
+        return "opt-in", (f"more than {static // KIB} KiB: on {gpu} only as dynamic shared memory with "
+                          f"cudaFuncSetAttribute(…MaxDynamicSharedMemorySize…) (up to {limit // KIB} KiB)")
+    return "", ""
+
+
 #: a block of the summary: ("para", markup) wraps to the panel's width; ("table", rows) is a
 #: table whose rows are lists of cells (markup, right-aligned?, tooltip)
 Block = tuple
@@ -89,6 +116,10 @@ def summary_blocks(an: Analysis | None, sel: Selection, style: Style = SCREEN) -
         rows.append([(f"<span style='color:{ink}'>{n}</span>", False, ""), sel_vals[j], pat_vals[j], ker_vals[j]])
     out.append(("table", rows))
     out.append(("para", f"<b>Shared memory: {t.shared_bytes:,} B</b>"))
+    level, why = shared_memory_warning(p)
+    if level:
+        out.append(("para", f"<span style='color:{red if level == 'over' else faint}'>"
+                            f"{'⚠ ' if level == 'over' else ''}{_esc(why)}</span>"))
     out.append(("table", [[(f"<code>{_esc(a.declaration())}</code>", False, ""), cell(f"{a.nbytes:,} B")]
                           for a in p.arrays]))
     if t.invalid:

@@ -97,6 +97,8 @@ _GRID_CACHE: dict = {}
 FOLD_MAX_ROWS = 32
 #: the default fit shows the whole array unless its cells would be smaller than this (pixels)
 MIN_FIT_CELL_PX = 6
+#: a long array scrolls with cells of at most this size (pixels): room for a lane number
+MAX_SCROLL_CELL_PX = 26
 
 
 def tile_grid(arr: SharedArray, hw, style) -> TileGrid:
@@ -134,11 +136,16 @@ def tile_grid(arr: SharedArray, hw, style) -> TileGrid:
         bank, word, addr = (x.reshape(rows * fold, cols) for x in (bank, word, addr))
         rows *= fold
     k = pixels_per_cell(rows * cols)
-    rgba = bank_rgba(bank)
-    rgba[bank == -1] = (*style.padding, 255)
-    rgba[bank == -2] = (*style.background, 255)
-    img = grid_image(rgba, k, style.background if k >= 4 else None)
-    img = hatch(img, bank == -1, k, style.faint)
+    # the picture depends on the banks alone: an edit that keeps them (the base moved by whole
+    # bank rows, a name) shares the last picture, so the tile is not repainted for it
+    img = next((o.image for kk, o in _GRID_CACHE.items() if kk[2] == style.name and o.k == k
+                and o.bank.shape == bank.shape and np.array_equal(o.bank, bank)), None)
+    if img is None:
+        rgba = bank_rgba(bank)
+        rgba[bank == -1] = (*style.padding, 255)
+        rgba[bank == -2] = (*style.background, 255)
+        img = grid_image(rgba, k, style.background if k >= 4 else None)
+        img = hatch(img, bank == -1, k, style.faint)
     paddable = arr.ndim > 1 and fold == 1 and not any(
         f.startswith("transform") for f, _ in replace(arr, padding=arr.padding + 1).validate())
     g = TileGrid(arr, rows, cols, bank, word, addr, img, k, fold, paddable)
@@ -199,6 +206,8 @@ class TileViewBox(pg.ViewBox):
 
 class TileView(DocView):
     title = "Tile layout"
+    #: a second tile beside the main one (the Before pane): no colour legend, a one-line caption
+    compact = False
 
     def __init__(self, doc=None, style=None, parent=None):
         from ..palette import SCREEN
@@ -258,6 +267,8 @@ class TileView(DocView):
         self.legend_img = RGBAImage()
         self.legend.addItem(self.legend_img)
         self._legend_n = -1
+        if self.compact:
+            self.ci.removeItem(self.legend)
         self.caption = Caption(qcolor(st.ink), st.font_pt)
         self.addItem(self.caption, row=2, col=0)
         self.grid: TileGrid | None = None
@@ -287,6 +298,7 @@ class TileView(DocView):
         arr = self._array_for(an, sel)
         if arr is None:
             self.grid = None
+            self._label_short = []
             self.image.clear()
             for it in (self.outline, self.conflict, self.badge_conflict, self.badge_shared):
                 it.setData([])
@@ -320,7 +332,7 @@ class TileView(DocView):
                 self.row_lines.setSegments([(0, y, g.cols, y) for y in range(g.fold, g.rows, g.fold)])
             else:
                 self.row_lines.setSegments([])
-            if g.paddable:
+            if g.paddable and not self.compact:  # a snapshot's edge cannot be dragged
                 self.edge.setSegments([(g.cols, 0, g.cols, g.rows)])
                 self.edge_hint.setPos(g.cols + 0.4, g.rows + 0.05)
                 self.edge_hint.show()
@@ -348,6 +360,13 @@ class TileView(DocView):
             best = (w / cols if width_only else whole) / 1.04  # what fit_aspect would choose
             if x0 <= 0 and x1 >= cols and y0 <= 0 and (width_only or y1 >= rows) and now >= 0.85 * best:
                 return
+        if width_only and w / cols > MAX_SCROLL_CELL_PX:
+            # a tall, narrow array (A[128][8]): cells as large as lane numbers need, not as wide
+            # as the view (80-pixel cells showed three rows and no lane number)
+            cell = max(whole, MAX_SCROLL_CELL_PX)
+            vw, vh = w / cell, h / cell
+            self.vb.setRange(xRange=(cols / 2 - vw / 2, cols / 2 + vw / 2), yRange=(-0.15, vh - 0.15), padding=0)
+            return
         fit_aspect(self.vb, 0, cols, 0, rows, width_only=width_only)
 
     def _on_loaded(self) -> None:
@@ -400,11 +419,11 @@ class TileView(DocView):
                    + (" (drag the dashed edge)" if g.paddable else "")
                    + (f"<br>each row of {arr.pitch} elements is drawn as {g.fold} lines of {g.cols} "
                       f"(one {hw.row_bytes}-byte bank row each), rows separated by a line" if g.fold > 1 else ""))
-        self.caption.setText(caption)
+        self.caption.setText(caption.split("<br>")[0] if self.compact else caption)
         if det is None or ins is None or ins.array != arr.name:
             for it in (self.outline, self.conflict, self.badge_conflict, self.badge_shared):
                 it.setData([])
-            self._label_src = []
+            self._label_src = self._label_short = []
             self._update_labels()
             return
         li = an.lane_index[row]
@@ -451,17 +470,22 @@ class TileView(DocView):
         by_cell: dict[tuple[int, int], list[int]] = {}
         for ln, rr, cc in zip(lanes.tolist(), r.tolist(), c.tolist()):
             by_cell.setdefault((rr, cc), []).append(ln)
-        labels = []
+        labels, short = [], []
         for (rr, cc), ls in by_cell.items():
             text = str(ls[0]) if len(ls) == 1 else f"{ls[0]},{ls[1]}" if len(ls) == 2 else f"{ls[0]}+{len(ls) - 1}"
             if tall:
-                labels.append((cc + 0.5, rr + span / 2, text, st.ink, (255, 255, 255, 215)))
+                lab = (cc + 0.5, rr + span / 2, text, st.ink, (255, 255, 255, 215))
             elif span > 1 and arr.ndim > 1 and not down.any():  # over several colours: dark text on a light box
-                labels.append((cc + span / 2, rr + 0.5, text, st.ink, (255, 255, 255, 215)))
+                lab = (cc + span / 2, rr + 0.5, text, st.ink, (255, 255, 255, 215))
             else:
                 b = int(g.bank[rr, cc])
-                labels.append((cc + 0.5, rr + 0.5, text, ink_on(bank_color(b)) if b >= 0 else st.ink))
+                lab = (cc + 0.5, rr + 0.5, text, ink_on(bank_color(b)) if b >= 0 else st.ink)
+            labels.append(lab)
+            # where "12+3" (lanes 12 to 15 on one word) does not fit, "12+", else "12", still
+            # names the cell's first lane (the tooltip lists them all)
+            short.append([lab[:2] + (t,) + lab[3:] for t in (str(ls[0]) + ("+" if len(ls) > 1 else ""), str(ls[0]))])
         self._label_src = labels
+        self._label_short = [list(x) for x in zip(*short)] if short else []
         self._label_span = span if arr.ndim > 1 and not down.any() else 1
         self._label_tall = span if tall else 1
         self._update_labels()
@@ -477,10 +501,14 @@ class TileView(DocView):
         # a boxed label (several elements per lane) must fit inside its box's outline
         if len(self._label_src) <= 128:
             src, room, pt = self._label_src, px * self._label_span, self.style_.font_pt
-            if src and len(src[0]) > 4:  # boxed: the label's box stays inside the outline, or none
-                self.lane_labels.fit(src, room, pt, room_h_px=px * self._label_tall - 2, whole_height=True, min_pt=5)
-            else:
-                self.lane_labels.fit(src, room, pt, room_h_px=px)
+            for labels in [src] + getattr(self, "_label_short", []):
+                if labels and len(labels[0]) > 4:  # boxed: the label's box stays inside the outline, or none
+                    shown = self.lane_labels.fit(labels, room, pt, room_h_px=px * self._label_tall - 2,
+                                                 whole_height=True, min_pt=5)
+                else:
+                    shown = self.lane_labels.fit(labels, room, pt, room_h_px=px)
+                if shown:
+                    break
         else:
             self.lane_labels.set([])
         self._update_cue()

@@ -47,7 +47,8 @@ class TimelineView(DocView):
         self.vb.invertY(True)
         self.plot.setMenuEnabled(False)
         self.plot.setLabel("left", "lane", color=st.hex(st.ink))
-        self.plot.setLabel("bottom", "cycle (one wavefront each) — selected instruction", color=st.hex(st.ink))
+        # no axis title under the wavefronts (the caption says what they are): in a short dock
+        # it took the plot's last rows and was clipped ("selected instruc") when narrow
         self.plot.setMouseEnabled(x=True, y=False)
         self.image = RGBAImage()
         self.plot.addItem(self.image)
@@ -59,11 +60,11 @@ class TimelineView(DocView):
         self.lane_band = RectHighlight(st.highlight, 2.0, fill_alpha=60)
         self.plot.addItem(self.lane_band, ignoreBounds=True)
         self.seq = self.addPlot(row=2, col=0)
-        self.seq.setMaximumHeight(84)
+        self.seq.setMaximumHeight(70)
         self.seq.setMenuEnabled(False)
         self.seq.setMouseEnabled(x=True, y=False)
         self.seq.getViewBox().invertY(True)
-        self.seq.setLabel("bottom", "cycle — all instructions of the warp, in order", color=st.hex(st.ink))
+        self.seq.setLabel("bottom", "cycles of the warp's instructions", color=st.hex(st.ink))
         self.seq.getAxis("left").setTicks([[(0.5, "actual"), (1.7, "ideal")], []])
         for pl in (self.plot, self.seq):
             pl.getAxis("bottom").set_integer_ticks()
