@@ -552,25 +552,37 @@ class EditorPanel(QScrollArea):
             self._syncing = False
 
     def _set(self, key: str, value) -> None:
+        """Show ``value`` in the field (signals held while it changes); a field that already
+        shows it is left alone (a sync touches every field, and an edit changes one or two)."""
         w = self.fields[key]
-        w.blockSignals(True)
         if isinstance(w, QSpinBox):
             if w.value() != value:
+                w.blockSignals(True)
                 w.setValue(int(value))
+                w.blockSignals(False)
         elif isinstance(w, QLineEdit):
             if not (w.hasFocus() and (w in self._bad or w.isModified())) and w.text() != str(value):
+                w.blockSignals(True)
                 w.setText(str(value))
                 if not w.hasFocus():
                     w.setCursorPosition(0)  # a long label or expression shows its start
+                w.blockSignals(False)
+            elif w.hasFocus():
+                return  # what is typed there stays marked until it is applied
         elif isinstance(w, QComboBox):
             i = 0 if value is None else w.findData(value)
             if i < 0:
                 i = w.findText(str(value))
-            w.setCurrentIndex(i)
+            if i != w.currentIndex():
+                w.blockSignals(True)
+                w.setCurrentIndex(i)
+                w.blockSignals(False)
         elif isinstance(w, QCheckBox):
-            w.setChecked(bool(value))
-        w.blockSignals(False)
-        if not (isinstance(w, QLineEdit) and w.hasFocus()):
+            if w.isChecked() != bool(value):
+                w.blockSignals(True)
+                w.setChecked(bool(value))
+                w.blockSignals(False)
+        if w in self._bad:
             self._mark(w, None)
 
     def _sync(self) -> None:

@@ -167,10 +167,13 @@ class BanksView(DocView):
             self._shape_key = key
             self.shape_changed()
         step = 1 if m.banks <= 16 else 2 if self._cell_pixels() >= 11 else 4
-        self.plot.getAxis("top").setTicks([[(b + 0.5, str(b)) for b in range(0, m.banks, step)], []])
-        ystep = max(1, m.rows // 16)
-        ystep = 1 << (ystep.bit_length() - 1) if ystep > 1 else 1
-        self.plot.getAxis("left").setTicks([[(r + 0.5, f"{r * hw.row_bytes}") for r in range(0, m.rows, ystep)], []])
+        ticks_key = (m.banks, step, m.rows, hw.row_bytes)
+        if ticks_key != getattr(self, "_ticks_key", None):  # the same ticks: nothing to build
+            self._ticks_key = ticks_key
+            self.plot.getAxis("top").setTicks([[(b + 0.5, str(b)) for b in range(0, m.banks, step)], []])
+            ystep = max(1, m.rows // 16)
+            ystep = 1 << (ystep.bit_length() - 1) if ystep > 1 else 1
+            self.plot.getAxis("left").setTicks([[(r + 0.5, f"{r * hw.row_bytes}") for r in range(0, m.rows, ystep)], []])
         caption = (
             f"{hw.banks} banks × {hw.bank_width} B; one row = {hw.row_bytes} B of shared memory<br>"
             f"tint = column of the element stored in the word &nbsp;·&nbsp; number = lane, outline colour = "
@@ -197,7 +200,8 @@ class BanksView(DocView):
         pens = [wave_pens[w % len(wave_pens)] for w in waves_a.tolist()]
         self.marks.setData(x=x, y=y, pen=pens)
         # a conflict: the word's bank delivers several distinct words in the lanes' phase
-        confl = np.array([bool(det.lane_conflict[ls].any()) for ls in lanes], bool)
+        lane_conflict = det.lane_conflict.tolist()
+        confl = np.array([any(lane_conflict[ln] for ln in ls) for ls in lanes], bool)
         self.badge.setData(x=x[confl] + 0.3, y=y[confl] - 0.28)
         labels = []
         for xx, yy, ls in zip(x.tolist(), y.tolist(), lanes):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsView, QSizePolicy, QToolTip
 
 from ...model.analysis import Analysis, InstructionDetail, instruction_detail
@@ -248,32 +248,46 @@ class _LabelLayer(pg.GraphicsObject):
         return self._bounds
 
     def paint(self, p, *args) -> None:
-        pool = self.pool
-        if not pool.labels:
+        drawn = self.pool.drawn
+        if not drawn:
             return
         tr = p.transform()
+        # the views' transforms only scale and move: a label's point maps with four numbers
+        sx, sy, dx, dy = tr.m11(), tr.m22(), tr.dx(), tr.dy()
+        general = tr.type() not in _AXIS_ALIGNED
         p.save()
         p.resetTransform()
         p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
-        font = pool.font
-        p.setFont(font)
-        m = pool.margin if pool.margin is not None else 4.0
-        ax, ay = pool.anchor
+        p.setFont(self.pool.font)
         ink_now = None
-        key = font.key()
-        for x, y, text, ink, fill in pool.labels:
-            pt = tr.map(QPointF(x, y))
-            st = richtext.static_text(text, font, key)
-            size = st.size()
-            w, h = size.width() + 2 * m, size.height() + 2 * m
-            left, top = pt.x() - ax * w, pt.y() - ay * h
+        for x, y, st, ox, oy, w, h, ink, fill in drawn:
+            if general:
+                x, y = tr.map(x, y)
+            else:
+                x, y = x * sx + dx, y * sy + dy
+            left, top = x - ox, y - oy
             if fill is not None:
                 p.fillRect(QRectF(left, top, w, h), fill)
             if ink is not ink_now:
                 p.setPen(ink)
                 ink_now = ink
-            p.drawStaticText(QPointF(left + m, top + m), st)
+            p.drawStaticText(QPointF(left + self.pool.text_margin, top + self.pool.text_margin), st)
         p.restore()
+
+
+_AXIS_ALIGNED = (QTransform.TransformationType.TxNone, QTransform.TransformationType.TxTranslate,
+                 QTransform.TransformationType.TxScale)
+_INKS: dict = {}
+
+
+def _ink(rgb) -> QColor:
+    """A shared QColor per colour (labels are painted with many of few colours)."""
+    c = _INKS.get(rgb)
+    if c is None:
+        if len(_INKS) > 256:
+            _INKS.clear()
+        c = _INKS[rgb] = QColor(*rgb) if len(rgb) == 4 else qcolor(rgb)
+    return c
 
 
 class TextPool:
@@ -291,6 +305,10 @@ class TextPool:
         self.font.setBold(bold)
         #: (x, y, text, QColor ink, QColor fill or None) in data coordinates
         self.labels: list[tuple] = []
+        #: what the layer paints: (x, y, QStaticText, offset x, offset y, box w, box h, ink, fill)
+        self.drawn: list[tuple] = []
+        self._fm: dict[int, tuple] = {}
+        self._laid: dict[int, dict] = {}
         self._key = None
         self.layer = _LabelLayer(self)
         self.layer.setZValue(z)
@@ -299,6 +317,36 @@ class TextPool:
     @property
     def used(self) -> int:
         return len(self.labels)
+
+    @property
+    def text_margin(self) -> float:
+        return self.margin if self.margin is not None else 4.0
+
+    def _metrics(self, pt: int) -> tuple:
+        """(QFontMetricsF, its {text: advance}) of this pool's font at ``pt`` points, made once."""
+        m = self._fm.get(pt)
+        if m is None:
+            f = QFont(self.font)
+            f.setPointSize(pt)
+            m = self._fm[pt] = (QFontMetricsF(f), {})
+        return m
+
+    def _advance(self, pt: int, text: str) -> float:
+        fm, widths = self._metrics(pt)
+        w = widths.get(text)
+        if w is None:
+            if len(widths) > 4096:
+                widths.clear()
+            w = widths[text] = fm.horizontalAdvance(text)
+        return w
+
+    def _box(self, text: str) -> tuple:
+        """(QStaticText, offset x, offset y, box width, box height) of ``text`` in today's font."""
+        st = richtext.static_text(text, self.font)
+        size = st.size()
+        m = self.text_margin
+        w, h = size.width() + 2 * m, size.height() + 2 * m
+        return st, self.anchor[0] * w, self.anchor[1] * h, w, h
 
     def fit(self, labels: list[tuple], room_px: float, base_pt: int, min_pt: int = 6, color=None,
             room_h_px: float | None = None, whole_height: bool = False) -> bool:
@@ -311,11 +359,9 @@ class TextPool:
         widest = max(labels, key=lambda t: len(t[2]))[2]
         pt = base_pt
         while pt >= min_pt:
-            f = QFont(self.font)
-            f.setPointSize(pt)
-            fm = QFontMetricsF(f)
+            fm = self._metrics(pt)[0]
             tall = fm.height() + 2 * (self.margin or 0) if whole_height else fm.ascent()
-            if fm.horizontalAdvance(widest) + 3 <= room_px and (room_h_px is None or tall <= room_h_px):
+            if self._advance(pt, widest) + 3 <= room_px and (room_h_px is None or tall <= room_h_px):
                 break
             pt -= 1
         if pt < min_pt:
@@ -330,17 +376,32 @@ class TextPool:
     def set(self, labels: list[tuple], color=None) -> None:
         """``labels``: (x, y, text), (x, y, text, rgb) for a label with its own colour, or
         (x, y, text, rgb, (r, g, b, a)) for one on a filled box."""
-        key = (tuple(tuple(lab) for lab in labels), color, self.font.pointSize())
+        pt = self.font.pointSize()
+        key = (labels if isinstance(labels, tuple) else tuple(map(tuple, labels)), color, pt)
         if key == self._key:  # the same labels: nothing to lay out or repaint
             return
         self._key = key
-        out = []
+        out, drawn = [], []
+        laid = self._laid.get(pt)
+        if laid is None:
+            laid = self._laid[pt] = {}
+        elif len(laid) > 4096:
+            laid.clear()
+        default = _ink(tuple(color or self.color))
         for lab in labels:
-            x, y, text = lab[:3]
-            ink = lab[3] if len(lab) > 3 and lab[3] is not None else color or self.color
-            fill = lab[4] if len(lab) > 4 and lab[4] is not None else None
-            out.append((float(x), float(y), str(text), qcolor(ink), QColor(*fill) if fill is not None else None))
+            x, y, text = float(lab[0]), float(lab[1]), str(lab[2])
+            n = len(lab)
+            ink = _ink(tuple(lab[3])) if n > 3 and lab[3] is not None else default
+            fill = _ink(tuple(lab[4])) if n > 4 and lab[4] is not None else None
+            out.append((x, y, text, ink, fill))
+            # laid out once per text and size, not on every paint: the text, its box and the
+            # box's offset from the label's point
+            box = laid.get(text)
+            if box is None:
+                box = laid[text] = self._box(text)
+            drawn.append((x, y) + box + (ink, fill))
         self.labels = out
+        self.drawn = drawn
         self.update_bounds()
         self.layer.update()
 
@@ -353,9 +414,10 @@ class TextPool:
         ys = [lab[1] for lab in out]
         # the text is sized in pixels: pad the label points by the widest label at today's zoom
         # (done again on every zoom, see _LabelLayer.viewTransformChanged)
-        fm = QFontMetricsF(self.font)
-        m = self.margin if self.margin is not None else 4.0
-        wpx = max(fm.horizontalAdvance(lab[2]) for lab in out) + 2 * m + 4
+        pt = self.font.pointSize()
+        fm = self._metrics(pt)[0]
+        m = self.text_margin
+        wpx = max(self._advance(pt, t) for t in {lab[2] for lab in out}) + 2 * m + 4
         hpx = fm.height() + 2 * m + 4
         sx, sy = units_per_pixel(self.vb)
         px, py = wpx * sx if sx else 1.0, hpx * sy if sy else 1.0
@@ -373,6 +435,12 @@ class DocView(pg.GraphicsLayoutWidget):
         # an edit changes most of a view: repainting the whole viewport is cheaper than clipping
         # every item to the union of a hundred small dirty rectangles (pyqtgraph's "minimal" mode)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.FullViewportUpdate)
+        # the background is one flat colour: filling it is cheaper than pyqtgraph's cached
+        # background pixmap (a blit of the whole viewport per paint), and the view paints every
+        # pixel of its viewport, so nothing beneath it need be painted first
+        self.setCacheMode(QGraphicsView.CacheModeFlag.CacheNone)
+        self.viewport().setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
+        self.viewport().setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground, True)
         self.doc = doc
         self.style_ = style
         self.an: Analysis | None = None

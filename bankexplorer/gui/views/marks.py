@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
+import shiboken6
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QPainterPath, QPen, QPolygonF
 
@@ -118,39 +119,73 @@ class Marks(pg.GraphicsObject):
             p.setPen(pen)
             if kind == "rects":
                 p.drawRects(shapes)
+            elif kind == "lines":  # (first line, count, the array that holds them)
+                p.drawLines(shapes[0], shapes[1])
             else:
                 p.drawPath(shapes)
 
     def _make_plan(self) -> list:
         """The shapes grouped by pen, in data coordinates (they do not change with the zoom: made
-        once per setData, not on every paint)."""
+        once per setData, not on every paint), from numpy arrays where the shape allows."""
         n = self.x.size
         if not n:
             return []
         hw, hh = self._half()
-        groups: dict[int, tuple[QPen, list[int]]] = {}
-        if self.pens is not None and len(self.pens) == n:
+        x, y = self.x, self.y
+        if self.pens is not None and len(self.pens) == n:  # one group per pen colour, in order
+            by_color: dict[int, tuple[QPen, list[int]]] = {}
             for i, pen in enumerate(self.pens):
-                groups.setdefault(pen.color().rgba(), (pen, []))[1].append(i)
+                by_color.setdefault(pen.color().rgba(), (pen, []))[1].append(i)
+            groups = [(pen, idx) for pen, idx in by_color.values()]
         else:
-            groups[0] = (self.pen, range(n))
-        xs, ys = self.x.tolist(), self.y.tolist()
+            groups = [(self.pen, None)]
+        if self.symbol not in ("o", "t") and self.brush.style() == Qt.BrushStyle.NoBrush:
+            # outlines: their four sides as lines, which Qt strokes with a thick cosmetic pen
+            # about three times faster than the same rectangles; made for all marks at once
+            order = np.arange(n) if groups[0][1] is None else np.concatenate([g[1] for g in groups])
+            xo, yo = x[order], y[order]
+            l, r, t, b = xo - hw, xo + hw, yo - hh, yo + hh
+            lines = np.empty((n, 4, 4))
+            lines[:, 0, 0], lines[:, 0, 1], lines[:, 0, 2], lines[:, 0, 3] = l, t, r, t
+            lines[:, 1, 0], lines[:, 1, 1], lines[:, 1, 2], lines[:, 1, 3] = r, t, r, b
+            lines[:, 2, 0], lines[:, 2, 1], lines[:, 2, 2], lines[:, 2, 3] = r, b, l, b
+            lines[:, 3, 0], lines[:, 3, 1], lines[:, 3, 2], lines[:, 3, 3] = l, b, l, t
+            plan, start = [], 0
+            for pen, idx in groups:
+                count = n if idx is None else len(idx)
+                plan.append((pen, "lines", _line_array(lines.reshape(-1, 4), 4 * start, 4 * count)))
+                start += count
+            return plan
         plan = []
-        for pen, idx in groups.values():
-            if self.symbol in ("o", "t"):
+        for pen, idx in groups:
+            gx, gy = (x, y) if idx is None else (x[idx], y[idx])
+            if self.symbol == "o":
                 path = QPainterPath()
                 path.setFillRule(Qt.FillRule.WindingFill)
-                for i in idx:
-                    x, y = xs[i], ys[i]
-                    if self.symbol == "o":
-                        path.addEllipse(QPointF(x, y), hw, hh)
-                    else:
-                        path.addPolygon(QPolygonF([QPointF(x - hw, y - hh), QPointF(x, y + hh), QPointF(x + hw, y - hh)]))
-                        path.closeSubpath()
+                for xx, yy in zip(gx.tolist(), gy.tolist()):
+                    path.addEllipse(QPointF(xx, yy), hw, hh)
+                plan.append((pen, "path", path))
+            elif self.symbol == "t":  # pyqtgraph's triangle (point down), as one path of them all
+                px = np.column_stack([gx - hw, gx, gx + hw, gx - hw]).ravel()
+                py = np.column_stack([gy - hh, gy + hh, gy - hh, gy - hh]).ravel()
+                connect = np.ones(px.size, np.int32)
+                connect[3::4] = 0  # each triangle its own closed outline
+                path = pg.functions.arrayToQPath(px, py, connect=connect, finiteCheck=False)
+                path.setFillRule(Qt.FillRule.WindingFill)
                 plan.append((pen, "path", path))
             else:
-                plan.append((pen, "rects", [QRectF(xs[i] - hw, ys[i] - hh, 2 * hw, 2 * hh) for i in idx]))
+                plan.append((pen, "rects", [QRectF(xx - hw, yy - hh, 2 * hw, 2 * hh)
+                                            for xx, yy in zip(gx.tolist(), gy.tolist())]))
         return plan
+
+
+def _line_array(lines: np.ndarray, start: int = 0, count: int | None = None) -> tuple:
+    """(first QLineF, count, array) over rows ``start``.. of an (n, 4) array of x1, y1, x2, y2,
+    for QPainter's ``drawLines(const QLineF *, int)``: no Python object per line. The array must
+    outlive the drawing, so it travels with the pointer."""
+    a = np.ascontiguousarray(lines, np.float64)
+    count = len(a) - start if count is None else count
+    return shiboken6.wrapInstance(a.ctypes.data + start * a.strides[0], QLineF), count, a
 
 
 class Bars(pg.GraphicsObject):
@@ -171,20 +206,39 @@ class Bars(pg.GraphicsObject):
         if key is not None and key == self._key:
             return
         self._key = key
-        x0, y0, w, h = (np.broadcast_to(np.asarray(v, float), np.shape(x0)).ravel() for v in (x0, y0, width, height))
+        x0 = np.asarray(x0, float).ravel()
+        n = x0.size
+
+        def per_bar(v) -> np.ndarray:
+            v = np.asarray(v, float)
+            return np.full(n, float(v)) if v.ndim == 0 else v.ravel()
+
+        y0, w, h = per_bar(y0), per_bar(width), per_bar(height)
+        shown = np.flatnonzero((w > 0) & (h != 0))
+        top = np.minimum(y0, y0 + h)
+        cols = brush if isinstance(brush, (list, tuple)) and len(brush) == n and not isinstance(brush[0], int) else None
         groups: dict[int, tuple[QBrush, list[QRectF]]] = {}
-        cols = brush if isinstance(brush, (list, tuple)) and len(brush) == x0.size and not isinstance(brush[0], int) else None
-        for i, (a, b, c, d) in enumerate(zip(x0.tolist(), y0.tolist(), w.tolist(), h.tolist())):
-            if c <= 0 or d == 0:
-                continue
+        xs, ts, ws, hs = x0.tolist(), top.tolist(), w.tolist(), np.abs(h).tolist()
+        for i in shown.tolist():
             col = cols[i] if cols is not None else brush
-            groups.setdefault(col.rgba(), (QBrush(col), []))[1].append(QRectF(a, min(b, b + d), c, abs(d)))
+            g = groups.get(col.rgba())
+            if g is None:
+                g = groups[col.rgba()] = (QBrush(col), [])
+            g[1].append(QRectF(xs[i], ts[i], ws[i], hs[i]))
         self.prepareGeometryChange()
         self.rects = list(groups.values())
-        rs = [r for _, lst in self.rects for r in lst]
-        self._bounds = _span([v for r in rs for v in (r.left(), r.right())],
-                             [v for r in rs for v in (r.top(), r.bottom())], 0.05)
+        if shown.size:
+            left, right = x0[shown], x0[shown] + w[shown]
+            up, down = top[shown], top[shown] + np.abs(h[shown])
+            self._bounds = _span([float(left.min()), float(right.max())], [float(up.min()), float(down.max())], 0.05)
+        else:
+            self._bounds = QRectF()
         self.update()
+
+    @property
+    def key(self):
+        """The ``key`` of the bars shown (see :meth:`setBars`)."""
+        return self._key
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
         return self._bounds

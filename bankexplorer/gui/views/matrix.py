@@ -27,6 +27,24 @@ from .image import RGBAImage
 from .marks import Bars, Marks
 
 
+_IMAGES: dict = {}
+
+
+def _matrix_image(grid: np.ndarray, st) -> np.ndarray:
+    """The lanes x banks picture of a grid of wavefronts (-1: no access), remembered for the last
+    few grids: warps and instructions of one pattern often make the same one, as do undo and redo."""
+    key = (grid.shape, grid.tobytes(), st.name)
+    img = _IMAGES.get(key)
+    if img is None:
+        rgba = wave_rgba(grid)
+        rgba[grid < 0] = (*st.empty, 255)
+        img = grid_image(rgba, 8, st.background)
+        if len(_IMAGES) >= 16:
+            del _IMAGES[next(iter(_IMAGES))]
+        _IMAGES[key] = img
+    return img
+
+
 class MatrixView(DocView):
     title = "Thread → bank"
 
@@ -106,18 +124,16 @@ class MatrixView(DocView):
             lanes = np.repeat(np.arange(W), lb.shape[1]).reshape(lb.shape)
             grid[lanes[ok], lb[ok]] = np.broadcast_to(det.lane_wave[:, None], lb.shape)[ok]
         if self.grid is None or self.grid.shape != grid.shape or not np.array_equal(self.grid, grid):
-            rgba = wave_rgba(grid)
-            rgba[grid < 0] = (*st.empty, 255)
-            self.image.setImage(grid_image(rgba, 8, st.background), autoLevels=False)
+            self.image.setImage(_matrix_image(grid, st), autoLevels=False)
             self.image.setRect(QRectF(0, 0, NB, W))
         self.grid = grid
         if (W, NB) != self._shape_key:
             self._shape_key = (W, NB)
             self.shape_changed()
-        step = 1 if NB <= 16 else 2 if NB <= 32 else 4
-        self.plot.getAxis("top").setTicks([[(b + 0.5, str(b)) for b in range(0, NB, step)], []])
-        lstep = 1 if W <= 16 else 2 if W <= 32 else 4
-        self.plot.getAxis("left").setTicks([[(ln + 0.5, str(ln)) for ln in range(0, W, lstep)], []])
+            step = 1 if NB <= 16 else 2 if NB <= 32 else 4
+            self.plot.getAxis("top").setTicks([[(b + 0.5, str(b)) for b in range(0, NB, step)], []])
+            lstep = 1 if W <= 16 else 2 if W <= 32 else 4
+            self.plot.getAxis("left").setTicks([[(ln + 0.5, str(ln)) for ln in range(0, W, lstep)], []])
         if det is None:
             self.bars.setBars([], [], [], [], qcolor(st.faint), key=())
             self.badges.setData([])
@@ -132,8 +148,10 @@ class MatrixView(DocView):
         worst = det.worst_bank
         hot = det.degree > 1
         faint, top_c = qcolor(st.faint), qcolor(st.conflict if hot else st.ink)
-        brushes = [top_c if b == worst else faint for b in range(NB)]
-        self.bars.setBars(np.arange(NB) + 0.1, 0.0, 0.8, load, brushes, key=(load.tobytes(), worst, hot))
+        key = (load.tobytes(), worst, hot)
+        if key != self.bars.key:  # the same bars: nothing to build
+            brushes = [top_c if b == worst else faint for b in range(NB)]
+            self.bars.setBars(np.arange(NB) + 0.1, 0.0, 0.8, load, brushes, key=key)
         top = max(1, int(load.max()))
         if getattr(self, "_top", None) != top:  # a range change repaints the axis: only when needed
             self._top = top
@@ -158,9 +176,11 @@ class MatrixView(DocView):
             self.sel_band.show_rect(0, sel.lane, NB, 1)
         else:
             self.sel_band.hide()
-        ok = det.lane_banks[:, 0] >= 0
-        labels = [(float(first_bank[ln]) + 0.5, ln + 0.55, str(int(det.lane_wave[ln]) + 1))
-                  for ln in np.flatnonzero(ok)] if det.wavefronts > 1 else []
+        labels = ()
+        if det.wavefronts > 1:
+            lanes = np.flatnonzero(det.lane_banks[:, 0] >= 0)
+            labels = tuple(zip((first_bank[lanes] + 0.5).tolist(), (lanes + 0.55).tolist(),
+                               map(str, (det.lane_wave[lanes] + 1).tolist())))
         self.wave_labels.set(labels)
         self.caption.setText(
             f"<b style='color:{st.hex(st.conflict) if det.wavefronts > det.ideal else st.hex(st.ink)}'>"

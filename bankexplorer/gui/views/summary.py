@@ -38,22 +38,34 @@ def shared_memory_warning(p) -> tuple[str, str]:
     only as dynamic shared memory with the opt-in attribute) or "" (fine). The NVIDIA preset is
     checked against an H100 (227 KiB opt-in, 48 KiB static), the others against their
     ``shared_bytes``."""
+    last = _SHARED_WARNING
+    if last and last[0] is p:  # the editor and the summary ask about the same pattern
+        return last[1]
     used = p.shared_bytes()
     hw = p.hardware
     if hw.preset == "nvidia-sm70-sm90":
-        from ...advisor.occupancy import GPUS
+        if not _H100_SHARED:
+            from ...advisor.occupancy import GPUS  # the advisor's tables, imported when first needed
 
-        limit, static, gpu = GPUS["h100"].shared_per_block, 48 * KIB, "an H100"
+            _H100_SHARED.append(GPUS["h100"].shared_per_block)
+        limit, static, gpu = _H100_SHARED[0], 48 * KIB, "an H100"
     else:
         limit, static, gpu = hw.shared_bytes, hw.shared_bytes, hw.name
     if used > limit:
-        return "over", (f"{used:,} B of shared memory is more than one block can have on {gpu} "
-                        f"({limit // KIB} KiB" + (f" opt-in, {static // KIB} KiB static" if static < limit else "")
-                        + "): the kernel would not launch")
-    if used > static:
-        return "opt-in", (f"more than {static // KIB} KiB: on {gpu} only as dynamic shared memory with "
-                          f"cudaFuncSetAttribute(…MaxDynamicSharedMemorySize…) (up to {limit // KIB} KiB)")
-    return "", ""
+        out = "over", (f"{used:,} B of shared memory is more than one block can have on {gpu} "
+                       f"({limit // KIB} KiB" + (f" opt-in, {static // KIB} KiB static" if static < limit else "")
+                       + "): the kernel would not launch")
+    elif used > static:
+        out = "opt-in", (f"more than {static // KIB} KiB: on {gpu} only as dynamic shared memory with "
+                         f"cudaFuncSetAttribute(…MaxDynamicSharedMemorySize…) (up to {limit // KIB} KiB)")
+    else:
+        out = "", ""
+    _SHARED_WARNING[:] = [p, out]
+    return out
+
+
+_SHARED_WARNING: list = []  # [pattern, its warning]: the last one asked about
+_H100_SHARED: list = []
 
 
 #: a block of the summary: ("para", markup) wraps to the panel's width; ("table", rows) is a
@@ -351,36 +363,48 @@ class InstructionList(QWidget):
             np.maximum.at(wf_max, src, wf)
             np.maximum.at(id_max, src, ideal)
             np.maximum.at(deg_max, src, deg)
-        for k, ins in enumerate(p.instructions):
-            vals = [str(k), ins.title(), "", "", ""]
-            tips: list[str | None] = [None] * 5
-            bad = False
-            if an is not None:
-                bad = bool(bad_n[k])
-                if bad:
-                    vals[2] = "error"
-                    tips = [an.instruction_errors.get(k, "")] * 5
-                else:
-                    vals[2] = f"{int(wf_sum[k]):,}"
-                    vals[3] = f"{int(id_sum[k]):,}"
-                    vals[4] = f"{int(deg_max[k])}-way"
-                    c = int(count[k])
-                    base = (f"sum over {c:,} warp instruction{'s' if c != 1 else ''} "
-                            f"({p.warps} warp{'s' if p.warps != 1 else ''} × {ins.iterations()} "
-                            f"iteration{'s' if ins.iterations() != 1 else ''}); at most ")
-                    tips[2] = base + f"{int(wf_max[k])} per warp instruction"
-                    tips[3] = base + f"{int(id_max[k])} per warp instruction"
-            for c, v in enumerate(vals):
-                it = self.table.item(k, c)
-                if it is None:
-                    it = QTableWidgetItem()
-                    if c != 1:
-                        it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                    self.table.setItem(k, c, it)
-                if it.text() != v:  # every change repaints the table (and re-decorates its rows)
-                    it.setText(v)
-                if tips[c] is not None:
-                    _set_tip(it, tips[c])
+        # the model's signals are held while the texts change and one dataChanged covers the
+        # changed cells afterwards: each cell's own made the table and its header (columns sized
+        # to their contents) measure every row again, once per changed cell
+        model = self.table.model()
+        changed: list[tuple[int, int]] = []
+        model.blockSignals(True)
+        try:
+            for k, ins in enumerate(p.instructions):
+                vals = [str(k), ins.title(), "", "", ""]
+                tips: list[str | None] = [None] * 5
+                if an is not None:
+                    if bad_n[k]:
+                        vals[2] = "error"
+                        tips = [an.instruction_errors.get(k, "")] * 5
+                    else:
+                        vals[2] = f"{int(wf_sum[k]):,}"
+                        vals[3] = f"{int(id_sum[k]):,}"
+                        vals[4] = f"{int(deg_max[k])}-way"
+                        c = int(count[k])
+                        base = (f"sum over {c:,} warp instruction{'s' if c != 1 else ''} "
+                                f"({p.warps} warp{'s' if p.warps != 1 else ''} × {ins.iterations()} "
+                                f"iteration{'s' if ins.iterations() != 1 else ''}); at most ")
+                        tips[2] = base + f"{int(wf_max[k])} per warp instruction"
+                        tips[3] = base + f"{int(id_max[k])} per warp instruction"
+                for c, v in enumerate(vals):
+                    it = self.table.item(k, c)
+                    if it is None:
+                        it = QTableWidgetItem()
+                        if c != 1:
+                            it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                        self.table.setItem(k, c, it)
+                        changed.append((k, c))
+                    if it.text() != v:  # every change repaints the table (and re-decorates its rows)
+                        it.setText(v)
+                        changed.append((k, c))
+                    if tips[c] is not None:
+                        _set_tip(it, tips[c])
+        finally:
+            model.blockSignals(False)
+        if changed:
+            rows, cols = [r for r, _ in changed], [c for _, c in changed]
+            model.dataChanged.emit(model.index(min(rows), min(cols)), model.index(max(rows), max(cols)))
         self.table.blockSignals(False)
         self.sync_selection()
 

@@ -20,7 +20,7 @@ from ...model.analysis import Analysis, vector_dims
 from ...model.layout import SharedArray
 from ...model.pattern import Pattern
 from ..document import Hover, Selection
-from ..palette import bank_color, bank_rgba, ink_on
+from ..palette import BANK_COLORS, bank_color, bank_rgba, ink_on
 from .base import (
     Caption,
     DocView,
@@ -89,6 +89,16 @@ class TileGrid:
             return (r * self.cols + c,)
         lr, lc = self.logical(r, c)
         return tuple(int(x) for x in np.unravel_index(lr, a.dims[:-1])) + (lc,)
+
+
+_INK_BY_BANK: list = []
+
+
+def _bank_inks() -> list:
+    """The lane number's colour on each bank colour (black or white, whichever reads)."""
+    if not _INK_BY_BANK:
+        _INK_BY_BANK.extend(ink_on(bank_color(b)) for b in range(len(BANK_COLORS)))
+    return _INK_BY_BANK
 
 
 _GRID_CACHE: dict = {}
@@ -279,6 +289,8 @@ class TileView(DocView):
         self.vb.sigRangeChanged.connect(self._update_labels)
         self.track_view(self.vb)
         self._label_src: list[tuple[float, float, str]] = []
+        self._label_firsts: list[tuple[int, int]] = []  # (first lane, lanes) of each label's cell
+        self._label_short: list | None = []
         self._label_span = 1
         self._label_tall = 1  # cells a boxed label may use downwards (an M-major tile's runs)
 
@@ -298,7 +310,7 @@ class TileView(DocView):
         arr = self._array_for(an, sel)
         if arr is None:
             self.grid = None
-            self._label_short = []
+            self._label_firsts, self._label_short = [], []
             self.image.clear()
             for it in (self.outline, self.conflict, self.badge_conflict, self.badge_shared):
                 it.setData([])
@@ -423,7 +435,7 @@ class TileView(DocView):
         if det is None or ins is None or ins.array != arr.name:
             for it in (self.outline, self.conflict, self.badge_conflict, self.badge_shared):
                 it.setData([])
-            self._label_src = self._label_short = []
+            self._label_src, self._label_firsts, self._label_short = [], [], []
             self._update_labels()
             return
         li = an.lane_index[row]
@@ -470,25 +482,39 @@ class TileView(DocView):
         by_cell: dict[tuple[int, int], list[int]] = {}
         for ln, rr, cc in zip(lanes.tolist(), r.tolist(), c.tolist()):
             by_cell.setdefault((rr, cc), []).append(ln)
-        labels, short = [], []
+        labels, firsts = [], []
+        boxed = tall or (span > 1 and arr.ndim > 1 and not down.any())
+        inks = _bank_inks()
+        bank_of = g.bank
         for (rr, cc), ls in by_cell.items():
-            text = str(ls[0]) if len(ls) == 1 else f"{ls[0]},{ls[1]}" if len(ls) == 2 else f"{ls[0]}+{len(ls) - 1}"
+            n = len(ls)
+            text = str(ls[0]) if n == 1 else f"{ls[0]},{ls[1]}" if n == 2 else f"{ls[0]}+{n - 1}"
             if tall:
                 lab = (cc + 0.5, rr + span / 2, text, st.ink, (255, 255, 255, 215))
-            elif span > 1 and arr.ndim > 1 and not down.any():  # over several colours: dark text on a light box
+            elif boxed:  # over several colours: dark text on a light box
                 lab = (cc + span / 2, rr + 0.5, text, st.ink, (255, 255, 255, 215))
             else:
-                b = int(g.bank[rr, cc])
-                lab = (cc + 0.5, rr + 0.5, text, ink_on(bank_color(b)) if b >= 0 else st.ink)
+                b = int(bank_of[rr, cc])
+                lab = (cc + 0.5, rr + 0.5, text, inks[b % len(inks)] if b >= 0 else st.ink)
             labels.append(lab)
-            # where "12+3" (lanes 12 to 15 on one word) does not fit, "12+", else "12", still
-            # names the cell's first lane (the tooltip lists them all)
-            short.append([lab[:2] + (t,) + lab[3:] for t in (str(ls[0]) + ("+" if len(ls) > 1 else ""), str(ls[0]))])
+            firsts.append((ls[0], n))
         self._label_src = labels
-        self._label_short = [list(x) for x in zip(*short)] if short else []
+        self._label_firsts = firsts
+        self._label_short = None  # made when the full labels do not fit (see _short_labels)
         self._label_span = span if arr.ndim > 1 and not down.any() else 1
         self._label_tall = span if tall else 1
         self._update_labels()
+
+    def _short_labels(self) -> list[list[tuple]]:
+        """Where "12+3" (lanes 12 to 15 on one word) does not fit, "12+", else "12": still the
+        cell's first lane (the tooltip lists them all). Made only when the full labels do not fit."""
+        if self._label_short is None:
+            src, firsts = self._label_src, self._label_firsts
+            self._label_short = [
+                [lab[:2] + (str(first) + ("+" if n > 1 else ""),) + lab[3:] for lab, (first, n) in zip(src, firsts)],
+                [lab[:2] + (str(first),) + lab[3:] for lab, (first, n) in zip(src, firsts)],
+            ] if src else []
+        return self._label_short
 
     def _cell_pixels(self) -> float:
         w = self.vb.width()
@@ -501,7 +527,10 @@ class TileView(DocView):
         # a boxed label (several elements per lane) must fit inside its box's outline
         if len(self._label_src) <= 128:
             src, room, pt = self._label_src, px * self._label_span, self.style_.font_pt
-            for labels in [src] + getattr(self, "_label_short", []):
+            for k in range(3):  # the full labels, else shorter ones (made only then)
+                labels = src if k == 0 else self._short_labels()[k - 1] if src else None
+                if labels is None:
+                    break
                 if labels and len(labels[0]) > 4:  # boxed: the label's box stays inside the outline, or none
                     shown = self.lane_labels.fit(labels, room, pt, room_h_px=px * self._label_tall - 2,
                                                  whole_height=True, min_pt=5)

@@ -194,7 +194,9 @@ class TimelineView(DocView):
         if getattr(self, "_seq_total", None) != total:  # a range change repaints the axis
             self._seq_total = total
             self.seq.setXRange(0, max(total, 1), padding=0.02)
-            self.seq.setYRange(0, 2.2, padding=0.05)
+            if not getattr(self, "_seq_y_set", False):  # the two rows (actual, ideal) never change
+                self._seq_y_set = True
+                self.seq.setYRange(0, 2.2, padding=0.05)
         hit = np.flatnonzero(rows == row) if row is not None else []
         if len(hit):
             j = int(hit[0])
