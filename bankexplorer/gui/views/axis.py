@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 import pyqtgraph as pg
-from PySide6.QtCore import QLineF, QPointF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 
 from .richtext import static_text
@@ -30,6 +30,19 @@ class FastAxis(pg.AxisItem):
         self._integer_px: float | None = None
         self._plan = None
         self._pens: dict[tuple, QPen] = {}
+        self._br = None  # (geometry, tick style, bounding rect) of the last boundingRect()
+
+    def boundingRect(self):  # noqa: N802 - Qt's name
+        """pyqtgraph's rectangle, worked out again only when the axis's geometry or tick length
+        changes: Qt asks for it dozens of times per repaint (for the cached picture as well)."""
+        if getattr(self, "grid", None) is not False:
+            return super().boundingRect()
+        geo = self.geometry()
+        key = (self.style["tickLength"], self.style["hideOverlappingLabels"])
+        cached = getattr(self, "_br", None)
+        if cached is None or cached[0] != geo or cached[1] != key:
+            cached = self._br = (geo, key, super().boundingRect())
+        return QRectF(cached[2])
 
     def set_integer_ticks(self, min_px: float | None = 48.0) -> None:
         """Label whole numbers (cycles) at a 1-2-5 step that leaves ``min_px`` pixels per label,

@@ -513,6 +513,10 @@ class DocView(pg.GraphicsLayoutWidget):
         for it in self.scene().items():
             if isinstance(it, (pg.AxisItem, Caption)):
                 it.setCacheMode(mode)
+                if isinstance(it, pg.AxisItem) and it.label is not None:
+                    # the axis title is a child text item (a text document laid out on every
+                    # paint), not part of the axis's cached picture
+                    it.label.setCacheMode(mode)
             if isinstance(it, pg.AxisItem) and it.autoSIPrefix:
                 # no axis here has units to scale: without this every range change re-sets the
                 # axis title's HTML (a text layout) to add an SI prefix that is never there

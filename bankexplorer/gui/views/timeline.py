@@ -10,7 +10,7 @@ import html
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QFontMetricsF
+from PySide6.QtGui import QFontMetricsF, QPen
 
 from ...model.analysis import Analysis
 from ...model.hardware import issue_cycles_one_warp, latency_cycles
@@ -29,7 +29,59 @@ from .base import (
     selected_row,
 )
 from .image import RGBAImage
-from .marks import Bars
+from .marks import Bars, units_per_pixel
+
+
+class VLine(pg.GraphicsObject):
+    """A vertical line at x = value across the whole height of the view, as pyqtgraph's
+    ``InfiniteLine(angle=90)`` draws it, without its per-change work on the view's extent."""
+
+    def __init__(self, pen: QPen):
+        super().__init__()
+        self.pen = QPen(pen)
+        self.pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
+        self._x = 0.0
+        self._bounds = None
+
+    def value(self) -> float:
+        return self._x
+
+    def setValue(self, x: float) -> None:  # noqa: N802 - InfiniteLine's name
+        x = float(x)
+        if x != self._x:
+            self.prepareGeometryChange()
+            self._x = x
+            self._bounds = None
+            self.update()
+
+    def viewTransformChanged(self) -> None:  # noqa: N802 - pyqtgraph's name
+        super().viewTransformChanged()
+        self.prepareGeometryChange()
+        self._bounds = None
+
+    def _extent(self) -> tuple[float, float] | None:
+        vb = self.getViewBox()
+        if vb is None or not hasattr(vb, "viewRange"):
+            return None
+        y0, y1 = vb.viewRange()[1]
+        return min(y0, y1), max(y0, y1)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
+        if self._bounds is None:
+            ext = self._extent()
+            if ext is None:
+                return QRectF()
+            sx, _ = units_per_pixel(self.getViewBox())
+            w = (self.pen.widthF() / 2 + 1) * (sx or 1.0)
+            self._bounds = QRectF(self._x - w, ext[0], 2 * w, ext[1] - ext[0])
+        return QRectF(self._bounds)
+
+    def paint(self, p, *args) -> None:
+        ext = self._extent()
+        if ext is None:
+            return
+        p.setPen(self.pen)
+        p.drawLine(QPointF(self._x, ext[0]), QPointF(self._x, ext[1]))
 
 
 class TimelineView(DocView):
@@ -52,7 +104,7 @@ class TimelineView(DocView):
         self.plot.setMouseEnabled(x=True, y=False)
         self.image = RGBAImage()
         self.plot.addItem(self.image)
-        self.ideal_line = pg.InfiniteLine(angle=90, pen=pg.mkPen(qcolor(st.ink), width=2, style=Qt.PenStyle.DashLine))
+        self.ideal_line = VLine(pg.mkPen(qcolor(st.ink), width=2, style=Qt.PenStyle.DashLine))
         self.plot.addItem(self.ideal_line, ignoreBounds=True)
         # the line's caption sits in a band above lane 0, so it never covers a wavefront's bars
         self.ideal_text = Label(color=qcolor(st.ink), anchor=(1, 0.5))
