@@ -37,10 +37,20 @@ def detail_for(an: Analysis | None, row: int | None) -> InstructionDetail | None
     return d
 
 
+_ROW_CACHE: list = [None, None, None]  # (analysis, (instruction, iteration, warp), row)
+
+
 def selected_row(an: Analysis | None, sel: Selection) -> int | None:
+    """The analysis row of the selected warp instruction (every view asks, several times per
+    redraw: remembered for the last analysis and selection)."""
     if an is None or not len(an):
         return None
-    return an.row_of(sel.instruction, sel.iteration, sel.warp)
+    key = (sel.instruction, sel.iteration, sel.warp)
+    if _ROW_CACHE[0] is an and _ROW_CACHE[1] == key:
+        return _ROW_CACHE[2]
+    row = an.row_of(*key)
+    _ROW_CACHE[:] = [an, key, row]
+    return row
 
 
 def qcolor(rgb, alpha: int = 255) -> QColor:
@@ -331,7 +341,8 @@ class TextPool:
             m = self._fm[pt] = (QFontMetricsF(f), {})
         return m
 
-    def _advance(self, pt: int, text: str) -> float:
+    def advance(self, pt: int, text: str) -> float:
+        """The width of ``text`` in this pool's font at ``pt`` points (measured once)."""
         fm, widths = self._metrics(pt)
         w = widths.get(text)
         if w is None:
@@ -361,7 +372,7 @@ class TextPool:
         while pt >= min_pt:
             fm = self._metrics(pt)[0]
             tall = fm.height() + 2 * (self.margin or 0) if whole_height else fm.ascent()
-            if self._advance(pt, widest) + 3 <= room_px and (room_h_px is None or tall <= room_h_px):
+            if self.advance(pt, widest) + 3 <= room_px and (room_h_px is None or tall <= room_h_px):
                 break
             pt -= 1
         if pt < min_pt:
@@ -417,7 +428,7 @@ class TextPool:
         pt = self.font.pointSize()
         fm = self._metrics(pt)[0]
         m = self.text_margin
-        wpx = max(self._advance(pt, t) for t in {lab[2] for lab in out}) + 2 * m + 4
+        wpx = max(self.advance(pt, t) for t in {lab[2] for lab in out}) + 2 * m + 4
         hpx = fm.height() + 2 * m + 4
         sx, sy = units_per_pixel(self.vb)
         px, py = wpx * sx if sx else 1.0, hpx * sy if sy else 1.0

@@ -398,6 +398,11 @@ class TileView(DocView):
         self.legend.setYRange(0, 1, padding=0)
 
     def _set_ticks(self, g: TileGrid) -> None:
+        key = (g.rows, g.cols, g.fold)
+        if key == getattr(self, "_ticks_key", None):  # the same ticks: nothing to build
+            return
+        self._ticks_key = key
+
         def ticks(n: int):
             step = 1 if n <= 16 else 4 if n <= 64 else 8 if n <= 256 else 32
             return [[(i + 0.5, str(i)) for i in range(0, n, step)], []]

@@ -10,7 +10,7 @@ import html
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QFontMetricsF, QPen
+from PySide6.QtGui import QPen
 
 from ...model.analysis import Analysis
 from ...model.hardware import issue_cycles_one_warp, latency_cycles
@@ -30,6 +30,27 @@ from .base import (
 )
 from .image import RGBAImage
 from .marks import Bars, units_per_pixel
+
+
+_IMAGES: dict = {}
+
+
+def _lanes_image(grid: np.ndarray, st) -> np.ndarray:
+    """The lanes x wavefronts picture of a grid (lane's wavefront or -1), remembered for the last
+    few grids (warps and instructions of one pattern often make the same one)."""
+    key = (grid.shape, grid.tobytes(), st.name)
+    img = _IMAGES.get(key)
+    if img is None:
+        rgba = wave_rgba(grid)
+        rgba[grid < 0] = (*st.empty, 255)
+        # 16 pixels per wavefront with a 1-pixel gap between wavefronts, one per lane: wide,
+        # short cells would turn grid_image's square grid lines into stripes
+        img = np.repeat(rgba, 16, axis=1)
+        img[:, ::16, :3] = st.background
+        if len(_IMAGES) >= 16:
+            del _IMAGES[next(iter(_IMAGES))]
+        _IMAGES[key] = img
+    return img
 
 
 class VLine(pg.GraphicsObject):
@@ -176,13 +197,7 @@ class TimelineView(DocView):
             if last is None or last.shape != grid.shape or not np.array_equal(last, grid) or self.image.image is None:
                 # a new picture only when the lanes' wavefronts changed (an edit elsewhere: none)
                 self._grid = grid
-                rgba = wave_rgba(grid)
-                rgba[grid < 0] = (*st.empty, 255)
-                # 16 pixels per wavefront with a 1-pixel gap between wavefronts, one per lane: wide,
-                # short cells would turn grid_image's square grid lines into stripes
-                img = np.repeat(rgba, 16, axis=1)
-                img[:, ::16, :3] = st.background
-                self.image.setImage(img, autoLevels=False)
+                self.image.setImage(_lanes_image(grid, st), autoLevels=False)
                 self.image.setRect(QRectF(0, 0, n, W))
             self.ideal_line.setValue(det.ideal)
             self.ideal_line.show()
@@ -265,9 +280,10 @@ class TimelineView(DocView):
         svb = self.seq.getViewBox()
         (sx0, sx1), _ = svb.viewRange()
         px = svb.width() / max(sx1 - sx0, 1e-9)
-        fm = QFontMetricsF(self.seq_labels.font)
+        pool = self.seq_labels
+        pt = pool.font.pointSize()
         widths = [float(w) for w in wf if w > 0]
-        labels = [lab for lab, w in zip(labels, widths) if fm.horizontalAdvance(lab[2]) + 4 <= w * px]
+        labels = [lab for lab, w in zip(labels, widths) if pool.advance(pt, lab[2]) + 4 <= w * px]
         self.seq_labels.set(labels, color=(255, 255, 255))
 
     def hover_at(self, scene_pos: QPointF) -> dict | None:
