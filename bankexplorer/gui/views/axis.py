@@ -16,7 +16,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 
-from .richtext import static_text
+from .richtext import sized_text
 
 _VALID = object()  # AxisItem.picture: None = redraw; pyqtgraph only ever tests it against None
 
@@ -31,6 +31,7 @@ class FastAxis(pg.AxisItem):
         self._plan = None
         self._pens: dict[tuple, QPen] = {}
         self._br = None  # (geometry, tick style, bounding rect) of the last boundingRect()
+        self._across = None  # the labels' extent across the axis at the last plan
 
     def boundingRect(self):  # noqa: N802 - Qt's name
         """pyqtgraph's rectangle, worked out again only when the axis's geometry or tick length
@@ -166,7 +167,8 @@ class FastAxis(pg.AxisItem):
             scale = bounds.width() / (hi - lo)
             offset = lo * scale
         x_min, x_max = sorted((lo * scale - offset, hi * scale - offset))
-        base_pen = self.tickPen()
+        axis_pen = self.pen()
+        base_pen = axis_pen if self._tickPen is None else self.tickPen()
         solid = base_pen.brush().style() == Qt.BrushStyle.SolidPattern
         alpha_style = self.style["tickAlpha"]
         ticks, placed = [], []
@@ -198,10 +200,11 @@ class FastAxis(pg.AxisItem):
             across = 0.0
             key = font.key()
             for i, level in enumerate(levels[: self.style["maxTextLevel"] + 1]):
-                labels = [(x, static_text(text, font, key)) for (_, text), x in zip(level, placed[i]) if x is not None and text]
+                labels = [(x, sized_text(text, font, key)) for (_, text), x in zip(level, placed[i]) if x is not None and text]
                 if not level:
                     continue
-                sizes = [(st.size().width(), st.size().height()) for _, st in labels]
+                sizes = [(w, h) for _, (_, w, h) in labels]
+                labels = [(x, st) for x, (st, _, _) in labels]
                 sizes_so_far += [(w, h * 0.8) for w, h in sizes]
                 along = sum(h if vertical else w for w, h in sizes_so_far)
                 if i > 0:  # pyqtgraph's crowding rule for the finer levels
@@ -226,8 +229,10 @@ class FastAxis(pg.AxisItem):
                     if rx < bl - eps or ry < bt - eps or rx + w > bl + bw + eps or ry + h > bt + bh + eps:
                         continue  # pyqtgraph drops a label that does not fit the axis
                     texts.append((QPointF(tx, ty), st))
-            self._updateMaxTextSize(across)
-        return self.pen(), QLineF(a, b), ticks, texts, clip, font
+            if across != self._across:  # pyqtgraph may resize the axis for its labels: on a change only
+                self._across = across
+                self._updateMaxTextSize(across)
+        return axis_pen, QLineF(a, b), ticks, texts, clip, font
 
 
 def fast_axes(given: dict | None = None) -> dict:

@@ -114,6 +114,7 @@ class Caption(pg.GraphicsWidget):
         self.setMinimumWidth(10)
         self._html = ""
         self._pieces: list = []
+        self._ops: list = []  # the pieces as drawing steps (richtext.paint_plan)
         self._laid_width = -1.0
         self._height = -1.0
         self._relayout()
@@ -135,6 +136,7 @@ class Caption(pg.GraphicsWidget):
             return
         self._laid_width = w
         self._pieces, n, _ = self.fonts.laid_out(self._html, max(w, 20.0))
+        self._ops = richtext.paint_plan(self._pieces, self.fonts, self.ink, self.MARGIN, self.MARGIN)
         h = max(n, 1) * self.fonts.line_height + 2 * self.MARGIN
         if h != self._height:
             self._height = h
@@ -148,7 +150,7 @@ class Caption(pg.GraphicsWidget):
 
     def paint(self, p, *args) -> None:
         p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
-        richtext.paint_pieces(p, self._pieces, self.fonts, self.ink, self.MARGIN, self.MARGIN)
+        richtext.paint_ops(p, self._ops)
 
 
 class RectHighlight(QGraphicsRectItem):
@@ -209,9 +211,10 @@ class Label(pg.GraphicsObject):
             self._relayout()
 
     def _relayout(self) -> None:
-        size = richtext.static_text(self._text, self.font).size() if self._text else None
-        w = (size.width() if size else 0.0) + 2 * self.MARGIN
-        h = (size.height() if size else 0.0) + 2 * self.MARGIN
+        self._st = richtext.sized_text(self._text, self.font) if self._text else None
+        self._st_font = QFont(self.font)
+        w = (self._st[1] if self._st else 0.0) + 2 * self.MARGIN
+        h = (self._st[2] if self._st else 0.0) + 2 * self.MARGIN
         self.prepareGeometryChange()
         self._rect = QRectF(-self._anchor[0] * w, -self._anchor[1] * h, w, h)
         self.update()
@@ -231,7 +234,8 @@ class Label(pg.GraphicsObject):
         p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
         p.setFont(self.font)
         p.setPen(self._color)
-        p.drawStaticText(QPointF(r.left() + self.MARGIN, r.top() + self.MARGIN), richtext.static_text(self._text, self.font))
+        st = self._st[0] if self.font == self._st_font else richtext.static_text(self._text, self.font)
+        p.drawStaticText(QPointF(r.left() + self.MARGIN, r.top() + self.MARGIN), st)
 
 
 class _LabelLayer(pg.GraphicsObject):

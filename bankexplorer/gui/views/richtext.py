@@ -146,6 +146,22 @@ def static_text(text: str, font: QFont, font_key: str | None = None) -> QStaticT
     return st
 
 
+_SIZED: dict[tuple[str, str], tuple] = {}
+
+
+def sized_text(text: str, font: QFont, font_key: str | None = None) -> tuple:
+    """(QStaticText, width, height) of ``text`` in ``font``, laid out and measured once."""
+    key = (font_key or font.key(), text)
+    out = _SIZED.get(key)
+    if out is None:
+        if len(_SIZED) > 8192:
+            _SIZED.clear()
+        st = static_text(text, font, key[0])
+        size = st.size()
+        out = _SIZED[key] = (st, size.width(), size.height())
+    return out
+
+
 #: one painted piece: (x, line number, text, run)
 Piece = tuple[float, int, str, Run]
 
@@ -205,20 +221,33 @@ def place(blocks: list[tuple[float, float, list[Piece]]], fonts: Fonts) -> list[
     return out
 
 
-def paint_pieces(p, pieces: list[Piece], fonts: Fonts, ink: QColor, x0: float = 0.0, y0: float = 0.0) -> None:
+def paint_plan(pieces: list[Piece], fonts: Fonts, ink: QColor, x0: float = 0.0, y0: float = 0.0) -> list[tuple]:
+    """What :func:`paint_ops` draws for ``pieces`` at (x0, y0): (font or None when unchanged,
+    pen colour or None when unchanged, point, static text) per piece. Made once per layout, so a
+    repaint is one ``drawStaticText`` per piece and nothing else."""
     colors: dict[str | None, QColor] = {None: ink}
-    font = None
-    color = None
+    font = color = None
     lh = fonts.line_height
+    ops = []
     for x, row, text, run in pieces:
         f = fonts.font(run)
-        if f is not font:
-            p.setFont(f)
-            font = f
         c = colors.get(run.color)
         if c is None:
             c = colors[run.color] = QColor(run.color)
-        if c is not color:
+        ops.append((f if f is not font else None, c if c is not color else None,
+                    QPointF(x0 + x, y0 + row * lh), fonts.static(run, text)))
+        font, color = f, c
+    return ops
+
+
+def paint_ops(p, ops: list[tuple]) -> None:
+    for f, c, pt, st in ops:
+        if f is not None:
+            p.setFont(f)
+        if c is not None:
             p.setPen(c)
-            color = c
-        p.drawStaticText(QPointF(x0 + x, y0 + row * lh), fonts.static(run, text))
+        p.drawStaticText(pt, st)
+
+
+def paint_pieces(p, pieces: list[Piece], fonts: Fonts, ink: QColor, x0: float = 0.0, y0: float = 0.0) -> None:
+    paint_ops(p, paint_plan(pieces, fonts, ink, x0, y0))

@@ -155,6 +155,7 @@ class SummaryView(QAbstractScrollArea):
         self._pending = False
         self._blocks: list[Block] = []
         self._placed: list = []  # every piece of text at its place (richtext.place)
+        self._ops: list = []  # and as drawing steps (richtext.paint_plan)
         self._tips: list[tuple[QRectF, str]] = []
         self._content = QSize(0, 0)
         self._laid_width = -1
@@ -242,6 +243,7 @@ class SummaryView(QAbstractScrollArea):
                 widest = max(widest, x - self.MARGIN)
             y += 3
         self._placed, self._tips = richtext.place(placed, f), tips
+        self._ops = richtext.paint_plan(self._placed, f, self.ink)
         self._content = QSize(int(widest + 2 * self.MARGIN + 1), int(y + self.MARGIN))
         self._update_bars()
 
@@ -265,7 +267,7 @@ class SummaryView(QAbstractScrollArea):
         p = QPainter(self.viewport())
         p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
         p.translate(-self.horizontalScrollBar().value(), -self.verticalScrollBar().value())
-        richtext.paint_pieces(p, self._placed, self.fonts, self.ink)
+        richtext.paint_ops(p, self._ops)
         p.end()
 
     def viewportEvent(self, ev) -> bool:  # noqa: N802 - Qt's name
