@@ -570,9 +570,12 @@ class EditorPanel(QScrollArea):
             elif w.hasFocus():
                 return  # what is typed there stays marked until it is applied
         elif isinstance(w, QComboBox):
-            i = 0 if value is None else w.findData(value)
-            if i < 0:
-                i = w.findText(str(value))
+            if value is not None and w.currentIndex() >= 0 and w.currentData() == value:
+                i = w.currentIndex()  # already shown (findData walks the items)
+            else:
+                i = 0 if value is None else w.findData(value)
+                if i < 0:
+                    i = w.findText(str(value))
             if i != w.currentIndex():
                 w.blockSignals(True)
                 w.setCurrentIndex(i)
@@ -606,7 +609,9 @@ class EditorPanel(QScrollArea):
             self.array_pick.setCurrentIndex(names.index(ins.array))
         self.array_pick.blockSignals(False)
         level, why = shared_memory_warning(p)
-        self.shared_note.setText(f"⚠ {why}" if level == "over" else "")
+        note = f"⚠ {why}" if level == "over" else ""
+        if self.shared_note.text() != note:
+            self.shared_note.setText(note)
         self.shared_note.setVisible(level == "over")
         has_arr = bool(p.arrays)
         for key in ("arr.name", "arr.dtype", "arr.dims", "arr.padding", "arr.base", "arr.kind"):

@@ -104,7 +104,7 @@ class OccupancyChart(QWidget):
         st = SCREEN
         self.points: list[PaddingPoint] = []
         self.array = ""
-        self.plot = pg.PlotWidget(background=_hex(st.background))
+        self.plot = pg.PlotWidget(background=_hex(st.background), enableMenu=False)  # no menu built to be dropped
         self.plot.setMenuEnabled(False)
         self.plot.setMouseEnabled(False, False)
         self.plot.hideButtons()

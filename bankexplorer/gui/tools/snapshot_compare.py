@@ -24,16 +24,24 @@ class CompareTool:
     def __init__(self, win: "MainWindow"):
         self.win = win
         self.snap = Snapshot(win.document, win)
-        self.pane = BeforePane(self.snap)
-        self.dock = QDockWidget(self.pane.title, win)
+        self._pane: BeforePane | None = None  # made when first needed (see pane)
+        self.dock = QDockWidget(BeforePane.title, win)
         self.dock.setObjectName("dock_before")
-        self.dock.setWidget(self.pane)
         # a full-height column of its own in the left area, right of the editor and instruction
         # list, so the before tile sits beside the live one
         win.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock, Qt.Orientation.Horizontal)
         self.dock.hide()
         self.dock.visibilityChanged.connect(self._visibility)
         self._tabbed = False  # the Summary put in a tab beside the Timeline to make room
+
+    @property
+    def pane(self) -> BeforePane:
+        """The dock's contents, made the first time they are needed: building the snapshot's two
+        views took a tenth of the window's start, and most sessions never open the pane."""
+        if self._pane is None:
+            self._pane = BeforePane(self.snap)
+            self.dock.setWidget(self._pane)
+        return self._pane
 
     def set_before(self) -> None:
         self.snap.set()
@@ -42,13 +50,14 @@ class CompareTool:
 
     def show(self) -> None:
         was_visible = self.dock.isVisible()
+        pane = self.pane
         self.dock.show()
         self.dock.raise_()
         if not was_visible and not self.dock.isFloating():
             self._make_room()
             QTimer.singleShot(0, self._make_room)  # again once the columns have settled
             QTimer.singleShot(0, self._fit)  # the tile below is narrower now: fit both
-        self.pane.refresh_now()
+        pane.refresh_now()
 
     def _make_room(self) -> None:
         """The Before column comes out of the middle (the live tile, the Timeline, the Summary)
@@ -83,6 +92,8 @@ class CompareTool:
 
     def _visibility(self, visible: bool) -> None:
         """The Before pane closed: the Summary goes back beside the Timeline."""
+        if visible and self._pane is None:  # shown another way (the View menu): its contents now
+            self.dock.setWidget(self.pane)
         win = self.win
         if visible or not self._tabbed or not isValid(win) or not win.isVisible():
             return  # shown, never tabbed, or the window is closing

@@ -249,8 +249,9 @@ class _LabelLayer(pg.GraphicsObject):
         self._bounds = QRectF()
 
     def set_bounds(self, r: QRectF) -> None:
-        self.prepareGeometryChange()
-        self._bounds = r
+        if r != self._bounds:  # the labels moved beyond their old rectangle
+            self.prepareGeometryChange()
+            self._bounds = r
         self.update()
 
     def viewTransformChanged(self) -> None:  # noqa: N802 - pyqtgraph's name
@@ -509,6 +510,9 @@ class DocView(pg.GraphicsLayoutWidget):
         """``addPlot`` whose plots get :class:`~.axis.FastAxis` axes (cheap to redraw after an edit)."""
         given = kargs.get("axisItems") or {}
         kargs["axisItems"] = fast_axes(given)
+        # the views have no context menus: pyqtgraph's would be built (a form per view box) only
+        # to be dropped again by setMenuEnabled(False)
+        kargs.setdefault("enableMenu", False)
         plot = self.ci.addPlot(row=row, col=col, rowspan=rowspan, colspan=colspan, **kargs)
         for side in ("top", "right"):  # pyqtgraph shows every axis it is given; its default hides these
             plot.showAxis(side, side in given)

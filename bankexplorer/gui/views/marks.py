@@ -81,17 +81,19 @@ class Marks(pg.GraphicsObject):
         self.update()
 
     def _update_bounds(self) -> None:
-        self.prepareGeometryChange()
         if self.x.size:
             hw, hh = self._half()
             # room for a thick cosmetic pen: 3 pixels at today's zoom (re-done on every zoom)
             px, py = units_per_pixel(self.getViewBox())
             mx = max(0.05, 3 * px)
             my = max(0.05, 3 * py)
-            self._bounds = QRectF(self.x.min() - hw - mx, self.y.min() - hh - my,
-                                  self.x.max() - self.x.min() + 2 * (hw + mx), self.y.max() - self.y.min() + 2 * (hh + my))
+            x0, x1, y0, y1 = float(self.x.min()), float(self.x.max()), float(self.y.min()), float(self.y.max())
+            bounds = QRectF(x0 - hw - mx, y0 - hh - my, x1 - x0 + 2 * (hw + mx), y1 - y0 + 2 * (hh + my))
         else:
-            self._bounds = QRectF()
+            bounds = QRectF()
+        if bounds != self._bounds:  # new marks in the same rectangle need no new geometry
+            self.prepareGeometryChange()
+            self._bounds = bounds
 
     def viewTransformChanged(self) -> None:  # noqa: N802 - pyqtgraph's name
         super().viewTransformChanged()

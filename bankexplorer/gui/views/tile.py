@@ -196,7 +196,7 @@ class TileViewBox(pg.ViewBox):
     with Shift (or Ctrl/Alt) -> move the whole footprint. Elsewhere the usual pan."""
 
     def __init__(self, owner: "TileView"):
-        super().__init__(invertY=True, lockAspect=True)
+        super().__init__(invertY=True, lockAspect=True, enableMenu=False)  # no context menu: see DocView
         self.owner = owner
         self._mode = None
 
