@@ -32,6 +32,8 @@ class FastAxis(pg.AxisItem):
         self._pens: dict[tuple, QPen] = {}
         self._br = None  # (geometry, tick style, bounding rect) of the last boundingRect()
         self._across = None  # the labels' extent across the axis at the last plan
+        self._pen_cache = None
+        self._fkey = None
 
     def boundingRect(self):  # noqa: N802 - Qt's name
         """pyqtgraph's rectangle, worked out again only when the axis's geometry or tick length
@@ -135,7 +137,7 @@ class FastAxis(pg.AxisItem):
     def _make_plan(self):
         """pyqtgraph's generateDrawSpecs for fixed ticks (same positions, alignment, crowding
         rule and clipping), straight to lines and laid-out labels."""
-        font = self.style["tickFont"] or QFont()
+        font = self.style["tickFont"] or _default_font()
         bounds = self.mapRectFromParent(self.geometry())
         o = self.orientation
         vertical = o in ("left", "right")
@@ -167,9 +169,7 @@ class FastAxis(pg.AxisItem):
             scale = bounds.width() / (hi - lo)
             offset = lo * scale
         x_min, x_max = sorted((lo * scale - offset, hi * scale - offset))
-        axis_pen = self.pen()
-        base_pen = axis_pen if self._tickPen is None else self.tickPen()
-        solid = base_pen.brush().style() == Qt.BrushStyle.SolidPattern
+        axis_pen, base_pen, solid = self._plan_pens()
         alpha_style = self.style["tickAlpha"]
         ticks, placed = [], []
         for i, level in enumerate(levels):
@@ -198,7 +198,7 @@ class FastAxis(pg.AxisItem):
             gap = max(0, self.style["tickLength"]) + self.style["tickTextOffset"][0 if vertical else 1]
             sizes_so_far: list[tuple[float, float]] = []
             across = 0.0
-            key = font.key()
+            key = self._font_key(font)
             for i, level in enumerate(levels[: self.style["maxTextLevel"] + 1]):
                 labels = [(x, sized_text(text, font, key)) for (_, text), x in zip(level, placed[i]) if x is not None and text]
                 if not level:
@@ -233,6 +233,33 @@ class FastAxis(pg.AxisItem):
                 self._across = across
                 self._updateMaxTextSize(across)
         return axis_pen, QLineF(a, b), ticks, texts, clip, font
+
+    def _plan_pens(self) -> tuple:
+        """(axis pen, tick pen, tick pen is solid), made again only when a pen is set
+        (pyqtgraph builds a new QPen on every pen() call)."""
+        src = (self._pen, self._tickPen)
+        cached = self._pen_cache
+        if cached is None or cached[0][0] is not src[0] or cached[0][1] is not src[1]:
+            axis_pen = self.pen()
+            base_pen = axis_pen if self._tickPen is None else self.tickPen()
+            cached = self._pen_cache = (src, axis_pen, base_pen, base_pen.brush().style() == Qt.BrushStyle.SolidPattern)
+        return cached[1:]
+
+    def _font_key(self, font: QFont) -> str:
+        cached = self._fkey
+        if cached is None or cached[0] != font:
+            cached = self._fkey = (QFont(font), font.key())
+        return cached[1]
+
+
+_FONT: list = []
+
+
+def _default_font() -> QFont:
+    """The tick font when none is set (pyqtgraph's default: the application's font)."""
+    if not _FONT:
+        _FONT.append(QFont())
+    return _FONT[0]
 
 
 def fast_axes(given: dict | None = None) -> dict:

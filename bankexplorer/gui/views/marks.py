@@ -208,33 +208,35 @@ class Bars(pg.GraphicsObject):
         if key is not None and key == self._key:
             return
         self._key = key
-        x0 = np.asarray(x0, float).ravel()
-        n = x0.size
+        xs = np.asarray(x0, float).ravel().tolist()
+        n = len(xs)
 
-        def per_bar(v) -> np.ndarray:
-            v = np.asarray(v, float)
-            return np.full(n, float(v)) if v.ndim == 0 else v.ravel()
+        def per_bar(v) -> list:
+            return [float(v)] * n if np.ndim(v) == 0 else np.asarray(v, float).ravel().tolist()
 
-        y0, w, h = per_bar(y0), per_bar(width), per_bar(height)
-        shown = np.flatnonzero((w > 0) & (h != 0))
-        top = np.minimum(y0, y0 + h)
+        ys, ws, hs = per_bar(y0), per_bar(width), per_bar(height)
         cols = brush if isinstance(brush, (list, tuple)) and len(brush) == n and not isinstance(brush[0], int) else None
         groups: dict[int, tuple[QBrush, list[QRectF]]] = {}
-        xs, ts, ws, hs = x0.tolist(), top.tolist(), w.tolist(), np.abs(h).tolist()
-        for i in shown.tolist():
+        left = top = float("inf")
+        right = bottom = float("-inf")
+        for i in range(n):  # a few dozen bars: plain Python beats numpy's per-call cost here
+            c, d = ws[i], hs[i]
+            if c <= 0 or d == 0:
+                continue
+            a, b = xs[i], ys[i]
+            t = min(b, b + d)
+            d = abs(d)
             col = cols[i] if cols is not None else brush
-            g = groups.get(col.rgba())
+            rgba = col.rgba()
+            g = groups.get(rgba)
             if g is None:
-                g = groups[col.rgba()] = (QBrush(col), [])
-            g[1].append(QRectF(xs[i], ts[i], ws[i], hs[i]))
+                g = groups[rgba] = (QBrush(col), [])
+            g[1].append(QRectF(a, t, c, d))
+            left, right = min(left, a), max(right, a + c)
+            top, bottom = min(top, t), max(bottom, t + d)
         self.prepareGeometryChange()
         self.rects = list(groups.values())
-        if shown.size:
-            left, right = x0[shown], x0[shown] + w[shown]
-            up, down = top[shown], top[shown] + np.abs(h[shown])
-            self._bounds = _span([float(left.min()), float(right.max())], [float(up.min()), float(down.max())], 0.05)
-        else:
-            self._bounds = QRectF()
+        self._bounds = _span([left, right], [top, bottom], 0.05) if groups else QRectF()
         self.update()
 
     @property
