@@ -99,6 +99,8 @@ class Fonts:
         self._keys = {k: f.key() for k, f in self._face.items()}
         self._widths: dict[tuple, float] = {}
         self._layouts: dict[tuple, tuple] = {}
+        #: a piece's point and static text, by its place (see paint_plan)
+        self.placed: dict[tuple, tuple] = {}
         self.line_height = max(m.height() for m in self._metrics.values())
 
     def font(self, run: Run) -> QFont:
@@ -228,14 +230,21 @@ def paint_plan(pieces: list[Piece], fonts: Fonts, ink: QColor, x0: float = 0.0, 
     colors: dict[str | None, QColor] = {None: ink}
     font = color = None
     lh = fonts.line_height
+    placed = fonts.placed  # (point, static text) of pieces seen before: most stay where they were
+    if len(placed) > 4096:
+        placed.clear()
     ops = []
-    for x, row, text, run in pieces:
+    for piece in pieces:
+        x, row, text, run = piece
         f = fonts.font(run)
         c = colors.get(run.color)
         if c is None:
             c = colors[run.color] = QColor(run.color)
-        ops.append((f if f is not font else None, c if c is not color else None,
-                    QPointF(x0 + x, y0 + row * lh), fonts.static(run, text)))
+        key = (x0, y0, piece)
+        at = placed.get(key)
+        if at is None:
+            at = placed[key] = (QPointF(x0 + x, y0 + row * lh), fonts.static(run, text))
+        ops.append((f if f is not font else None, c if c is not color else None) + at)
         font, color = f, c
     return ops
 

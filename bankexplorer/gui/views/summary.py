@@ -159,6 +159,7 @@ class SummaryView(QAbstractScrollArea):
         self._tips: list[tuple[QRectF, str]] = []
         self._content = QSize(0, 0)
         self._laid_width = -1
+        self._bar_w: int | None = None
         self.fonts = richtext.Fonts(QFont().pointSizeF())
         self.ink = QColor(style.hex(style.ink))
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
@@ -207,7 +208,7 @@ class SummaryView(QAbstractScrollArea):
     def _relayout(self) -> None:
         # the width with room for a vertical scroll bar whether or not it shows: a layout that
         # followed the bar (a tighter table when it appears) made it appear and go in a loop
-        bar = self.verticalScrollBar().sizeHint().width()
+        bar = self._bar_width()
         width = max(self.width() - 2 * self.frameWidth() - bar - 2 * self.MARGIN, 120.0)
         if width == self._laid_width:
             return
@@ -246,6 +247,17 @@ class SummaryView(QAbstractScrollArea):
         self._ops = richtext.paint_plan(self._placed, f, self.ink)
         self._content = QSize(int(widest + 2 * self.MARGIN + 1), int(y + self.MARGIN))
         self._update_bars()
+
+    def _bar_width(self) -> int:
+        """The vertical scroll bar's width (asked of the style once: it is the same every edit)."""
+        if self._bar_w is None:
+            self._bar_w = self.verticalScrollBar().sizeHint().width()
+        return self._bar_w
+
+    def changeEvent(self, ev) -> None:  # noqa: N802 - Qt's name
+        if ev.type() == QEvent.Type.StyleChange:
+            self._bar_w = None
+        super().changeEvent(ev)
 
     def _update_bars(self) -> None:
         vp = self.viewport().size()
