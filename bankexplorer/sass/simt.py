@@ -141,33 +141,42 @@ class Scheduler:
         group that splits runs its branch-taken part first; the rest waits its turn. ``only``: the
         warps that ``hold`` applies to (the others go on)."""
         S = iss.S
-        nxt = np.full(S.shape, pc + 16, np.int64)
-        for mask, target in iss.jumps:
-            nxt[mask & S] = target
         gone = None
         if iss.exited is not None and iss.exited.any():
             gone = _lane_bits(iss.exited & S).astype(np.int64)
             self.alive &= ~gone
-        per = nxt.reshape(-1, WARP)
-        for g in self.chosen:
-            bits = g.bits & ~int(gone[g.warp]) if gone is not None else g.bits
-            if not bits:
-                continue
-            if hold is not None and (only is None or g.warp in only):
-                self._hold(hold, g.warp, bits, pc)
-                continue
-            row = per[g.warp]
-            lanes = np.flatnonzero(_lanes(np.array([bits], "<u4"))[:WARP])
-            targets = row[lanes]
-            t0 = int(targets[0])
-            if (targets == t0).all():
-                g.pc, g.bits, g.age = t0, bits, g.age + 1
-                self._add(g, first=True)
-                continue
-            parts = [(int(t), int(np.bitwise_or.reduce(np.left_shift(1, lanes[targets == t])))) for t in np.unique(targets)]
-            order = sorted(parts, key=lambda p: _first(p[0], pc))
-            for k, (t, b) in enumerate(reversed(order)):
-                self._add(Group(g.warp, b, t), first=True)
+        if not iss.jumps and hold is None:  # the common case: every group steps to the next instruction
+            for g in self.chosen:
+                bits = g.bits & ~int(gone[g.warp]) if gone is not None else g.bits
+                if bits:
+                    g.pc, g.bits, g.age = pc + 16, bits, g.age + 1
+                    self._add(g, first=True)
+        else:
+            nxt = np.full(S.shape, pc + 16, np.int64)
+            for mask, target in iss.jumps:
+                nxt[mask & S] = target
+            per = nxt.reshape(-1, WARP)
+            live = S.reshape(-1, WARP) if gone is None else (S & ~iss.exited).reshape(-1, WARP)
+            lo = np.where(live, per, np.iinfo(np.int64).max).min(axis=1)
+            hi = np.where(live, per, np.iinfo(np.int64).min).max(axis=1)
+            for g in self.chosen:
+                bits = g.bits & ~int(gone[g.warp]) if gone is not None else g.bits
+                if not bits:
+                    continue
+                if hold is not None and (only is None or g.warp in only):
+                    self._hold(hold, g.warp, bits, pc)
+                    continue
+                w = g.warp
+                if lo[w] == hi[w]:
+                    g.pc, g.bits, g.age = int(lo[w]), bits, g.age + 1
+                    self._add(g, first=True)
+                    continue
+                lanes = np.flatnonzero(live[w])
+                targets = per[w][lanes]
+                parts = [(int(t), int(np.bitwise_or.reduce(np.left_shift(1, lanes[targets == t]))))
+                         for t in np.unique(targets)]
+                for t, b in reversed(sorted(parts, key=lambda p: _first(p[0], pc))):
+                    self._add(Group(w, b, t), first=True)
         if gone is not None:
             self._release_all()
 
