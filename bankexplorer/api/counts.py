@@ -305,7 +305,7 @@ def wavefronts(addresses: Addresses, *, width: int | Sequence[int] | np.ndarray 
 
 #: instructions counted per engine call: a batch of any length costs memory for this many at a
 #: time (tens of MB), plus its input and the counts
-CHUNK_ROWS = 1 << 18
+CHUNK_ROWS = 1 << 17
 
 
 def _counts(addr: np.ndarray, code: np.ndarray, widths: np.ndarray, mats: np.ndarray,

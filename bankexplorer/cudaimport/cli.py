@@ -67,7 +67,9 @@ def _read(path: str) -> tuple[str, str]:
 
     try:
         if path == "-":
-            data = sys.stdin.buffer.read(MAX_SOURCE_BYTES + 1)
+            raw = getattr(sys.stdin, "buffer", None)  # a text stream in place of stdin (tests) has none
+            data = raw.read(MAX_SOURCE_BYTES + 1) if raw is not None else \
+                sys.stdin.read(MAX_SOURCE_BYTES + 1).encode("utf-8", "replace")
             if len(data) > MAX_SOURCE_BYTES:
                 raise UsageError(f"stdin: larger than {MAX_SOURCE_BYTES // 1024:,} KiB: paste the part of the kernel "
                                  f"that uses shared memory")
