@@ -227,11 +227,12 @@ def wavefronts(addresses: Addresses, *, width: int | Sequence[int] | np.ndarray 
 
     In a batch, ``width``, ``kind``, ``op``, ``matrices`` and ``space`` may also be sequences of
     ``n`` values, one per instruction (entries that do not apply to a row's kind are ignored).
+    A batch of any length is counted :data:`CHUNK_ROWS` instructions at a time (bounded memory).
 
     Raises:
         ValueError: naming the argument, for a wrong shape, an unknown kind, op or preset, an
             out-of-range width or matrix count, or an address that is negative (other than -1),
-            beyond 2**40 or misaligned for its width.
+            beyond 2**40 or misaligned for its width; also when the batch does not fit in memory.
     """
     from .layouts import Access
 
