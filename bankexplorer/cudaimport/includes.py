@@ -19,11 +19,10 @@ that NVRTC itself opens only the bundled CUDA headers.
 
 from __future__ import annotations
 
-import bisect
 import os
 import re
 import stat
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .syntax import MAX_SOURCE_BYTES
 
@@ -68,12 +67,14 @@ def _within(real: str, roots: tuple[str, ...]) -> bool:
 
 @dataclass(frozen=True)
 class Found:
-    """Where an include name led: the path to open, its real path, and whether it is one of the
-    bundled CUDA headers (which the importer does not read and NVRTC finds by itself)."""
+    """Where an include name led: the path to open, its real path, whether it is one of the
+    bundled CUDA headers (which the importer does not read and NVRTC finds by itself), and the
+    file's identity (device, inode): the file opened must be the one that was checked."""
 
     path: str
     real: str
     bundled: bool
+    identity: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ class IncludeRules:
     folders: tuple[str, ...] = ()  # the kernel's own folder first, then the -I folders
     bundled: tuple[str, ...] = ()  # the CUDA headers of the nvidia wheels
     local: str | None = None  # the kernel's own folder, when it came from a file
-    _roots: tuple[str, ...] = field(default=(), compare=False)
+    roots: tuple[str, ...] = ()  # the real paths of all those folders (a link must stay inside one)
 
     @classmethod
     def of(cls, path: str | None, include_dirs: list[str] | tuple[str, ...] = (),
@@ -114,7 +115,7 @@ class IncludeRules:
             if not os.path.lexists(cand):
                 continue
             real = os.path.realpath(cand)
-            if not _within(real, self._roots):
+            if not _within(real, self.roots):
                 raise IncludeError(f"#include {_spell(name, system)}: a link to a file outside the folders an "
                                    f"include may come from ({_WHERE}): not read")
             try:
@@ -129,7 +130,7 @@ class IncludeRules:
             if not bundled and st.st_size > MAX_HEADER_BYTES:
                 raise IncludeError(f"#include {_spell(name, system)}: the file is {st.st_size:,} bytes; headers "
                                    f"are read up to {MAX_HEADER_BYTES // 1024:,} KiB")
-            return Found(cand, real, bundled)
+            return Found(cand, real, bundled, (st.st_dev, st.st_ino))
         return None
 
 
@@ -146,8 +147,9 @@ def read_header(found: Found, name: str) -> str:
     except OSError as e:
         raise IncludeError(f'#include "{name}": cannot be read ({e.strerror})') from None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise IncludeError(f'#include "{name}": not a regular file: not read')
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or (st.st_dev, st.st_ino) != found.identity:
+            raise IncludeError(f'#include "{name}": not the regular file that was checked (it changed): not read')
         data = _read_at_most(fd, MAX_HEADER_BYTES + 1)
     finally:
         os.close(fd)

@@ -106,7 +106,7 @@ def preprocess(text: str, defines: dict[str, int] | None = None, include_dirs: l
     if not needs_preprocessor(text):
         return Preprocessed(text)
     try:
-        from pcpp.preprocessor import Action, OutputDirective, Preprocessor
+        from pcpp.preprocessor import Preprocessor
     except ImportError:  # pcpp is a dependency; a broken install still imports as written
         return Preprocessed(text, [(1, 1, "the C preprocessor (pcpp) is not installed: macros with arguments, #if and "
                                           "#include are not applied", "warning")])
@@ -118,11 +118,13 @@ def preprocess(text: str, defines: dict[str, int] | None = None, include_dirs: l
     budget = _Budget()
 
     class _Pre(Preprocessor):
-        in_directive = 0
-        top_line = 1  # the kernel's line of the #include being read (where a header's problems are shown)
-        stack: list[tuple[str, str]] = []  # (real path, name) of the files being read, the kernel first
-        dirs: list[str | None] = []  # their folders, for "x.h" includes
-        read = 0
+        def __init__(self) -> None:
+            super().__init__()
+            self.in_directive = 0
+            self.top_line = 1  # the kernel's line of the #include being read (where a header's problems show)
+            self.stack = [(os.path.realpath(path) if path else main, name)]  # (real path, name) being read
+            self.dirs: list[str | None] = [rules.local]  # their folders, for "x.h" includes
+            self.read = 0  # headers read
 
         def _report(self, file, line, msg: str, severity: str = "error") -> None:
             if file in (main, None):
@@ -184,11 +186,6 @@ def preprocess(text: str, defines: dict[str, int] | None = None, include_dirs: l
                 self.stack.pop()
                 self.dirs.pop()
 
-        def on_include_not_found(self, is_malformed, is_system_include, curdir, includepath):
-            if not is_malformed:
-                raise OutputDirective(Action.IgnoreAndRemove)
-            return super().on_include_not_found(is_malformed, is_system_include, curdir, includepath)
-
         def on_directive_handle(self, directive, toks, ifpassthru, precedingtoks):
             if directive.value == "define" and toks and toks[0].value in keep:
                 return None  # execute it, and keep the line for the translator's named constant
@@ -205,11 +202,11 @@ def preprocess(text: str, defines: dict[str, int] | None = None, include_dirs: l
                 self.in_directive -= 1
 
         def expand_macros(self, tokens, expanding_from=[]):  # noqa: B006 - pcpp's signature
+            line = self.top_line if len(self.stack) > 1 or not tokens else int(getattr(tokens[0], "lineno", 1) or 1)
             if expanding_from:  # a macro's replacement: what a bomb multiplies
-                budget.spend(len(tokens), self.top_line if len(self.stack) > 1 else int(getattr(tokens[0], "lineno", 0)
-                                                                                         or 1) if tokens else 1)
+                budget.spend(len(tokens), line)
             else:
-                budget.tick(1)
+                budget.tick(line)
             if self.in_directive:
                 return super().expand_macros(tokens, expanding_from)
             hidden = {k: self.macros.pop(k) for k in keep if k in self.macros}
@@ -221,8 +218,6 @@ def preprocess(text: str, defines: dict[str, int] | None = None, include_dirs: l
     p = _Pre()
     p.line_directive = None
     p.rewrite_paths = []  # tokens keep the exact source they came from (the kernel: ``main``)
-    p.stack = [(os.path.realpath(path) if path else main, name)]
-    p.dirs = [rules.local]
     for k, v in (defines or {}).items():
         p.define(f"{k} {v}")
     try:
