@@ -209,11 +209,13 @@ OBJ_BOMB = "#define A0 x\n" + "".join(f"#define A{i + 1} A{i} A{i}\n" for i in r
 @pytest.mark.parametrize("bomb, use", [(FN_BOMB, "F40(1)"), ("#if 1\n#endif\n" + OBJ_BOMB, "A40")])
 def test_macro_bombs_stop_at_the_expansion_budget(bomb, use):
     """(Object-like macros go through the preprocessor when something else needs it, here #if.)"""
+    text = (bomb + "__global__ void k(float *o) {\n  __shared__ float s[64];\n  int x = 1;\n"
+                   f"  o[0] = {use};\n  o[threadIdx.x] = s[threadIdx.x];\n}}\n")
     t = time.monotonic()
-    res = import_cuda(bomb + "__global__ void k(float *o) {\n  __shared__ float s[64];\n  int x = 1;\n"
-                             f"  o[0] = {use};\n  o[threadIdx.x] = s[threadIdx.x];\n}}\n", ImportOptions())
+    res = import_cuda(text, ImportOptions())
     assert time.monotonic() - t < pp.MAX_SECONDS
-    assert any("budget of 200,000 tokens" in d.message and d.severity == "error" for d in res.diagnostics)
+    (err,) = [d for d in res.diagnostics if "budget of 200,000 tokens" in d.message]
+    assert err.severity == "error" and err.line == text.split("\n").index(f"  o[0] = {use};") + 1
 
 
 def test_preprocessing_stops_at_its_time_budget(monkeypatch):

@@ -36,8 +36,8 @@ MAX_EXPANSION_TOKENS = 200_000
 MAX_SECONDS = 10.0
 
 #: what only a real preprocessor handles; anything else the translator reads directly
-_NEEDS = re.compile(r"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|include|undef|error|warning)\b|^[ \t]*#[ \t]*define[ \t]+\w+\(",
-                    re.M)
+_NEEDS = re.compile(r"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|include|undef|error|warning)\b"
+                    r"|^[ \t]*#[ \t]*define[ \t]+\w+\(", re.M)
 _OBJECT_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+([-+~()\w \t*/%<>&|^]+?)[ \t]*(?://.*)?$", re.M)
 _INCLUDE_LINE = re.compile(r"^[ \t]*#[ \t]*include\b", re.M)
 
@@ -77,7 +77,9 @@ def needs_preprocessor(text: str) -> bool:
 
 
 class _OverBudget(Exception):
-    pass
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.line = line
 
 
 class _Budget:
@@ -90,13 +92,13 @@ class _Budget:
     def spend(self, n: int, line: int) -> None:
         self.tokens += n
         if self.tokens > MAX_EXPANSION_TOKENS:
-            raise _OverBudget(f"macro expansion past its budget of {MAX_EXPANSION_TOKENS:,} tokens near line {line} "
-                              f"(a macro that expands without end?): macros not applied")
+            raise _OverBudget(f"macro expansion past its budget of {MAX_EXPANSION_TOKENS:,} tokens (a macro that "
+                              f"expands without end?): macros not applied", line)
         self.tick(line)
 
     def tick(self, line: int) -> None:
         if time.monotonic() > self.deadline:
-            raise _OverBudget(f"preprocessing past its budget of {MAX_SECONDS:g} s near line {line}: macros not applied")
+            raise _OverBudget(f"preprocessing past its budget of {MAX_SECONDS:g} s: macros not applied", line)
 
 
 def preprocess(text: str, defines: dict[str, int] | None = None, include_dirs: list[str] | None = None,
@@ -202,7 +204,8 @@ def preprocess(text: str, defines: dict[str, int] | None = None, include_dirs: l
                 self.in_directive -= 1
 
         def expand_macros(self, tokens, expanding_from=[]):  # noqa: B006 - pcpp's signature
-            line = self.top_line if len(self.stack) > 1 or not tokens else int(getattr(tokens[0], "lineno", 1) or 1)
+            # pcpp's line of the outermost macro being expanded (its __LINE__), or the header's #include
+            line = self.top_line if len(self.stack) > 1 else int(self.linemacro or 1)
             if expanding_from:  # a macro's replacement: what a bomb multiplies
                 budget.spend(len(tokens), line)
             else:
@@ -243,7 +246,7 @@ def preprocess(text: str, defines: dict[str, int] | None = None, include_dirs: l
                 where = next((ln for ln in include_lines if ln >= last), last)
             lines[where].append(tok.value)
     except _OverBudget as e:
-        return Preprocessed(text, diags + [(1, 1, f"preprocessor: {e}", "error")], True)
+        return Preprocessed(text, diags + [(e.line, 1, f"preprocessor: {e}", "error")], True)
     except RecursionError:
         return Preprocessed(text, diags + [(1, 1, "preprocessor: macros or #if nested too deeply to follow", "error")],
                             True)
