@@ -1,8 +1,9 @@
 """``bankexplorer convert``: a pattern file of explicit-address instructions <-> a ``.jsonl`` trace.
 
 Both directions validate every instruction (the same messages as ``analyze``) and write the
-target atomically (a temporary file beside it, then a rename), never over the source. Trace to pattern streams: each
-instruction line is copied as it is, so a trace of any length converts in constant memory.
+target atomically (a temporary file beside it, then a rename), never over the source. Trace to
+pattern streams: each instruction line is copied as it is, so a trace of any length converts in
+constant memory.
 """
 
 from __future__ import annotations

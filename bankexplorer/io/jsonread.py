@@ -111,21 +111,20 @@ def fast_parse(raw: bytes, where: str = "", source: str = "") -> tuple[Any, bool
     return parse(raw, where, source), True
 
 
-_SPACE = " \t\r\n"
+_SPACES = str.maketrans("", "", " \t\r\n")
 
 
 def _keys_in(raw: str | bytes | bytearray) -> int:
     """Places where a string is followed by a colon (JSON spaces between them allowed): every
     member's key, and at most a few more (an escaped quote before a colon inside a string); never
     fewer than the members. Counted on the text with its spaces deleted, a block at a time."""
-    space = _SPACE if isinstance(raw, str) else _SPACE.encode()
-    quote, colon = ('"', ":") if isinstance(raw, str) else (b'"', b":")
+    text = isinstance(raw, str)
+    key, colon, quote = ('":', ":", '"') if text else (b'":', b":", b'"')
     n, last, step = 0, False, 1 << 24
     for i in range(0, len(raw), step):
-        s = raw[i:i + step].translate(str.maketrans("", "", space)) if isinstance(raw, str) else \
-            bytes(raw[i:i + step]).translate(None, space)
+        s = raw[i:i + step].translate(_SPACES) if text else bytes(raw[i:i + step]).translate(None, b" \t\r\n")
         if s:
-            n += s.count(quote + colon) + (last and s[:1] == colon)
+            n += s.count(key) + (last and s[:1] == colon)
             last = s[-1:] == quote
     return n
 

@@ -2,10 +2,10 @@
 summary accumulated, the output written in large chunks.
 
 Rows carry the same fields as :meth:`Analysis.row_json` (file order; an explicit instruction is one
-row: iteration 0, warp 0). A bad line partway through a trace ends the output after the rows before
-it, with ``"error"`` in place of the totals: the JSON stays valid. Each row's text is assembled from pieces formatted once: the fields of
+row: iteration 0, warp 0). Each row's text is assembled from pieces formatted once: the fields of
 its template (kind, width, ...), its label, and its numbers, formatted once per distinct
-combination, which in a trace repeat a great deal.
+combination, which in a trace repeat a great deal. A bad line partway through a trace ends the
+output after the rows before it, with ``"error"`` in place of the totals: the JSON stays valid.
 """
 
 from __future__ import annotations
