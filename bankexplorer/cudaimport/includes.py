@@ -3,8 +3,8 @@
 A kernel comes from anywhere (a web page, a chat, a colleague's repository) and its ``#include``
 lines name files on this machine. Both readers of the text follow the same rules: the
 preprocessor of the as-written import (:mod:`.preprocess`) and the compiled view, which hands
-NVRTC the text and, in memory, every header of the user it includes (:func:`for_compiler`), so
-that NVRTC itself opens only the bundled CUDA headers.
+NVRTC the text and, in memory, every header of the user it includes
+(:func:`.device_source.for_compiler`), so that NVRTC itself opens only the bundled CUDA headers.
 
 * A name is looked up only in the source's own folder (when it came from a file; for
   ``"x.h"`` first the folder of the file that includes it), the ``-I`` folders and the CUDA
