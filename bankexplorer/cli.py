@@ -1,6 +1,8 @@
 """The command line: ``bankexplorer analyze FILE``, and the window when given no command.
 
 Every subcommand reports bad input as one line on stderr with exit status 2, never a traceback.
+Text a file brings (a pattern's name, a label) reaches the terminal with its control characters
+shown as ``\x1b``: no escape sequence in a file can recolour, retitle or rewrite the terminal.
 Subcommands are registered in :data:`COMMANDS` (name -> (add_arguments, run, help)), so a
 feature adds its command next to its own code (see ``_load_plugins``).
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from typing import Callable
 
@@ -27,6 +30,30 @@ COMMANDS: dict[str, Command] = {}
 
 class UsageError(Exception):
     pass
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters other than newline and tab written as ``\x1b``: a
+    terminal shows them, it does not obey them. (A fast check first: output is mostly clean.)"""
+    if text.replace("\n", "").isprintable():
+        return text
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+class _Printable:
+    """A text stream that writes :func:`printable` text (a command's stdout and stderr)."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._stream.write(printable(text))
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
 
 
 def load_pattern(path: str):
@@ -216,6 +243,17 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as e:  # argparse already printed its usage message
         return EXIT_BAD_INPUT if e.code else 0
     _add, run, _h = COMMANDS[args.command]
+    stdout, stderr = sys.stdout, sys.stderr
+    if not getattr(args, "json", False):  # JSON output escapes control characters itself
+        sys.stdout = _Printable(stdout)
+    sys.stderr = _Printable(stderr)
+    try:
+        return _run(args, run, entry)
+    finally:
+        sys.stdout, sys.stderr = stdout, stderr
+
+
+def _run(args: argparse.Namespace, run, entry: bool) -> int:
     try:
         code = run(args)
         if not entry:

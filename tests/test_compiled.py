@@ -18,7 +18,8 @@ import pytest
 from bankexplorer.compiler import nvrtc, sass
 from bankexplorer.cudaimport import ImportOptions, import_cuda
 from bankexplorer.cudaimport.compiled import adjust, compiler_diagnostics, import_compiled
-from bankexplorer.cudaimport.device_source import device_source
+from bankexplorer.cudaimport.device_source import device_source, for_compiler
+from bankexplorer.cudaimport.includes import IncludeRules
 from bankexplorer.model.analysis import analyze
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -172,7 +173,9 @@ def test_sass_reader():
 def test_host_code_and_missing_headers_are_blanked_line_for_line():
     text = ("#include <cstdio>\n__global__ void k(float *o) {\n  __shared__ float s[64];\n  o[0] = s[threadIdx.x];\n}\n"
             "int main() {\n  k<<<1, 32>>>(0);\n  printf(\"x\");\n}\n")
-    dev = device_source(text, [])
+    code, headers = for_compiler(text, IncludeRules.of(None))
+    dev = device_source(code)
+    assert headers == {}
     assert dev.count("\n") == text.count("\n") and len(dev) == len(text)
     assert "cstdio" not in dev and "main" not in dev and "__global__ void k" in dev
     res = import_compiled(text, ImportOptions(block=(32, 1, 1)))

@@ -100,10 +100,14 @@ def from_cuda(source: str | os.PathLike, block: tuple[int, ...] | int = (32, 8),
     path = None
     if isinstance(source, os.PathLike):
         path = str(source)
+        from ..cudaimport.includes import IncludeError, read_source
+
         try:
-            source = Path(source).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise ValueError(f"source: cannot read {path!r} ({getattr(e, 'strerror', None) or e})") from e
+            source = read_source(path)  # never more than the import's size limit
+        except IncludeError as e:
+            raise ValueError(f"source: cannot read {path!r} ({e.message.removeprefix(path + ': ')})") from None
+        except OSError as e:
+            raise ValueError(f"source: cannot read {path!r} ({e.strerror or e})") from e
     if not isinstance(source, str):
         raise ValueError(f"source: expected CUDA text or a pathlib.Path, got {type(source).__name__}")
     dims = _dims3(block, "block", 1)

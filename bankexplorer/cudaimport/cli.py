@@ -64,15 +64,22 @@ def _add(sp: argparse.ArgumentParser) -> None:
 
 
 def _read(path: str) -> tuple[str, str]:
-    if path == "-":
-        return sys.stdin.read(), "stdin"
-    with open(path, "rb") as f:
-        data = f.read()
+    """The kernel's text, read up to the import's size limit (``/dev/zero`` ends at once)."""
+    from .includes import IncludeError, decode, read_source
+    from .syntax import MAX_SOURCE_BYTES
+
     try:
-        return data.decode("utf-8"), path
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        raise UsageError(f"{path}: line {line}: not UTF-8 text (is it a CUDA source file?)") from None
+        if path == "-":
+            raw = getattr(sys.stdin, "buffer", None)  # a text stream in place of stdin (tests) has none
+            data = raw.read(MAX_SOURCE_BYTES + 1) if raw is not None else \
+                sys.stdin.read(MAX_SOURCE_BYTES + 1).encode("utf-8", "replace")
+            if len(data) > MAX_SOURCE_BYTES:
+                raise UsageError(f"stdin: larger than {MAX_SOURCE_BYTES // 1024:,} KiB: paste the part of the kernel "
+                                 f"that uses shared memory")
+            return decode(data, "stdin"), "stdin"
+        return read_source(path), path
+    except IncludeError as e:
+        raise UsageError(e.message) from None
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -87,6 +94,10 @@ def _run(args: argparse.Namespace) -> int:
         if not 1 <= args.extern_size <= 1 << 30:
             raise UsageError("--extern-size must be from 1 to 2**30 bytes")
         opts.extern_bytes = args.extern_size
+    if args.out:
+        from ..io.atomic import check_writable
+
+        check_writable(args.out, (args.file,))
     text, where = _read(args.file)
     if not args.as_written:
         from ..sass.cli import run_import

@@ -31,6 +31,7 @@ from ..compiler import nvrtc
 from ..compiler.sass import Disassembly, SassInstruction
 from ..model.hardware import AGGREGATABLE_OPS
 from ..model.pattern import Instruction
+from .includes import IncludeError
 from .result import Diagnostic, ImportResult, SourceSpan
 
 #: SASS class of each model kind, as the profiler counts them
@@ -108,29 +109,15 @@ class _Acc:
 
 def compile_text(text: str, arch: str, defines: dict[str, int], path: str | None = None,
                  include_dirs: list[str] | None = None):
-    """NVRTC compile of the text's device code, then its SASS. (Disassembly | None, message)."""
+    """NVRTC compile of the text's device code, then its SASS. (Disassembly | None, message).
+    The include rules apply (:func:`..compiler.kernel.build`): IncludeError when one is refused."""
     from ..compiler import sass as sass_mod
-    from .device_source import device_source, kernel_parameters, template_kernels
+    from ..compiler.kernel import build
 
-    local = os.path.dirname(os.path.abspath(path)) if path else None
-    code = device_source(text, nvrtc.include_dirs() + list(include_dirs or []), local)
-    # half and bfloat16 types need their headers, which nvcc users get from their build; the text's
-    # line numbers stay those of the user (#line)
-    name = os.path.basename(path) if path else "kernel.cu"
-    pre = "".join(f"#include <{h}>\n" for h in ("cuda_fp16.h", "cuda_bf16.h")
-                  if h not in text and any(os.path.isfile(os.path.join(d, h)) for d in nvrtc.include_dirs()))
-    if pre:
-        code = f'{pre}#line 1 "{name}"\n{code}'
-    params = kernel_parameters(text)  # function and template parameters: values for them are not macros
-    opts = tuple(f"-D{k}={v}" for k, v in defines.items() if k not in params)
-    instantiate, _missing = template_kernels(text, defines)
-    if local:
-        opts += (f"-I{local}",)
-    opts += tuple(f"-I{d}" for d in include_dirs or [])
-    out = nvrtc.compile_cuda(code, arch, name=name, options=opts, instantiate=tuple(instantiate))
-    if not out.ok:
-        return None, out.log
-    return sass_mod.disassemble(out.cubin, name), out.log
+    b = build(text, arch, defines, path, include_dirs, disassemble=False)
+    if not b.ok:
+        return None, b.log
+    return sass_mod.disassemble(b.cubin, b.name), b.log
 
 
 def compiler_diagnostics(log: str) -> list[Diagnostic]:
@@ -169,6 +156,12 @@ def import_compiled(text: str, options=None, arch: str = nvrtc.DEFAULT_ARCH, pat
         return replace(written, compiled=Compiled(arch, "unavailable", nvrtc.INSTALL_HINT, written=written))
     try:
         dis, log = compile_text(text, arch, dict(opts.defines), path or opts.path, list(opts.include_dirs))
+    except IncludeError as e:  # refused before anything reached the compiler
+        said = any(d.line == e.line and d.severity == "error" for d in written.diagnostics)
+        diags = tuple(written.diagnostics) + (() if said else (Diagnostic(e.line, 1, f"not compiled: {e.message}",
+                                                                            "warning"),))
+        return replace(written, diagnostics=diags,
+                       compiled=Compiled(arch, "failed", f"not compiled: {e.message}", written=written))
     except Exception as e:  # a broken toolchain must not cost the import
         return replace(written, compiled=Compiled(arch, "failed", f"could not compile: {e}", written=written))
     if dis is None:

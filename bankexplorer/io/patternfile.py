@@ -432,24 +432,12 @@ def read_text(path: str | os.PathLike, max_bytes: int | None = MAX_FILE_BYTES) -
         raise FileFormatError([("", f"not UTF-8 text (byte {e.start})")], Path(path).name)
 
 
-def read_bytes(path: str | os.PathLike, max_bytes: int | None = MAX_FILE_BYTES) -> bytes:
-    """A file's bytes, with every failure a :class:`FileFormatError` (``max_bytes``: refuse larger)."""
-    path = Path(path)
-    name = path.name
-    try:
-        size = path.stat().st_size
-        if max_bytes is not None and size > max_bytes:
-            raise FileFormatError([("", f"file is {size:,} bytes; patterns are at most {max_bytes:,}")], name)
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise FileFormatError([("", "no such file")], str(path))
-    except IsADirectoryError:
-        raise FileFormatError([("", "is a directory, not a pattern file")], str(path))
-    except PermissionError:
-        raise FileFormatError([("", "permission denied")], str(path))
-    except OSError as e:
-        raise FileFormatError([("", e.strerror or str(e))], str(path))
-    return raw
+def read_bytes(path: str | os.PathLike, max_bytes: int | None = MAX_FILE_BYTES) -> bytes | bytearray:
+    """A file's bytes, with every failure a :class:`FileFormatError` (``max_bytes``: refuse larger);
+    a binary file (a NUL byte) is refused at its first block (:func:`.files.read_bytes`)."""
+    from .files import read_bytes as _read
+
+    return _read(path, max_bytes, "pattern file")
 
 
 def load(path: str | os.PathLike) -> Pattern:

@@ -188,7 +188,11 @@ class Instruction:
             if lp.step == 0:
                 p.append((f"loops[{k}].step", "must not be 0"))
                 continue
-            total *= max(len(lp.values()), 0)
+            if not len(lp.values()):  # else its index would name a loop variable that has no value
+                p.append((f"loops[{k}]", f"'{lp.var}' takes no value (start {lp.start}, stop {lp.stop}, step "
+                                         f"{lp.step}): the instruction would never execute"))
+                continue
+            total *= len(lp.values())
         if total > MAX_LOOP_ITERATIONS:
             p.append(("loops", f"{total:,} iterations is too many (at most {MAX_LOOP_ITERATIONS:,})"))
         return p
