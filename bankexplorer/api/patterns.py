@@ -141,6 +141,7 @@ def _dims3(value, name: str, low: int) -> tuple[int, int, int]:
 def _from_cuda_executed(source, path, dims, index, args, arch, defines) -> Pattern:
     from ..compiler import nvrtc
     from ..cudaimport.device_source import kernel_parameters
+    from ..cudaimport.includes import IncludeError
     from ..sass.issue import EmulationError
     from ..sass.launch import LaunchConfig, LaunchError
     from ..sass.run import emulate
@@ -166,6 +167,8 @@ def _from_cuda_executed(source, path, dims, index, args, arch, defines) -> Patte
         run = emulate(source, cfg, arch, path=path, defines={k: v for k, v in defines.items() if k not in params})
     except LaunchError as e:
         raise ValueError(f"source: {e}") from None
+    except IncludeError as e:
+        raise ValueError(f"source: line {e.line}: {e.message}") from None
     except (EmulationError, MemoryFault) as e:
         raise ValueError(f"source: the kernel cannot be executed: {e}") from None
     for line, msg in run.notes:

@@ -13,6 +13,7 @@ import sys
 import numpy as np
 
 from ..cli import EXIT_BAD_INPUT, UsageError
+from ..cudaimport.includes import IncludeError
 from .issue import EmulationError
 from .launch import EXTERN_BYTES, LaunchConfig, LaunchError, text_settings
 from .run import MAX_WARP_INSTRUCTIONS, KernelRun, emulate
@@ -182,6 +183,9 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
                     kernel=args.kernel, budget=args.max_instructions)
     except (EmulationError, LaunchError, MemoryFault) as e:
         print(f"bankexplorer: {where}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except IncludeError as e:
+        print(f"bankexplorer: {where}:{e.line}: {e.message}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.sass_json:
         atomic_write(args.sass_json, (json.dumps(r.to_json(), indent=1) + "\n").encode())

@@ -155,19 +155,28 @@ def has_extern_shared(ptx: str) -> bool:
     return any(m.group(3) == "" for m in _SHARED_DECL.finditer(ptx))
 
 
-def constant_bank0(image: KernelImage, cfg: LaunchConfig, decls: list[ParamDecl]) -> tuple[np.ndarray, list[Buffer]]:
+#: where the driver puts blockDim, gridDim and the stack top in constant bank 0, per architecture
+#: (the parameters' place is in the cubin); sm_100/sm_120 as their compiled code reads them
+BANK0_LAYOUT = {"default": {"ntid": 0x0, "nctaid": 0xC, "stack": 0x28},
+                "sm_100": {"ntid": 0x360, "nctaid": 0x370, "stack": 0x37C},
+                "sm_120": {"ntid": 0x360, "nctaid": 0x370, "stack": 0x37C}}
+
+
+def constant_bank0(image: KernelImage, cfg: LaunchConfig, decls: list[ParamDecl],
+                   arch: str = "sm_90") -> tuple[np.ndarray, list[Buffer]]:
     """Bank 0 as the driver writes it (block and grid sizes, the stack top, the parameters) and
     the pointer parameters' buffers."""
-    size = max(image.constant0_size, image.param_base + sum(p.size for p in image.params), 0x40)
+    where = BANK0_LAYOUT.get(arch, BANK0_LAYOUT["default"])
+    size = max(image.constant0_size, image.param_base + sum(p.size for p in image.params), where["stack"] + 4)
     bank = np.zeros(-(-size // 8) * 8, np.uint8)
 
     def put(off: int, value: int, n: int) -> None:
         bank[off:off + n] = np.frombuffer(int(value & ((1 << (8 * n)) - 1)).to_bytes(n, "little"), np.uint8)
 
     for k in range(3):
-        put(4 * k, cfg.block[k], 4)
-        put(0xC + 4 * k, cfg.grid[k], 4)
-    put(0x28, image.local_bytes, 4)  # the stack pointer starts at the top of local memory
+        put(where["ntid"] + 4 * k, cfg.block[k], 4)
+        put(where["nctaid"] + 4 * k, cfg.grid[k], 4)
+    put(where["stack"], image.local_bytes, 4)  # the stack pointer starts at the top of local memory
     if len(decls) != len(image.params):
         raise LaunchError(f"the kernel has {len(image.params)} parameters in the compiled code but "
                           f"{len(decls)} in the source")

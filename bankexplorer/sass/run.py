@@ -236,7 +236,7 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
     decls = kernel_params(text, name)
     if decls is None:
         raise LaunchError(f"cannot find the parameters of kernel {name!r} in the source")
-    bank0, buffers = constant_bank0(image, cfg, decls)
+    bank0, buffers = constant_bank0(image, cfg, decls, arch)
     extern = cfg.extern_bytes if has_extern_shared(image.ptx) else 0
     arrays = shared_arrays(image.ptx, image.static_shared, extern)
     shared_bytes = -(-image.static_shared // 16) * 16 + extern

@@ -280,8 +280,10 @@ def _minmax(iss: Issue, a, b, pick_min):
 
 @op("VIMNMX", "IMNMX", "UIMNMX", "UVIMNMX")
 def vimnmx(iss: Issue) -> None:
-    pick_min = iss.p(3)
-    iss.set(0, np.asarray(_minmax(iss, iss.u(1), iss.u(2), pick_min)).astype(np.int64) & M32)
+    """``VIMNMX d, a, b, P``: min (P true) or max; sm_100 writes two predicates after d first."""
+    _pouts, srcs, pins = _split(iss)
+    pick_min = iss.p(pins[-1])
+    iss.set(0, np.asarray(_minmax(iss, iss.u(srcs[0]), iss.u(srcs[1]), pick_min)).astype(np.int64) & M32)
 
 
 @op("VIMNMX3")

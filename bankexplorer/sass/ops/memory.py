@@ -357,6 +357,11 @@ def atomic(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: 
     if dst_i is None:
         return
     o = iss.ins.operands[dst_i]
+    if isinstance(o, Pred) and pred_dst:  # sm_100: the compare-and-store's success in a predicate
+        done = np.zeros(iss.b.lanes, bool)
+        done[idx] = ok_all
+        iss.setp(dst_i, done)
+        return
     if not isinstance(o, Reg) or o.zero:
         return
     result = ok_all.astype(np.uint64) if pred_dst else old_all
