@@ -203,11 +203,18 @@ def _run_gui(args: argparse.Namespace) -> int:
 COMMANDS["open"] = (_add_gui, _run_gui, "open the window (also: bankexplorer FILE)")
 
 
-def _load_plugins() -> None:
-    """Commands that live beside their features (export, advise, cuda, import-cuda)."""
+#: commands that live beside their features, and the module that registers each
+PLUGINS = {"export": "bankexplorer.export.cli", "advise": "bankexplorer.advisor.cli", "cuda": "bankexplorer.cuda.cli",
+           "import-cuda": "bankexplorer.cudaimport.cli"}
+
+
+def _load_plugins(only: str | None = None) -> None:
+    """Register the plugin commands (``only``: just the one about to run, so that it does not pay
+    for the others' imports: the export's loads Qt)."""
     import importlib
 
-    for mod in ("bankexplorer.export.cli", "bankexplorer.advisor.cli", "bankexplorer.cuda.cli", "bankexplorer.cudaimport.cli"):
+    mods = [PLUGINS[only]] if only in PLUGINS else dict.fromkeys(PLUGINS.values())
+    for mod in mods:
         try:
             importlib.import_module(mod)
         except ModuleNotFoundError as e:
@@ -215,9 +222,9 @@ def _load_plugins() -> None:
                 raise
 
 
-def build_parser(plugins: bool = True) -> argparse.ArgumentParser:
+def build_parser(plugins: bool | str = True) -> argparse.ArgumentParser:
     if plugins:
-        _load_plugins()
+        _load_plugins(plugins if isinstance(plugins, str) else None)
     ap = argparse.ArgumentParser(prog="bankexplorer", description="GPU shared-memory bank conflict explorer.")
     from . import __version__
 
@@ -233,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     entry = argv is None  # the program itself, not a caller in the same process (tests)
     argv = list(sys.argv[1:] if argv is None else argv)
     # the core commands start without importing the others' code (the CUDA import's parsers, Qt)
-    ap = build_parser(plugins=not argv or argv[0] not in COMMANDS)
+    ap = build_parser(plugins=argv[0] if argv and argv[0] in PLUGINS else not argv or argv[0] not in COMMANDS)
     if not argv:
         argv = ["open"]
     elif argv[0] not in COMMANDS and not argv[0].startswith("-"):

@@ -36,7 +36,8 @@ def parse_define(text: str) -> tuple[str, int]:
 
 
 def _add(sp: argparse.ArgumentParser) -> None:
-    sp.add_argument("file", help="CUDA source (.cu, or - for standard input); it is only read, never compiled or run")
+    sp.add_argument("file", help="CUDA source (.cu, or - for standard input): a kernel is compiled with NVRTC and "
+                                  "one block executed on the CPU (nothing runs on a GPU); a snippet is parsed only")
     sp.add_argument("--block", metavar="X[,Y[,Z]]",
                     help="threads per block (default: a <<<grid, block>>> launch or a '// block: X, Y' comment "
                          "in the text, else 32)")
@@ -52,8 +53,8 @@ def _add(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--detail", action="store_true", help="also print every warp instruction (as 'analyze' does)")
     sp.add_argument("--as-written", action="store_true",
                     help="analyze the source one access at a time, without compiling it (the default compiles the "
-                         "kernel with NVRTC and follows the machine code: fused vector accesses, atomic forms, "
-                         "removed loads)")
+                         "kernel with NVRTC and executes the machine code: fused vector accesses, atomic forms, "
+                         "removed loads, data-dependent addresses)")
     sp.add_argument("--arch", default=None, metavar="SM",
                     help="architecture to compile for (sm_80, sm_86, sm_89, sm_90, sm_100, sm_120; default sm_90, "
                          "the one the bank rules were measured on)")
@@ -186,4 +187,5 @@ def _print_compiled(comp, sass: bool) -> None:
                 print(f"{'':>7}{t}")
 
 
-COMMANDS["import-cuda"] = (_add, _run, "read a CUDA snippet's shared-memory code and build a pattern from it")
+COMMANDS["import-cuda"] = (_add, _run, "compile a CUDA kernel and execute one block on the CPU: every shared-memory "
+                                       "SASS instruction's wavefronts (a snippet is read as written)")

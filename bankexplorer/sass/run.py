@@ -213,8 +213,10 @@ class Run:
 
 def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None = None,
             defines: dict[str, int | float] | None = None, include_dirs: list[str] | None = None,
-            kernel: str | None = None, budget: int = MAX_WARP_INSTRUCTIONS, build=None) -> KernelRun:
-    """Compile ``text``, run one block of ``kernel`` (the first one when None) and count."""
+            kernel: str | None = None, budget: int = MAX_WARP_INSTRUCTIONS, build=None,
+            timings: dict[str, float] | None = None) -> KernelRun:
+    """Compile ``text``, run one block of ``kernel`` (the first one when None) and count.
+    ``timings``, when given, receives the seconds of each stage."""
     from ..compiler.kernel import build as build_kernel
 
     t0 = time.perf_counter()
@@ -230,6 +232,7 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
         if not named:
             raise LaunchError(f"no kernel named {kernel!r} (the code has {', '.join(map(demangle_name, entries))})")
         symbol = named[0]
+    t1 = time.perf_counter()
     program = decode(b.sass, symbol, b.name)
     image = cubin_mod.read(b.cubin, symbol)
     name = demangle_name(symbol)
@@ -244,7 +247,9 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
     block = Block(cfg.block, cfg.block_index, cfg.grid, shared_bytes, image.local_bytes, banks,
                   GlobalMemory(buffers))
     run = Run(program, block, arch, [buf.name for buf in buffers], budget)
+    t2 = time.perf_counter()
     run.execute()
+    t3 = time.perf_counter()
     acc = run.accesses()
     rows = [SassRow(ins.pc, ins.text, ins.line, int(run.executed[i]), int(run.threads[i]), int(run.pred_on[i]))
             for i, ins in enumerate(program.instructions)]
@@ -284,6 +289,8 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
         if t & int(TIMING):
             notes.append((program.instructions[k].line, "a branch here depends on the order in which warps reach "
                                                         "shared memory: its counts depend on the GPU's timing"))
+    if timings is not None:
+        timings.update(prepare=t1 - t0, decode=t2 - t1, execute=t3 - t2, cost=time.perf_counter() - t3)
     final = {buf.name: buf.data for buf in buffers}
     timed = {buf.name: buf.timing for buf in buffers if buf.timing is not None and buf.timing.any()}
     for n, tb in timed.items():
