@@ -174,7 +174,7 @@ def _from_cuda_executed(source, path, dims, index, args, arch, defines) -> Patte
     for line, msg in run.notes:
         warnings.warn(f"line {line}: {msg}" if line else msg, UserWarning, stacklevel=3)
     name = Path(path).stem if path else run.kernel
-    return Pattern.of(kernel_pattern(run, source, name))
+    return Pattern.of(kernel_pattern(run, source, name, cfg=cfg, path=path))
 
 
 def _from_cuda_as_written(source, path, dims, defines) -> Pattern:

@@ -165,7 +165,7 @@ def print_report(r: KernelRun, origin: str, where: str, pattern=None, changes=()
 def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
     """Compile and execute a whole kernel; None for a snippet (the caller reads it as written)."""
     from ..io.atomic import atomic_write
-    from .to_pattern import kernel_pattern
+    from .to_pattern import PatternTooLarge, kernel_pattern
 
     if "__global__" not in text:  # a snippet: nothing to compile, read it as written
         return None
@@ -189,17 +189,23 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
         return EXIT_BAD_INPUT
     if args.sass_json:
         atomic_write(args.sass_json, (json.dumps(r.to_json(), indent=1) + "\n").encode())
-    from .to_pattern import kernel_pattern
+    from .to_pattern import PatternTooLarge, kernel_pattern
 
     if args.out:
         from ..io import patternfile
         from pathlib import Path
 
         name = args.name or (Path(args.file).stem if args.file != "-" else "Imported CUDA")
-        pat = kernel_pattern(r, text, name, origin)
+        inputs = {a.partition("=")[0]: os.path.basename(a.partition("=")[2]) for a in args.arrays}
+        try:
+            pat = kernel_pattern(r, text, name, origin, cfg, inputs, path)
+        except PatternTooLarge as e:
+            print(f"bankexplorer: {where}: {e}", file=sys.stderr)
+            return EXIT_BAD_INPUT
         patternfile.save(pat, args.out)
-        print(f"wrote {args.out}: {len(pat.arrays)} array(s), {len(pat.instructions):,} executed warp instruction(s), "
-              f"block {'x'.join(map(str, pat.block))} ({origin})")
+        rows = sum(len(i.recorded) for i in pat.instructions)
+        print(f"wrote {args.out}: {len(pat.arrays)} array(s), {len(pat.instructions):,} shared-memory SASS "
+              f"instruction(s) executed {rows:,} times, block {'x'.join(map(str, pat.block))} ({origin})")
         return 0
     if args.sass_json and not args.detail:
         return 0
@@ -207,7 +213,7 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
     from ..model.analysis import analyze
     from .compare import written_vs_compiled
 
-    pat = kernel_pattern(r, text, args.name or "kernel", origin)
+    pat = kernel_pattern(r, text, args.name or "kernel", origin, cfg, path=path)
     changes = written_vs_compiled(text, r, cfg.block, {**macros, **cfg.scalars}, cfg.extern_bytes, path,
                                   list(args.include_dirs))
     print_report(r, origin, where, pat, changes, args.sass)
