@@ -182,7 +182,14 @@ class Document(QObject):
         except BankExplorerError as e:
             return [(e.where, e.message)], None
         old = _analysis_problems(self.analysis) if self.analysis is not None else {}
-        fresh = [(f"instructions[{k}]", msg) for k, msg in sorted(_analysis_problems(an).items()) if old.get(k) != msg]
+        # an imported kernel laid out otherwise than compiled: an access the new layout makes
+        # impossible (a vector access no longer aligned) is the what-if's answer, shown on the
+        # instruction with its note, not a reason to refuse the layout
+        answers = set()
+        if new.kernel is not None and new.kernel.what_if(new.arrays):
+            answers = {k for k, ins in enumerate(new.instructions) if ins.recorded is not None}
+        fresh = [(f"instructions[{k}]", msg) for k, msg in sorted(_analysis_problems(an).items())
+                 if old.get(k) != msg and k not in answers]
         if fresh and len(_analysis_problems(an)) >= len(old):
             return fresh, None
         return [], an

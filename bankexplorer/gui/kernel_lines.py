@@ -179,10 +179,14 @@ class LineTree(QTreeWidget):
     linePicked = Signal(int)
     sassPicked = Signal(int, int)
 
-    def __init__(self, parent=None):
+    def __init__(self, parent=None, compact: bool = False):
         super().__init__(parent)
+        #: compact (a dock beside the views): no threads or depends-on column, narrower headers;
+        #: a line whose addresses depend on data or timing shows D or T after its number
+        self.compact = compact
         self.setColumnCount(len(COLUMNS))
-        self.setHeaderLabels(COLUMNS)
+        self.setHeaderLabels(COLUMNS if not compact else
+                             ["line", "source / SASS", "exe-\ncuted", "threads", "wave-\nfronts", "ideal", "excess", ""])
         for c, tip in enumerate(TIPS):
             self.headerItem().setToolTip(c, tip)
         self.setRootIsDecorated(True)
@@ -196,6 +200,9 @@ class LineTree(QTreeWidget):
         hh.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         for c in (0, 2, 3, 4, 5, 6, 7):
             hh.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        if compact:
+            self.setColumnHidden(3, True)
+            self.setColumnHidden(7, True)
         self.mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self.bold = QFont(self.font())
         self.bold.setBold(True)
@@ -204,6 +211,7 @@ class LineTree(QTreeWidget):
         self._items: dict[int, QTreeWidgetItem] = {}  # line -> its row
         self._muted = False
         self.itemSelectionChanged.connect(self._picked)
+        self.itemClicked.connect(lambda *_: self._picked())  # a click on the row already selected too
 
     def set_stats(self, stats: list[LineStat], source_lines: list[str] | None = None) -> None:
         """Show ``stats``; the same lines and instructions as before update in place."""
@@ -238,6 +246,8 @@ class LineTree(QTreeWidget):
             self._muted = False
 
     def _fill(self, it: QTreeWidgetItem, line: str, text: str, s, worst: bool) -> None:
+        if self.compact and line:
+            line += " T" if s.timing else " D" if s.data else ""
         cells = [line, text, f"{s.executed:,}", f"{s.threads:,}", f"{s.wavefronts:,}", f"{s.ideal:,}",
                  f"{s.excess:,}", depends_text(s.data, s.timing)]
         for c, v in enumerate(cells):
@@ -250,10 +260,13 @@ class LineTree(QTreeWidget):
             it.setForeground(c, QBrush(BAD if red else GOOD if s.executed else FAINT))
         it.setForeground(7, QBrush(TIMING if s.timing else DATA))
         if s.data or s.timing:
-            it.setToolTip(7, "the addresses depend on "
-                          + " and ".join(([f"the data in {', '.join(s.data)}"] if s.data else [])
-                                         + (["the order in which warps reach shared memory"] if s.timing else []))
-                          + ": the counts hold for this run")
+            tip = ("the addresses depend on " + " and ".join(
+                ([f"the data in {', '.join(s.data)}"] if s.data else [])
+                + (["the order in which warps reach shared memory"] if s.timing else [])) + ": the counts hold for this run")
+            it.setToolTip(7, tip)
+            if self.compact and line:
+                it.setForeground(0, QBrush(TIMING if s.timing else DATA))
+                it.setToolTip(0, f"line {line.split()[0]}: {tip}")
         bg = QBrush(WORST_BG) if worst else QBrush()
         for c in range(len(COLUMNS)):
             it.setBackground(c, bg)

@@ -384,6 +384,7 @@ class CudaImportDialog(QDialog):
         self._expect = -1  # the generation whose result is wanted
         self._launch: Launch | None = None
         self.imported_kernel = None  # the KernelSource this dialog last put in the document
+        self._detached: set[str] = set()  # detached by hand: its // input: line does not attach it again
         self.runner = KernelRunner(self)
         self.runner.finished.connect(self._finished)
 
@@ -536,6 +537,7 @@ class CudaImportDialog(QDialog):
         for row in self.params.values():  # another kernel: its own data
             if row.pointer:
                 row.data, row.file = None, ""
+        self._detached = set()
         self.editor.setPlainText(text)
         self.refresh()
 
@@ -624,7 +626,7 @@ class CudaImportDialog(QDialog):
         for pname, fname in input_lines(text).items():
             row = self.params.get(pname)
             if row is not None and row.pointer and row.data is None and folder is not None \
-                    and (folder / fname).is_file():
+                    and pname not in self._detached and (folder / fname).is_file():
                 try:
                     self.attach(pname, str(folder / fname), origin=", from its // input: line", run=False)
                 except (OSError, ValueError):
@@ -652,6 +654,7 @@ class CudaImportDialog(QDialog):
             raise ValueError(str(e) if "npy" in str(e) or "buffer" in str(e) else
                              f"{Path(path).name} is not a .npy array file ({e})") from None
         row.file = Path(path).name
+        self._detached.discard(name)
         row.show_state(origin)
         if run:
             self.refresh()
@@ -660,6 +663,7 @@ class CudaImportDialog(QDialog):
         row = self.params.get(name)
         if row is not None and row.pointer:
             row.data, row.file = None, ""
+            self._detached.add(name)
             row.show_state()
             self.refresh()
 
@@ -910,6 +914,7 @@ class CudaImportDialog(QDialog):
         line = instruction_lines(self.document.pattern).get(k)
         if line is not None:
             self.lines.select_line(line)
+            self.editor.select_line(line, scroll=False)
 
     def _go_to_note(self, item: QListWidgetItem) -> None:
         line = item.data(Qt.ItemDataRole.UserRole)

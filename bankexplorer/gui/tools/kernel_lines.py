@@ -107,7 +107,7 @@ class KernelLinesPanel(QWidget):
         self.info = QLabel()
         self.info.setWordWrap(True)
         self.info.setTextFormat(Qt.TextFormat.RichText)
-        self.tree = LineTree()
+        self.tree = LineTree(compact=True)
         lay.addWidget(self.banner)
         lay.addWidget(self.info)
         lay.addWidget(self.tree, 1)
