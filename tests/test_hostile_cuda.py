@@ -78,11 +78,16 @@ def test_outside_names_are_refused_by_name_and_nothing_is_read(tree, opened_file
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and why in p.stderr and "BX_SECRET" not in p.stderr + p.stdout
     assert "Traceback" not in p.stderr
-    # the Python API: the same refusal as a warning
+    # the Python API: read as written, the same refusal as a warning; executed, an error (nothing compiles)
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
-        bx.from_cuda(src, block=32)
+        bx.from_cuda(src, block=32, compiled=False)
     assert any(why in str(x.message) for x in w) and not any("BX_SECRET" in str(x.message) for x in w)
+    if nvrtc.available():
+        with pytest.raises(ValueError, match="^source: line") as e:
+            bx.from_cuda(src, block=32)
+        # the compiler is never given an include it cannot check: one of a macro is refused as such
+        assert (why in str(e.value) or "#include of a macro" in str(e.value)) and "BX_SECRET" not in str(e.value)
 
 
 @COMPILES
