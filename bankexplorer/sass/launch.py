@@ -181,6 +181,8 @@ def constant_bank0(image: KernelImage, cfg: LaunchConfig, decls: list[ParamDecl]
         raise LaunchError(f"the kernel has {len(image.params)} parameters in the compiled code but "
                           f"{len(decls)} in the source")
     buffers: list[Buffer] = []
+    patches: list[tuple[int, int, int]] = []
+    image.patches = patches  # (bank, offset, 64-bit address) for the constant banks besides 0
     known = {d.name for d in decls}
     for name in list(cfg.arrays) + list(cfg.scalars):
         if name not in known:
@@ -211,6 +213,15 @@ def constant_bank0(image: KernelImage, cfg: LaunchConfig, decls: list[ParamDecl]
         else:
             raise LaunchError(f"parameter {d.type} {d.name} ({p.size} bytes) is a structure: only pointers, "
                               f"integers and floating-point values can be given")
+    if image.globals_data or image.relocations:
+        # the __device__ variables, in a buffer of their own, and their addresses where the code finds them
+        base = GLOBAL_BASE + len(buffers) * GLOBAL_STRIDE
+        data = np.zeros(max(len(image.globals_data), 16), np.uint8)
+        data[:len(image.globals_data)] = np.frombuffer(image.globals_data, np.uint8)
+        buffers.append(Buffer("__device__ variables", base, data, 0))
+        for bank_no, off, sym, addend in image.relocations:
+            if sym in image.globals_at:
+                patches.append((bank_no, off, base + image.globals_at[sym] + addend))
     return bank, buffers
 
 

@@ -9,6 +9,7 @@ threads, predicated-on threads, and for shared-memory instructions wavefronts an
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 
@@ -227,7 +228,12 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
     if not entries:
         raise LaunchError("the compiled code has no kernel (a template kernel needs its parameters: -D NAME=VALUE)")
     symbol = entries[0]
-    if kernel is not None:
+    if kernel is None:  # the first kernel of the source, as a launcher reading it would take
+        order = re.findall(r"__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\(",
+                           re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S))
+        named = [e for n in order for e in entries if demangle_name(e) == n]
+        symbol = named[0] if named else entries[0]
+    else:
         named = [e for e in entries if demangle_name(e) == kernel or e == kernel]
         if not named:
             raise LaunchError(f"no kernel named {kernel!r} (the code has {', '.join(map(demangle_name, entries))})")
@@ -244,6 +250,9 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
     arrays = shared_arrays(image.ptx, image.static_shared, extern)
     shared_bytes = -(-image.static_shared // 16) * 16 + extern
     banks = {0: bank0, **{k: np.frombuffer(v, np.uint8).copy() for k, v in image.banks.items()}}
+    for bank_no, off, address in image.patches:
+        if bank_no in banks and off + 8 <= banks[bank_no].size:
+            banks[bank_no][off:off + 8] = np.frombuffer(int(address).to_bytes(8, "little"), np.uint8)
     block = Block(cfg.block, cfg.block_index, cfg.grid, shared_bytes, image.local_bytes, banks,
                   GlobalMemory(buffers))
     run = Run(program, block, arch, [buf.name for buf in buffers], budget)
