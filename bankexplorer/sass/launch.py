@@ -205,9 +205,16 @@ def constant_bank0(image: KernelImage, cfg: LaunchConfig, decls: list[ParamDecl]
             raise LaunchError(f"--arg {d.name}: the parameter is not a pointer ({d.type} {d.name}); give it a "
                               f"value with -D {d.name}=VALUE")
         value = cfg.scalars.get(d.name, DEFAULT_SCALAR)
+        words = d.type.replace("const", "").split()
         if d.floating:
-            f = np.array(value, np.float64 if p.size == 8 else np.float32)
-            bank[off:off + p.size] = np.frombuffer(f.tobytes(), np.uint8)[:p.size]
+            if "bfloat" in d.type:  # the high half of the float's bits, rounded to nearest even
+                b32 = int(np.array(value, np.float32).view(np.uint32))
+                put(off, (b32 + 0x7FFF + ((b32 >> 16) & 1)) >> 16, 2)
+            else:
+                ft = {8: np.float64, 4: np.float32, 2: np.float16}.get(p.size, np.float32)
+                bank[off:off + p.size] = np.frombuffer(np.array(value, ft).tobytes(), np.uint8)[:p.size]
+        elif words == ["bool"]:  # a C++ conversion: any non-zero value is true
+            put(off, int(bool(value)), p.size)
         elif p.size in (1, 2, 4, 8):
             put(off, int(value), p.size)
         else:
