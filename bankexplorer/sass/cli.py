@@ -166,7 +166,6 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
     """Compile and execute a whole kernel; None for a snippet (the caller reads it as written)."""
     from ..io.atomic import atomic_write
     from .to_pattern import PatternTooLarge, kernel_pattern
-
     if "__global__" not in text:  # a snippet: nothing to compile, read it as written
         return None
     from ..compiler import nvrtc
@@ -189,8 +188,6 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
         return EXIT_BAD_INPUT
     if args.sass_json:
         atomic_write(args.sass_json, (json.dumps(r.to_json(), indent=1) + "\n").encode())
-    from .to_pattern import PatternTooLarge, kernel_pattern
-
     if args.out:
         from ..io import patternfile
         from pathlib import Path

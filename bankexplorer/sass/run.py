@@ -15,20 +15,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..model import hardware as hwr
-from ..model.engine import WarpBatch, count_wavefronts
 from . import cubin as cubin_mod
 from .decode import Program, decode, entry_names
 from .issue import EmulationError, Issue
 from .launch import (LaunchConfig, LaunchError, SharedArray, constant_bank0, demangle_name, has_extern_shared,
                      kernel_params, shared_arrays)
 from .ops import table_for
+from .record import TIMING, Accesses, Recorder
 from .simt import SELF_ADVANCING, Scheduler
 from .state import WARP, Block, GlobalMemory
 
 #: warp instructions one run may execute before it stops (a hostile or endless kernel)
 MAX_WARP_INSTRUCTIONS = 20_000_000
-TIMING = np.uint32(1 << 31)  #: the taint bit of values whose order of arrival between warps decides them
 
 _SHARED_BASES = {"LDS", "STS", "ATOMS", "LDSM", "STSM"}
 
@@ -66,22 +64,6 @@ class SassRow:
 
 
 @dataclass
-class Accesses:
-    """Every executed shared-memory warp instruction: one row per warp and issue."""
-
-    index: np.ndarray  # (N,) instruction index in the program
-    warp: np.ndarray  # (N,)
-    kind: np.ndarray  # (N,) engine kind codes
-    width: np.ndarray
-    matrices: np.ndarray
-    addr: np.ndarray  # (N, 32) byte addresses in shared memory
-    active: np.ndarray  # (N, 32)
-    taint: np.ndarray  # (N,) OR of the address taint over the active lanes
-    wavefronts: np.ndarray | None = None
-    ideal: np.ndarray | None = None
-
-
-@dataclass
 class KernelRun:
     arch: str
     kernel: str  # the source name
@@ -116,15 +98,11 @@ class Run:
         self.block = block
         self.table = table_for(arch)
         self.buffers = buffers
-        n = len(program.instructions)
-        self.executed = np.zeros(n, np.int64)
-        self.threads = np.zeros(n, np.int64)
-        self.pred_on = np.zeros(n, np.int64)
+        self.record = Recorder(program, block.lanes)
         self.budget = budget
         self.issued = 0
         self.timing_notes: dict[int, str] = {}
         self.data_branches: dict[int, int] = {}  # instruction index -> taint of a deciding predicate
-        self._rows: list[tuple] = []
         self._clock = 0
         self.sched = Scheduler(self, program.instructions[0].pc)
 
@@ -135,22 +113,6 @@ class Run:
 
     def note_timing(self, ins, message: str) -> None:
         self.timing_notes.setdefault(ins.line, message)
-
-    def shared_access(self, iss: Issue, kind: str, width: int, addr: np.ndarray, mask: np.ndarray,
-                      matrices: int = 0, op: str = "add", space: str = "shared") -> None:
-        m = mask.reshape(-1, WARP)
-        warps = np.flatnonzero(m.any(axis=1))
-        if warps.size == 0:
-            return
-        code = hwr.kind_code(kind, width, space, op)
-        a = addr.reshape(-1, WARP)[warps]
-        act = m[warps]
-        if kind in hwr.MATRIX_KINDS:  # every lane gives a row address; the hardware reads them all
-            act = np.broadcast_to(iss.S.reshape(-1, WARP)[warps], act.shape)
-        t = np.broadcast_to(np.asarray(iss.taint, np.uint32), (self.block.lanes,)).reshape(-1, WARP)[warps]
-        taint = np.bitwise_or.reduce(np.where(act, t, 0), axis=1)
-        idx = self.program.index_of[iss.ins.pc]
-        self._rows.append((idx, warps, code, width, matrices, a.copy(), act.copy(), taint))
 
     # ------------------------------------------------------------------ the loop
     def execute(self) -> None:
@@ -171,9 +133,7 @@ class Run:
                 k = index_of[pc]
                 per_warp = S.reshape(-1, WARP)
                 warps = int(per_warp.any(axis=1).sum())
-                self.executed[k] += warps
-                self.threads[k] += int(S.sum())
-                self.pred_on[k] += int(iss.on.sum()) if iss.on is not S else int(S.sum())
+                self.record.issue(k, warps, S, iss.on)
                 self.issued += warps
                 if self.issued > self.budget:
                     raise BudgetExceeded(f"stopped after {self.budget:,} warp instructions (line {ins.line}, "
@@ -192,25 +152,6 @@ class Run:
                         self.data_branches[k] = self.data_branches.get(k, 0) | int(t)
                 if ins.base not in SELF_ADVANCING:
                     sched.advance(pc, iss)
-
-    # ------------------------------------------------------------------ results
-    def accesses(self) -> Accesses:
-        rows = self._rows
-        if not rows:
-            z = np.zeros(0, np.int64)
-            return Accesses(z, z, z, z, z, np.zeros((0, WARP), np.int64), np.zeros((0, WARP), bool),
-                            np.zeros(0, np.uint32), z, z)
-        counts = [len(r[1]) for r in rows]
-        rep = lambda i: np.repeat(np.array([r[i] for r in rows]), counts)  # noqa: E731
-        acc = Accesses(rep(0), np.concatenate([r[1] for r in rows]), rep(2), rep(3), rep(4),
-                       np.concatenate([r[5] for r in rows]).astype(np.int64), np.concatenate([r[6] for r in rows]),
-                       np.concatenate([r[7] for r in rows]).astype(np.uint32))
-        batch = WarpBatch(acc.kind, acc.width, acc.matrices, acc.addr, acc.active)
-        res = count_wavefronts(batch, hwr.NVIDIA_SM70_SM90, executions=False)
-        acc.wavefronts = np.maximum(res.wavefronts, 0)
-        acc.ideal = np.maximum(res.ideal, 0)
-        return acc
-
 
 def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None = None,
             defines: dict[str, int | float] | None = None, include_dirs: list[str] | None = None,
@@ -259,8 +200,9 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
     t2 = time.perf_counter()
     run.execute()
     t3 = time.perf_counter()
-    acc = run.accesses()
-    rows = [SassRow(ins.pc, ins.text, ins.line, int(run.executed[i]), int(run.threads[i]), int(run.pred_on[i]))
+    acc = run.record.accesses()
+    rec = run.record
+    rows = [SassRow(ins.pc, ins.text, ins.line, int(rec.executed[i]), int(rec.threads[i]), int(rec.pred_on[i]))
             for i, ins in enumerate(program.instructions)]
     shared_idx = {i for i, ins in enumerate(program.instructions) if ins.base in _SHARED_BASES}
     for i in shared_idx:

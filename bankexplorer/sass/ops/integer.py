@@ -81,7 +81,7 @@ def imad(iss: Issue) -> None:
     mods = ins.mods
     pouts, srcs, pins = _split(iss)
     if len(srcs) == 2:  # IMUL / IMAD.MOV forms with two sources
-        a, b, c = iss.u(srcs[0]), iss.u(srcs[1]), 0
+        a, b = iss.u(srcs[0]), iss.u(srcs[1])
         csrc = None
     else:
         a, b = iss.u(srcs[0]), iss.u(srcs[1])

@@ -154,7 +154,7 @@ def lds(iss: Issue) -> None:
     atain = iss.taint
     idx = np.flatnonzero(iss.on)
     _check(addr[idx], width, iss.b.shared.size, "shared", iss)
-    iss.run.shared_access(iss, "load", width, addr, iss.on)
+    iss.run.record.shared_access(iss, "load", width, addr, iss.on)
     raw, t = _shared(iss).read(addr[idx], width, idx)
     t = np.asarray(t) | (np.asarray(atain)[idx] if np.ndim(atain) else atain)
     full_t = np.zeros(iss.b.lanes, U32)
@@ -169,7 +169,7 @@ def sts(iss: Issue) -> None:
     addr = iss.address(m)
     idx = np.flatnonzero(iss.on)
     _check(addr[idx], width, iss.b.shared.size, "shared", iss)
-    iss.run.shared_access(iss, "store", width, addr, iss.on)
+    iss.run.record.shared_access(iss, "store", width, addr, iss.on)
     iss.taint = 0
     raw = _from_regs(iss, m + 1, width, idx)
     t = iss.taint
@@ -189,7 +189,7 @@ def ldsm(iss: Issue) -> None:
     n = _matrix_count(iss.ins.mods)
     trans = "MT88" in iss.ins.mods
     addr = iss.address(1)
-    iss.run.shared_access(iss, "ldmatrix", 16, addr, iss.on, matrices=n)
+    iss.run.record.shared_access(iss, "ldmatrix", 16, addr, iss.on, matrices=n)
     warps = np.flatnonzero(iss.on.reshape(-1, 32).any(axis=1))
     dst = iss.ins.operands[0]
     for w in warps:
@@ -221,7 +221,7 @@ def stsm(iss: Issue) -> None:
     n = _matrix_count(iss.ins.mods)
     trans = "MT88" in iss.ins.mods
     addr = iss.address(0)
-    iss.run.shared_access(iss, "stmatrix", 16, addr, iss.on, matrices=n)
+    iss.run.record.shared_access(iss, "stmatrix", 16, addr, iss.on, matrices=n)
     src = iss.ins.operands[1]
     warps = np.flatnonzero(iss.on.reshape(-1, 32).any(axis=1))
     for w in warps:
@@ -400,7 +400,7 @@ def atoms(iss: Issue) -> None:
     if opname == "CAST":  # only one lane per bank slot can store this pass: only those reach the banks
         served = hwr.cas_spin_winners(addr.reshape(-1, 32), iss.on.reshape(-1, 32), width).reshape(-1)
         eligible = served[idx]
-    iss.run.shared_access(iss, "atomic", width, addr, served, op=engine_op)
+    iss.run.record.shared_access(iss, "atomic", width, addr, served, op=engine_op)
     nops = len(iss.ins.operands)
     if opname in ("CAS", "CAST"):
         atomic(iss, _shared(iss), addr, idx, width, opname, dtype, m + 1, m + 2, 0, pred_dst=opname == "CAST",
@@ -522,7 +522,7 @@ def _generic(iss: Issue, addr: np.ndarray, width: int, kind: str, fn) -> None:
         _check(shaddr[idx[sh]], width, iss.b.shared.size, "shared", iss)
         mask = np.zeros(iss.b.lanes, bool)
         mask[idx[sh]] = True
-        iss.run.shared_access(iss, kind, width, shaddr, mask, space="generic")
+        iss.run.record.shared_access(iss, kind, width, shaddr, mask, space="generic")
         fn(_shared(iss), shaddr, idx[sh])
     if lo.any():
         fn(_LocalView(iss, idx[lo], LOCAL_WINDOW), addr, idx[lo])
