@@ -138,9 +138,13 @@ def read(cubin: bytes, kernel: str) -> KernelImage:
     static_shared = sh[3] if sh else 0
     c0 = by_name.get(f".nv.constant0.{kernel}")
     banks: dict[int, bytes] = {}
-    for s in secs:
+    for s in secs:  # the module's banks, then this kernel's own (switch jump tables are bank 2)
         m = re.fullmatch(r"\.nv\.constant(\d+)", s[0])
         if m and m.group(1) != "0":
+            banks[int(m.group(1))] = body(s[0])
+    for s in secs:
+        m = re.fullmatch(r"\.nv\.constant(\d+)\.(.+)", s[0])
+        if m and m.group(1) != "0" and m.group(2) == kernel:
             banks[int(m.group(1))] = body(s[0])
     ptx = ""
     if ".nv_debug_ptx_txt" in by_name:

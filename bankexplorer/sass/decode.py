@@ -178,7 +178,7 @@ def _split(args: str) -> list[str]:
 
 def decode_line(pc: int, body: str, line: int = 0, function: str = "") -> Instruction:
     """``/*0050*/ @P0 BRA `(.L_x_1) ;`` without the offset and ';' -> an Instruction."""
-    text = re.sub(r"\s+", " ", body).strip()
+    text = re.sub(r"\s+", " ", re.sub(r"\(\*.*?\*\)", "", body)).strip()  # no (*"BRANCH_TARGETS ..."*) notes
     guard = None
     rest = text
     m = _GUARD.match(rest)
@@ -186,6 +186,8 @@ def decode_line(pc: int, body: str, line: int = 0, function: str = "") -> Instru
         guard = _pred(("!" if m.group("neg") else "") + m.group("name"))
         rest = rest[m.end():]
     op, _, args = rest.partition(" ")
+    if op.split(".")[0] in ("BRX", "JMX") and "," not in args:  # BRX R4 -0x230: a register and an offset
+        args = ", ".join(args.split())
     operands = []
     for tok in _split(args):
         # a RET names its function after the register (``R20 `(kernel)``): two operands

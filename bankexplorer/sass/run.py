@@ -226,7 +226,8 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
             names = ", ".join(f"`{n}`" for n in r.data)
             given = [n for n in r.data if cfg.arrays.get(n)]
             fill = "" if len(given) == len(r.data) else " (zero-filled: no data was given)"
-            notes.append((r.line, f"{r.sass.split()[0]}: its addresses depend on the data in {names}{fill}"))
+            op = r.sass.split()[1] if r.sass.startswith("@") else r.sass.split()[0]
+            notes.append((r.line, f"{op}: its addresses depend on the data in {names}{fill}"))
     for k, t in run.data_branches.items():
         names = [n for j, n in enumerate(run.buffers) if t >> j & 1]
         if names:

@@ -350,6 +350,14 @@ def op_call(iss: Issue) -> None:
     iss.jump(iss.on, _target(iss))
 
 
+def op_brx(iss: Issue) -> None:
+    """``BRX Ra, imm``: an indirect branch (a switch's jump table): to pc + 16 + Ra + imm, per lane."""
+    to = np.broadcast_to(np.asarray(iss.u(0)).astype(np.int64), iss.S.shape) + int(iss.raw(1)) + iss.ins.pc + 16
+    to = to & 0xFFFFFFFF
+    for pc in np.unique(to[iss.on]):
+        iss.jump(iss.on & (to == pc), int(pc))
+
+
 def op_ret(iss: Issue) -> None:
     reg = iss.ins.operands[0]
     if not isinstance(reg, Reg):
@@ -406,6 +414,7 @@ SELF_ADVANCING = {"BAR", "BSYNC", "WARPSYNC", "BREAK"}
 
 CONTROL = {
     "BRA": op_bra, "JMP": op_bra, "EXIT": op_exit, "BSSY": op_bssy, "BSYNC": op_bsync, "BREAK": op_break,
-    "WARPSYNC": op_warpsync, "ENDCOLLECTIVE": op_nop, "CALL": op_call, "RET": op_ret, "BAR": op_bar,
+    "WARPSYNC": op_warpsync, "ENDCOLLECTIVE": op_nop, "CALL": op_call, "RET": op_ret, "BAR": op_bar, "BRX": op_brx,
+    "JMX": op_brx,
     "B2R": op_b2r, "YIELD": op_nop, "NANOSLEEP": op_nop, "BPT": op_trap, "KILL": op_exit,
 }

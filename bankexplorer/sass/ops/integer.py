@@ -309,7 +309,17 @@ def iabs(iss: Issue) -> None:
 @op("POPC", "UPOPC")
 def popc(iss: Issue) -> None:
     v = np.asarray(iss.u(1), U32)
-    iss.set(0, np.bitwise_count(v).astype(U32))
+    iss.set(0, popcount(v))
+
+
+def popcount(v: np.ndarray) -> np.ndarray:
+    """Set bits of each uint32 (numpy 2's bitwise_count, or a byte table before it)."""
+    if hasattr(np, "bitwise_count"):
+        return np.bitwise_count(v).astype(U32)
+    table = np.array([bin(i).count("1") for i in range(256)], U32)
+    b = np.atleast_1d(v).astype(U32).view(np.uint8).reshape(-1, 4)
+    out = table[b].sum(axis=1).astype(U32)
+    return out if np.ndim(v) else out[0]
 
 
 @op("FLO", "UFLO")
