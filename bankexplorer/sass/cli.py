@@ -187,7 +187,12 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
         print(f"bankexplorer: {where}:{e.line}: {e.message}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.sass_json:
-        atomic_write(args.sass_json, (json.dumps(r.to_json(), indent=1) + "\n").encode())
+        try:  # the array each shared-memory instruction touches, as the pattern attributes it
+            named = {i.pc: i.array for i in kernel_pattern(r, text, "kernel", origin, cfg, path=path).instructions
+                     if i.array}
+        except PatternTooLarge:
+            named = {}
+        atomic_write(args.sass_json, (json.dumps(r.to_json(named), indent=1) + "\n").encode())
     if args.out:
         from ..io import patternfile
         from pathlib import Path

@@ -81,12 +81,15 @@ class KernelRun:
     seconds: float = 0.0
     warp_instructions: int = 0
 
-    def to_json(self) -> dict:
+    def to_json(self, arrays_by_pc: dict[int, str] | None = None) -> dict:
+        rows = [r.to_json() for r in self.rows]
+        for d in rows:
+            if arrays_by_pc and d["pc"] in arrays_by_pc:
+                d["array"] = arrays_by_pc[d["pc"]]
         return {"arch": self.arch, "block": list(self.block), "block_index": list(self.block_index),
                 "kernel": self.kernel, "timing_dependent": self.timing_dependent,
                 "notes": [{"line": ln, "message": m} for ln, m in self.notes],
-                "warp_instructions": self.warp_instructions,
-                "sass": [r.to_json() for r in self.rows]}
+                "warp_instructions": self.warp_instructions, "sass": rows}
 
 
 class Run:
