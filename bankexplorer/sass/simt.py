@@ -15,9 +15,11 @@ meet again only where the code says so, never because their pcs happen to agree:
 Which group issues next decides only the order of memory effects: within a warp, the running
 group goes on until it waits or ends (where a branch splits it, the branch-taken part first); across
 warps, the lowest pc, for every warp whose running group is there, so warps run in lockstep where
-their code agrees and warp 0's effects come first within a step. A warp (or a group) kept waiting
-:data:`STARVATION` steps, as in a spin loop that waits for another thread, goes first, and the run
-says that the GPU's scheduling decided its counts.
+their code agrees and warp 0's effects come first within a step. A warp kept waiting
+:data:`WARP_STARVATION` steps (others spin on a flag or a lock it would release) runs first until it
+waits; a group that has run :data:`STARVATION` issues in a row lets the other groups of its warp
+run. What a spinning thread then reads was written by another warp since the last barrier, which
+the data taint marks: the run says that the GPU's timing decided those counts.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from .issue import EmulationError, Issue
 from .operands import Imm, Label, Pred, Reg
 from .state import WARP
 
-STARVATION = 20_000  #: steps a warp (or a group of one) waits before it issues out of turn
+STARVATION = 20_000  #: issues a group runs in a row before the other groups of its warp get a turn
+WARP_STARVATION = 1_000  #: steps a warp waits before it runs out of pc order (until it waits or this long)
 # Measured: groups of a warp do not merge because their pcs meet (BSYNC and WARPSYNC are issued
 # once per arriving group), so the order of a warp's groups changes no count. Among the policies
 # tried (branch-taken part first, fall-through first, lowest pc first; each with and without
@@ -72,9 +75,11 @@ class Scheduler:
         self.groups: list[list[Group]] = [[Group(w, int(self.alive[w]), entry)] if self.alive[w] else []
                                           for w in range(self.W)]
         self.idle = [0] * self.W  # steps since each warp last issued
+        self.priority: int | None = None  # a warp that waited too long: it runs first for a while
+        self.priority_left = 0
         # waiting groups: (kind, pc) -> {warp: bits}; kind "BSYNC", "WARPSYNC" or ("BAR", id)
         self.waiting: dict[tuple, dict[int, int]] = {}
-        self.wait_masks: dict[tuple, dict[int, int]] = {}  # WARPSYNC: the union of the waiters' masks
+        self.wait_masks: dict[tuple, np.ndarray] = {}  # WARPSYNC: each held lane's mask (warps x 32)
         self.bar_count: dict[int, int] = {}
         self.bar_arrived: dict[int, int] = {}
         self.reduce: dict[int, tuple[str, np.ndarray]] = {}
@@ -109,13 +114,19 @@ class Scheduler:
             if any(ws for ws in self.waiting.values()):
                 raise EmulationError(self._deadlock())
             return None
-        starved = max(heads, key=lambda h: self.idle[h[1]])
-        if self.idle[starved[1]] > STARVATION:
-            pc = starved[0]
-            self.run.note_timing(self.run.program.at(pc), "waits in a loop for another warp: how many passes it "
-                                                          "makes depends on the GPU's scheduling")
+        # a warp kept waiting (others spin at lower pcs, polling what it would write) runs first until it
+        # waits or ends; whatever a poll then reads depends on timing, which the data taint says
+        if self.priority is not None and self.groups[self.priority] and self.priority_left > 0:
+            self.priority_left -= 1
+            pc = self.groups[self.priority][0].pc
         else:
-            pc = min(heads)[0]
+            self.priority = None
+            starved = max(heads, key=lambda h: self.idle[h[1]])
+            if self.idle[starved[1]] > WARP_STARVATION:
+                self.priority, self.priority_left = starved[1], WARP_STARVATION
+                pc = starved[0]
+            else:
+                pc = min(heads)[0]
         chosen = []
         for w, gs in enumerate(self.groups):
             if gs and gs[0].pc == pc:
@@ -191,13 +202,12 @@ class Scheduler:
         self.advance(iss.ins.pc, iss, hold=key)
         self._release(key)
 
-    def warpsync(self, iss: Issue, want: np.ndarray) -> None:
-        key = ("WARPSYNC", iss.ins.pc)
-        masks = self.wait_masks.setdefault(key, {})
-        wb = want.reshape(-1, WARP)
-        for g in self.chosen:
-            lanes = np.flatnonzero(_lanes(np.array([g.bits], "<u4"))[:WARP])
-            masks[g.warp] = masks.get(g.warp, 0) | int(np.bitwise_or.reduce(wb[g.warp][lanes].astype(np.int64)))
+    def warpsync(self, iss: Issue, want: np.ndarray, exclusive: bool = False) -> None:
+        """Hold each thread until every living thread its mask names is here; ``exclusive``
+        (WARPSYNC.EXCLUSIVE, a tiled partition's sync): the threads go on as one group per mask."""
+        key = ("WARPSYNC", iss.ins.pc, exclusive)
+        masks = self.wait_masks.setdefault(key, np.zeros((self.W, WARP), np.int64))
+        np.copyto(masks, want.reshape(-1, WARP), where=iss.S.reshape(-1, WARP))
         self.advance(iss.ins.pc, iss, hold=key)
         self._release(key)
 
@@ -210,14 +220,28 @@ class Scheduler:
             alive = int(self.alive[warp])
             if key[0] == "BSYNC":
                 members = int(_lane_bits(self.run.block.B[key[2]])[warp]) & alive
-                ok = members & ~bits == 0
+                if members & ~bits == 0:
+                    del ws[warp]
+                    self._add(Group(warp, bits & alive, pc + 16), first=True)
+                continue
+            # WARPSYNC: a held lane goes on once every living lane of its mask is held here
+            masks = self.wait_masks[key][warp]
+            lanes = [ln for ln in range(WARP) if bits >> ln & 1]
+            ready = [ln for ln in lanes if int(masks[ln]) & alive & ~bits == 0]
+            if not ready:
+                continue
+            groups: dict[int, int] = {}
+            for ln in ready:
+                m = int(masks[ln]) if key[2] else 0  # exclusive: one group per mask
+                groups[m] = groups.get(m, 0) | (1 << ln)
+            left = bits & ~sum(groups.values())
+            if left:
+                ws[warp] = left
             else:
-                ok = self.wait_masks[key].get(warp, 0) & alive & ~bits == 0
-            if ok:
                 del ws[warp]
-                if key[0] == "WARPSYNC":
-                    self.wait_masks[key].pop(warp, None)
-                self._add(Group(warp, bits & alive, pc + 16), first=True)
+            for g in reversed(list(groups.values())):
+                if g & alive:
+                    self._add(Group(warp, g & alive, pc + 16), first=True)
 
     def _release_all(self) -> None:
         for key in list(self.waiting):
@@ -339,7 +363,7 @@ def op_warpsync(iss: Issue) -> None:
         want = np.full(iss.S.shape, FULL, np.int64)
     else:
         want = _mask_operand(iss, 0)
-    iss.run.sched.warpsync(iss, np.where(iss.S, want, 0))
+    iss.run.sched.warpsync(iss, np.where(iss.S, want, 0), "EXCLUSIVE" in iss.ins.mods)
 
 
 def op_nop(iss: Issue) -> None:

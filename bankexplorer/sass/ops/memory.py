@@ -371,7 +371,7 @@ def atomic(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: 
     mask[idx] = True
     taint = np.zeros(iss.b.lanes, U32)
     taint[idx] = got_t
-    if width == 8 and not pred_dst:
+    if width == 8:  # the old value, or the 64-bit CAS's success flag (a register pair: 1 or 0)
         iss.set64(dst_i, full, mask, taint)
     else:
         iss.write(o.index, o.uniform, full.astype(U32), mask, taint)
