@@ -31,7 +31,7 @@ from .operands import Imm, Label, Pred, Reg
 from .state import WARP
 
 STARVATION = 20_000  #: issues a group runs in a row before the other groups of its warp get a turn
-WARP_STARVATION = 1_000  #: steps a warp waits before it runs out of pc order (until it waits or this long)
+WARP_STARVATION = 64  #: steps a warp waits before it runs out of pc order (until it waits or this long)
 # Measured: groups of a warp do not merge because their pcs meet (BSYNC and WARPSYNC are issued
 # once per arriving group), so the order of a warp's groups changes no count. Among the policies
 # tried (branch-taken part first, fall-through first, lowest pc first; each with and without
