@@ -304,3 +304,24 @@ def test_switch_tables_device_variables_local_arrays_and_calls():
     dev = r.buffers["__device__ variables"][:260].view(np.int32)
     np.testing.assert_array_equal(dev[:64], table)
     assert dev[64] == 64
+
+
+def test_sums_of_three_64_bit_values_carry_twice():
+    """IADD3 of three words can carry twice into the high word: two carry predicates, both added
+    by IADD3.X (found by the buffers an H100 left: a long long sum was off by 2^32)."""
+    src = r"""
+    __global__ void sum3(const long long *a, long long *out) {
+        int t = threadIdx.x;
+        long long x = a[3 * t], y = a[3 * t + 1], z = a[3 * t + 2];
+        out[t] = x + y + z;
+        out[32 + t] = (x ^ 0x7fffffff) + (y | 0xf0000000) - z;
+    }"""
+    rng = np.random.default_rng(2)
+    a = rng.integers(-2**62, 2**62, 96, dtype=np.int64)
+    a[:6] = [0xF8000000, 0x68000000, 0xE0000000, -1, -1, -1]
+    r = emulate(src, a=a)
+    out = r.buffers["out"][:512].view(np.int64)
+    x, y, z = (a.reshape(32, 3)[:, k].astype(object) for k in range(3))
+    wrap = lambda v: np.array([((int(u) + 2**63) % 2**64) - 2**63 for u in v], np.int64)  # noqa: E731
+    np.testing.assert_array_equal(out[:32], wrap(x + y + z))
+    np.testing.assert_array_equal(out[32:], wrap((x ^ 0x7FFFFFFF) + (y | 0xF0000000) - z))

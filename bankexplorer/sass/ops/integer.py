@@ -61,9 +61,9 @@ def iadd3(iss: Issue) -> None:
         total = total + _carry_in(iss, pins)
     total = np.asarray(total)
     iss.set(0, total & M32)
-    carry = total >> 32
+    carry = total >> 32  # 0, 1 or 2 carries out of three addends: one predicate each (P0 + P1 = carry)
     for k, i in enumerate(pouts):
-        iss.setp(i, ((carry >> k) & 1).astype(bool))
+        iss.setp(i, carry > k)
 
 
 @op("VIADD", "UVIADD")
@@ -129,7 +129,7 @@ def imad(iss: Issue) -> None:
     total = np.asarray(total)
     iss.set(0, total & M32)
     for k, i in enumerate(pouts):
-        iss.setp(i, (((total >> 32) >> k) & 1).astype(bool))
+        iss.setp(i, (total >> 32) > k)
 
 
 @op("LEA", "ULEA")
@@ -158,7 +158,7 @@ def lea(iss: Issue) -> None:
     total = np.asarray(total)
     iss.set(0, total & M32)
     for k, i in enumerate(pouts):
-        iss.setp(i, (((total >> 32) >> k) & 1).astype(bool))
+        iss.setp(i, (total >> 32) > k)
 
 
 @op("SHF", "USHF")
