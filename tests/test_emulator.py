@@ -65,7 +65,14 @@ def _params(names):
             for n in names]
 
 
-@pytest.mark.parametrize("name", _params(sorted(TRUTH)))
+#: CI's shared checker holds every one of the 190 kernels of ``persass_resources.json`` to the H100 per
+#: SASS instruction; here a third of them (and all the buffers they computed), and every kernel of
+#: the unseen batches. BX_ALL_KERNELS=1 runs them all.
+SAMPLE = sorted(n for k, n in enumerate(sorted(TRUTH)) if n.startswith(("extra11/", "extra12/")) or k % 3 == 0
+                or n in KNOWN or os.environ.get("BX_ALL_KERNELS") == "1")
+
+
+@pytest.mark.parametrize("name", _params(SAMPLE))
 def test_kernel_as_measured(name):
     t = TRUTH[name]
     r = run_kernel(name)
