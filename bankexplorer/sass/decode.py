@@ -159,12 +159,13 @@ def operand(tok: str) -> Operand:
     return Other(t)
 
 
-def _split(args: str) -> list[str]:
+def split_top(args: str, opens: str = "[(", closes: str = "])") -> list[str]:
+    """``args`` cut at the commas outside any bracket (operands; a C parameter list with "<([")."""
     out, depth, cur = [], 0, ""
     for ch in args:
-        if ch in "[(":
+        if ch in opens:
             depth += 1
-        elif ch in "])":
+        elif ch in closes:
             depth -= 1
         if ch == "," and depth == 0:
             out.append(cur)
@@ -189,7 +190,7 @@ def decode_line(pc: int, body: str, line: int = 0, function: str = "") -> Instru
     if op.split(".")[0] in ("BRX", "JMX") and "," not in args:  # BRX R4 -0x230: a register and an offset
         args = ", ".join(args.split())
     operands = []
-    for tok in _split(args):
+    for tok in split_top(args):
         # a RET names its function after the register (``R20 `(kernel)``): two operands
         if " `(" in tok:
             a, b = tok.split(" `(", 1)

@@ -84,20 +84,9 @@ def demangle_name(symbol: str) -> str:
 
 
 def _split_params(text: str) -> list[str]:
-    out, depth, cur = [], 0, ""
-    for ch in text:
-        if ch in "<([":
-            depth += 1
-        elif ch in ">)]":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        out.append(cur)
-    return [p.strip() for p in out if p.strip() and p.strip() != "void"]
+    from .decode import split_top
+
+    return [p for p in split_top(text, "<([", ">)]") if p and p != "void"]
 
 
 def kernel_params(source: str, name: str) -> list[ParamDecl] | None:

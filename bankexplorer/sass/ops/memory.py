@@ -149,17 +149,11 @@ def _split_generic(iss: Issue, addr: np.ndarray, idx: np.ndarray):
 @op("LDS")
 def lds(iss: Issue) -> None:
     width = width_of(iss.ins.mods)
-    m = _mem_index(iss.ins)
-    addr = iss.address(m)
-    atain = iss.taint
+    addr = iss.address(_mem_index(iss.ins))
     idx = np.flatnonzero(iss.on)
     _check(addr[idx], width, iss.b.shared.size, "shared", iss)
     iss.run.record.shared_access(iss, "load", width, addr, iss.on)
-    raw, t = _shared(iss).read(addr[idx], width, idx)
-    t = np.asarray(t) | (np.asarray(atain)[idx] if np.ndim(atain) else atain)
-    full_t = np.zeros(iss.b.lanes, U32)
-    full_t[idx] = t
-    _write_regs(iss, 0, _to_regs(raw, width, _signed(iss.ins.mods)), idx, full_t)
+    _load(iss, _shared(iss), addr, idx, width)
 
 
 @op("STS")
@@ -170,10 +164,7 @@ def sts(iss: Issue) -> None:
     idx = np.flatnonzero(iss.on)
     _check(addr[idx], width, iss.b.shared.size, "shared", iss)
     iss.run.record.shared_access(iss, "store", width, addr, iss.on)
-    iss.taint = 0
-    raw = _from_regs(iss, m + 1, width, idx)
-    t = iss.taint
-    _shared(iss).write(addr[idx], raw, np.asarray(t)[idx] if np.ndim(t) else t, idx)
+    _store(iss, _shared(iss), addr, idx, width, m + 1)
 
 
 # ---------------------------------------------------------------------- ldmatrix / stmatrix
