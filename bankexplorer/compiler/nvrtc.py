@@ -126,8 +126,10 @@ _LOCK = threading.Lock()  # one compile at a time keeps memory low
 def compile_cuda(source: str, arch: str = DEFAULT_ARCH, name: str = "kernel.cu",
                  options: tuple[str, ...] = (), instantiate: tuple[str, ...] = (),
                  headers: dict[str, str] | None = None, seconds: float | None = None,
-                 memory: int | None = None) -> CompileOutput:
+                 memory: int | None = None, debug: bool = False) -> CompileOutput:
     """Compile ``source`` for ``arch`` with line info; the cubin, or the log of what failed.
+    ``debug``: the unoptimised device-debug build (``-G``: every source access its own instruction,
+    its full line table in place of ``-lineinfo``, which ptxas would ignore beside it).
     ``instantiate``: template kernels to generate code for (``"k<32>"``). ``headers``: the text of
     each header the source may include, by the name it is included as (NVRTC opens no other file
     than the bundled CUDA headers). ``seconds`` / ``memory``: the budget (default
@@ -135,7 +137,8 @@ def compile_cuda(source: str, arch: str = DEFAULT_ARCH, name: str = "kernel.cu",
     if arch not in ARCHITECTURES:
         raise ValueError(f"arch: {arch!r} is not one of {', '.join(ARCHITECTURES)}")
     _lib()  # CompilerUnavailable here, not in the child
-    opts = [f"--gpu-architecture={arch}", "-lineinfo", "-std=c++17", *[f"-I{d}" for d in include_dirs()], *options]
+    opts = [f"--gpu-architecture={arch}", "-G" if debug else "-lineinfo", "-std=c++17",
+            *[f"-I{d}" for d in include_dirs()], *options]
     request = {"source": source, "name": name, "options": opts, "instantiate": list(instantiate),
                "headers": dict(headers or {})}
     with _LOCK:

@@ -1,5 +1,6 @@
 """What the driver reads from a cubin before a launch: where parameters go in the constant bank,
-how much static shared and local memory the kernel has, and the contents of constant banks.
+how much static shared and local memory the kernel has, the contents of constant banks, and the
+global variables (``__device__`` data, and the objects code built with -G keeps in global memory).
 
 A cubin is an ELF file. Only the few sections a launch needs are read here (``.nv.info.<kernel>``
 attributes, ``.nv.shared.<kernel>``, ``.nv.constant<N>[.<kernel>]``, the PTX text ptxas kept for
@@ -47,6 +48,10 @@ class KernelImage:
     constant0_size: int
     banks: dict[int, bytes] = field(default_factory=dict)  # initialised constant banks (__constant__ is bank 3)
     ptx: str = ""  # the PTX ptxas compiled, when the line-table build kept it
+    #: the global variables: their initial bytes (``.nv.global.init`` then ``.nv.global``, zeros), and
+    #: where each symbol lies in them
+    globals_data: bytes = b""
+    global_symbols: dict[str, int] = field(default_factory=dict)
 
 
 def _sections(data: bytes):
@@ -125,5 +130,38 @@ def read(cubin: bytes, kernel: str) -> KernelImage:
     if ".nv_debug_ptx_txt" in by_name:
         ptx = body(".nv_debug_ptx_txt").replace(b"\0", b"\n").decode("utf-8", "replace")
     params.sort(key=lambda p: p.ordinal)
+    data, symbols = _globals(cubin, secs, by_name)
     return KernelImage(kernel, param_base, params, static_shared, sh[6] if sh else 16, max(frame, stack) + frame,
-                       c0[3] if c0 else param_base + param_size, banks, ptx)
+                       c0[3] if c0 else param_base + param_size, banks, ptx, data, symbols)
+
+
+#: the most bytes of global variables a run lays out (a kernel declaring more cannot be run here)
+MAX_GLOBALS = 64 << 20
+
+
+def _globals(cubin: bytes, secs, by_name) -> tuple[bytes, dict[str, int]]:
+    """The global variables' bytes (initialised ones first, then the zeroed ones, each section
+    256-byte aligned) and each symbol's offset in them."""
+    start: dict[int, int] = {}
+    blob = bytearray()
+    for name in (".nv.global.init", ".nv.global"):
+        s = by_name.get(name)
+        if s is None:
+            continue
+        at = -(-len(blob) // 256) * 256
+        if at + s[3] > MAX_GLOBALS:
+            raise CubinError(f"the kernel's global variables take more than {MAX_GLOBALS >> 20} MiB")
+        blob.extend(b"\0" * (at - len(blob)))
+        blob.extend(cubin[s[2]:s[2] + s[3]] if s[1] != 8 else b"\0" * s[3])
+        start[secs.index(s)] = at
+    symbols: dict[str, int] = {}
+    tab = by_name.get(".symtab")
+    if not start or tab is None or tab[4] >= len(secs):
+        return bytes(blob), symbols
+    strtab = secs[tab[4]]
+    for k in range(tab[3] // 24):
+        name, _info, _other, shndx, value, _size = struct.unpack_from("<IBBHQQ", cubin, tab[2] + 24 * k)
+        if shndx in start and name:
+            end = cubin.index(b"\0", strtab[2] + name)
+            symbols[cubin[strtab[2] + name:end].decode("latin-1")] = start[shndx] + value
+    return bytes(blob), symbols

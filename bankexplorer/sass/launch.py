@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cubin import KernelImage
-from .state import GLOBAL_BASE, GLOBAL_STRIDE, Buffer
+from .state import CONSTANTS_BASE, GLOBAL_BASE, GLOBAL_STRIDE, LOCAL_WINDOW, SHARED_WINDOW, Buffer
 
 BUFFER_BYTES = 16 << 20
 EXTERN_BYTES = 48 << 10
@@ -155,11 +155,17 @@ def has_extern_shared(ptx: str) -> bool:
     return any(m.group(3) == "" for m in _SHARED_DECL.finditer(ptx))
 
 
-#: where the driver puts blockDim, gridDim and the stack top in constant bank 0, per architecture
-#: (the parameters' place is in the cubin); sm_100/sm_120 as their compiled code reads them
-BANK0_LAYOUT = {"default": {"ntid": 0x0, "nctaid": 0xC, "stack": 0x28},
-                "sm_100": {"ntid": 0x360, "nctaid": 0x370, "stack": 0x37C},
-                "sm_120": {"ntid": 0x360, "nctaid": 0x370, "stack": 0x37C}}
+#: where the driver puts blockDim, gridDim, the stack top and the generic addresses of local memory,
+#: of ``__constant__`` data and (before sm_90) of shared memory in constant bank 0, per architecture
+#: (the parameters' place is in the cubin); each as the compiled code reads it (-G code makes the
+#: generic address of a local variable from the local window, of a ``__constant__`` one from the
+#: constant window)
+_SM80_BANK0 = {"ntid": 0x0, "nctaid": 0xC, "stack": 0x28, "local_window": 0x20, "shared_window": 0x18,
+               "constant_window": 0x50}
+_SM100_BANK0 = {"ntid": 0x360, "nctaid": 0x370, "stack": 0x37C, "local_window": 0x2F8, "constant_window": 0x120}
+BANK0_LAYOUT = {"default": {"ntid": 0x0, "nctaid": 0xC, "stack": 0x28, "local_window": 0x20, "constant_window": 0xD0},
+                "sm_80": _SM80_BANK0, "sm_86": _SM80_BANK0, "sm_89": _SM80_BANK0,
+                "sm_100": _SM100_BANK0, "sm_120": _SM100_BANK0}
 
 
 def constant_bank0(image: KernelImage, cfg: LaunchConfig, decls: list[ParamDecl],
@@ -167,7 +173,8 @@ def constant_bank0(image: KernelImage, cfg: LaunchConfig, decls: list[ParamDecl]
     """Bank 0 as the driver writes it (block and grid sizes, the stack top, the parameters) and
     the pointer parameters' buffers."""
     where = BANK0_LAYOUT.get(arch, BANK0_LAYOUT["default"])
-    size = max(image.constant0_size, image.param_base + sum(p.size for p in image.params), where["stack"] + 4)
+    size = max(image.constant0_size, image.param_base + sum(p.size for p in image.params),
+               max(where.values()) + 8)
     bank = np.zeros(-(-size // 8) * 8, np.uint8)
 
     def put(off: int, value: int, n: int) -> None:
@@ -177,6 +184,10 @@ def constant_bank0(image: KernelImage, cfg: LaunchConfig, decls: list[ParamDecl]
         put(where["ntid"] + 4 * k, cfg.block[k], 4)
         put(where["nctaid"] + 4 * k, cfg.grid[k], 4)
     put(where["stack"], image.local_bytes, 4)  # the stack pointer starts at the top of local memory
+    put(where["local_window"], LOCAL_WINDOW, 8)
+    put(where["constant_window"], CONSTANTS_BASE, 8)
+    if "shared_window" in where:
+        put(where["shared_window"], SHARED_WINDOW, 8)
     if len(decls) != len(image.params):
         raise LaunchError(f"the kernel has {len(image.params)} parameters in the compiled code but "
                           f"{len(decls)} in the source")

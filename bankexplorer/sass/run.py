@@ -23,7 +23,7 @@ from .launch import (LaunchConfig, LaunchError, SharedArray, constant_bank0, dem
                      kernel_params, shared_arrays)
 from .ops import table_for
 from .simt import SELF_ADVANCING, Scheduler
-from .state import WARP, Block, GlobalMemory
+from .state import CONSTANTS_BASE, GLOBALS_BASE, WARP, Block, Buffer, GlobalMemory
 
 #: warp instructions one run may execute before it stops (a hostile or endless kernel)
 MAX_WARP_INSTRUCTIONS = 20_000_000
@@ -34,6 +34,14 @@ _SHARED_BASES = {"LDS", "STS", "ATOMS", "LDSM", "STSM"}
 
 class BudgetExceeded(EmulationError):
     pass
+
+
+class CompileFailed(LaunchError):
+    """The text does not compile: ``log`` holds the compiler's messages."""
+
+    def __init__(self, log: str):
+        super().__init__(f"the kernel does not compile:\n{log.strip()}")
+        self.log = log
 
 
 @dataclass
@@ -76,6 +84,9 @@ class Accesses:
     addr: np.ndarray  # (N, 32) byte addresses in shared memory
     active: np.ndarray  # (N, 32)
     taint: np.ndarray  # (N,) OR of the address taint over the active lanes
+    #: (N,) the user's source line of each access: its instruction's, or for an instruction of a
+    #: header function that code built without inlining calls, the line of the user's call
+    line: np.ndarray | None = None
     wavefronts: np.ndarray | None = None
     ideal: np.ndarray | None = None
 
@@ -97,9 +108,10 @@ class KernelRun:
     notes: list[tuple[int, str]] = field(default_factory=list)  # (line, message)
     seconds: float = 0.0
     warp_instructions: int = 0
+    optimized: bool = True  # False: the unoptimised build (-G), the source as written
 
     def to_json(self) -> dict:
-        return {"arch": self.arch, "block": list(self.block), "block_index": list(self.block_index),
+        return {"arch": self.arch, **({} if self.optimized else {"build": "as written (-G)"}), "block": list(self.block), "block_index": list(self.block_index),
                 "kernel": self.kernel, "timing_dependent": self.timing_dependent,
                 "notes": [{"line": ln, "message": m} for ln, m in self.notes],
                 "warp_instructions": self.warp_instructions,
@@ -110,8 +122,11 @@ class Run:
     """The execution loop: pick the next issue (:class:`Scheduler`), run its semantics, count."""
 
     def __init__(self, program: Program, block: Block, arch: str, buffers: list[str],
-                 budget: int = MAX_WARP_INSTRUCTIONS):
+                 budget: int = MAX_WARP_INSTRUCTIONS, as_written: bool = False):
         self.program = program
+        #: the unoptimised build (-G) reaches shared memory through generic addresses only because it
+        #: keeps no address spaces: cost each such access as the shared instruction the source wrote
+        self.as_written = as_written
         self.block = block
         self.table = table_for(arch)
         self.buffers = buffers
@@ -141,6 +156,8 @@ class Run:
         warps = np.flatnonzero(m.any(axis=1))
         if warps.size == 0:
             return
+        if space == "generic" and self.as_written:
+            space = "shared"
         code = hwr.kind_code(kind, width, space, op)
         a = addr.reshape(-1, WARP)[warps]
         act = m[warps]
@@ -149,7 +166,11 @@ class Run:
         t = np.broadcast_to(np.asarray(iss.taint, np.uint32), (self.block.lanes,)).reshape(-1, WARP)[warps]
         taint = np.bitwise_or.reduce(np.where(act, t, 0), axis=1)
         idx = self.program.index_of[iss.ins.pc]
-        self._rows.append((idx, warps, code, width, matrices, a.copy(), act.copy(), taint))
+        line = np.full(warps.size, iss.ins.line, np.int64)
+        if not iss.ins.own_line:  # a header function's code: the line of the user's call, where there is one
+            site = np.where(act, self.sched.site.reshape(-1, WARP)[warps], 0).max(axis=1)
+            line = np.where(site > 0, site, line)
+        self._rows.append((idx, warps, code, width, matrices, a.copy(), act.copy(), taint, line))
 
     # ------------------------------------------------------------------ the loop
     def execute(self) -> None:
@@ -198,12 +219,12 @@ class Run:
         if not rows:
             z = np.zeros(0, np.int64)
             return Accesses(z, z, z, z, z, np.zeros((0, WARP), np.int64), np.zeros((0, WARP), bool),
-                            np.zeros(0, np.uint32), z, z)
+                            np.zeros(0, np.uint32), z, z, z)
         counts = [len(r[1]) for r in rows]
         rep = lambda i: np.repeat(np.array([r[i] for r in rows]), counts)  # noqa: E731
         acc = Accesses(rep(0), np.concatenate([r[1] for r in rows]), rep(2), rep(3), rep(4),
                        np.concatenate([r[5] for r in rows]).astype(np.int64), np.concatenate([r[6] for r in rows]),
-                       np.concatenate([r[7] for r in rows]).astype(np.uint32))
+                       np.concatenate([r[7] for r in rows]).astype(np.uint32), np.concatenate([r[8] for r in rows]))
         batch = WarpBatch(acc.kind, acc.width, acc.matrices, acc.addr, acc.active)
         res = count_wavefronts(batch, hwr.NVIDIA_SM70_SM90, executions=False)
         acc.wavefronts = np.maximum(res.wavefronts, 0)
@@ -214,15 +235,18 @@ class Run:
 def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None = None,
             defines: dict[str, int | float] | None = None, include_dirs: list[str] | None = None,
             kernel: str | None = None, budget: int = MAX_WARP_INSTRUCTIONS, build=None,
-            timings: dict[str, float] | None = None) -> KernelRun:
+            timings: dict[str, float] | None = None, optimize: bool = True) -> KernelRun:
     """Compile ``text``, run one block of ``kernel`` (the first one when None) and count.
-    ``timings``, when given, receives the seconds of each stage."""
+    ``timings``, when given, receives the seconds of each stage. ``optimize=False``: the source as
+    written, from the unoptimised build (-G): one instruction per source access, each costed as
+    the shared-memory instruction it stands for."""
     from ..compiler.kernel import build as build_kernel
 
     t0 = time.perf_counter()
-    b = build or build_kernel(text, arch, {**(defines or {}), **cfg.scalars}, path, include_dirs)
+    b = build or build_kernel(text, arch, {**(defines or {}), **cfg.scalars}, path, include_dirs, optimize=optimize)
+    optimize = getattr(b, "optimized", optimize)
     if not b.ok:
-        raise LaunchError(f"the kernel does not compile:\n{b.log.strip()}")
+        raise CompileFailed(b.log)
     entries = entry_names(b.sass)
     if not entries:
         raise LaunchError("the compiled code has no kernel (a template kernel needs its parameters: -D NAME=VALUE)")
@@ -233,8 +257,8 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
             raise LaunchError(f"no kernel named {kernel!r} (the code has {', '.join(map(demangle_name, entries))})")
         symbol = named[0]
     t1 = time.perf_counter()
-    program = decode(b.sass, symbol, b.name)
     image = cubin_mod.read(b.cubin, symbol)
+    program = decode(b.sass, symbol, b.name, {k: GLOBALS_BASE + v for k, v in image.global_symbols.items()})
     name = demangle_name(symbol)
     decls = kernel_params(text, name)
     if decls is None:
@@ -244,15 +268,27 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
     arrays = shared_arrays(image.ptx, image.static_shared, extern)
     shared_bytes = -(-image.static_shared // 16) * 16 + extern
     banks = {0: bank0, **{k: np.frombuffer(v, np.uint8).copy() for k, v in image.banks.items()}}
+    memory = list(buffers)
+    if image.globals_data:
+        memory.append(Buffer("(global variables)", GLOBALS_BASE, np.frombuffer(image.globals_data, np.uint8).copy(),
+                             static=True))
+    if 3 in image.banks:  # __constant__ data, read through a generic pointer
+        memory.append(Buffer("(constant data)", CONSTANTS_BASE, np.frombuffer(image.banks[3], np.uint8).copy(),
+                             static=True))
     block = Block(cfg.block, cfg.block_index, cfg.grid, shared_bytes, image.local_bytes, banks,
-                  GlobalMemory(buffers))
-    run = Run(program, block, arch, [buf.name for buf in buffers], budget)
+                  GlobalMemory(memory))
+    run = Run(program, block, arch, [buf.name for buf in buffers], budget, as_written=not optimize)
     t2 = time.perf_counter()
     run.execute()
     t3 = time.perf_counter()
     acc = run.accesses()
     rows = [SassRow(ins.pc, ins.text, ins.line, int(run.executed[i]), int(run.threads[i]), int(run.pred_on[i]))
             for i, ins in enumerate(program.instructions)]
+    if acc.index.size:  # a header function's shared access: on the user's line that called it most
+        static = np.array([ins.line for ins in program.instructions], np.int64)[acc.index]
+        for i in np.unique(acc.index[acc.line != static]):
+            lines, counts = np.unique(acc.line[acc.index == i], return_counts=True)
+            rows[i].line = int(lines[counts.argmax()])
     shared_idx = {i for i, ins in enumerate(program.instructions) if ins.base in _SHARED_BASES}
     for i in shared_idx:
         rows[i].wavefronts, rows[i].ideal = 0, 0
@@ -297,4 +333,4 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
         notes.append((0, f"`{n}`: {int(tb.sum()):,} bytes hold values that depend on the order in which warps "
                          f"reached shared memory (a race or contended atomics): another GPU run may differ"))
     return KernelRun(arch, name, symbol, cfg.block, cfg.block_index, rows, acc, arrays, final, timed, timing,
-                     sorted(set(notes)), time.perf_counter() - t0, run.issued)
+                     sorted(set(notes)), time.perf_counter() - t0, run.issued, optimize)
