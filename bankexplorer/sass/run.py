@@ -127,6 +127,8 @@ class Run:
         #: the unoptimised build (-G) reaches shared memory through generic addresses only because it
         #: keeps no address spaces: cost each such access as the shared instruction the source wrote
         self.as_written = as_written
+        #: the -G build's member-by-member copies of one value (:func:`.written.aggregate_runs`)
+        self.aggregate_runs: list = []
         self.block = block
         self.table = table_for(arch)
         self.buffers = buffers
@@ -225,6 +227,13 @@ class Run:
         acc = Accesses(rep(0), np.concatenate([r[1] for r in rows]), rep(2), rep(3), rep(4),
                        np.concatenate([r[5] for r in rows]).astype(np.int64), np.concatenate([r[6] for r in rows]),
                        np.concatenate([r[7] for r in rows]).astype(np.uint32), np.concatenate([r[8] for r in rows]))
+        if self.aggregate_runs:  # as written: a value the -G build copies member by member is one access
+            from .written import merge_runs
+
+            keep = merge_runs(acc.index, acc.warp, acc.width, acc.addr, acc.active, self.aggregate_runs)
+            if keep is not None:
+                for f in ("index", "warp", "kind", "width", "matrices", "addr", "active", "taint", "line"):
+                    setattr(acc, f, getattr(acc, f)[keep])
         batch = WarpBatch(acc.kind, acc.width, acc.matrices, acc.addr, acc.active)
         res = count_wavefronts(batch, hwr.NVIDIA_SM70_SM90, executions=False)
         acc.wavefronts = np.maximum(res.wavefronts, 0)
@@ -278,6 +287,10 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
     block = Block(cfg.block, cfg.block_index, cfg.grid, shared_bytes, image.local_bytes, banks,
                   GlobalMemory(memory))
     run = Run(program, block, arch, [buf.name for buf in buffers], budget, as_written=not optimize)
+    if not optimize:
+        from .written import aggregate_runs
+
+        run.aggregate_runs = aggregate_runs(image.ptx, program)
     t2 = time.perf_counter()
     run.execute()
     t3 = time.perf_counter()
