@@ -10,7 +10,7 @@ threads, predicated-on threads, and for shared-memory instructions wavefronts an
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -272,6 +272,12 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
     decls = kernel_params(text, name)
     if decls is None:
         raise LaunchError(f"cannot find the parameters of kernel {name!r} in the source")
+    extra = set(cfg.scalars) - {d.name for d in decls}
+    if extra:  # a template parameter's value (it chose the instantiation) is not a launch value
+        from ..cudaimport.device_source import kernel_parameters
+
+        if extra <= kernel_parameters(text):
+            cfg = replace(cfg, scalars={k: v for k, v in cfg.scalars.items() if k not in extra})
     bank0, buffers = constant_bank0(image, cfg, decls, arch)
     extern = cfg.extern_bytes if has_extern_shared(image.ptx) else 0
     arrays = shared_arrays(image.ptx, image.static_shared, extern)
