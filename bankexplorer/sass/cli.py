@@ -16,6 +16,8 @@ import numpy as np
 
 from ..cli import EXIT_BAD_INPUT, UsageError
 from ..cudaimport.includes import IncludeError
+from .cubin import CubinError
+from .decode import DecodeError
 from .issue import EmulationError
 from .launch import EXTERN_BYTES, LaunchConfig, LaunchError, text_settings
 from .run import MAX_WARP_INSTRUCTIONS, CompileFailed, KernelRun, SassRow, emulate
@@ -229,7 +231,7 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
             print(f"{where}:{d}", file=sys.stderr)
         print(f"bankexplorer: {where}: the kernel does not compile", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except (EmulationError, LaunchError, MemoryFault) as e:
+    except (EmulationError, LaunchError, MemoryFault, DecodeError, CubinError) as e:
         print(f"bankexplorer: {where}: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except IncludeError as e:
@@ -258,7 +260,7 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
     if not as_written:  # the same kernel as written: its unoptimised build, executed the same way
         try:
             changes = written_vs_compiled(emulate(text, cfg, arch, optimize=False, **kw), r)
-        except (EmulationError, LaunchError, MemoryFault, IncludeError) as e:
+        except (EmulationError, LaunchError, MemoryFault, IncludeError, DecodeError, CubinError) as e:
             print(f"{where}: note: no as-written comparison: the unoptimised build (-G) cannot be executed "
                   f"({str(e).splitlines()[0]})", file=sys.stderr)
     print_report(r, origin, where, pat, changes, args.sass)
