@@ -16,7 +16,7 @@ import pytest
 from bankexplorer.compiler import nvrtc
 from bankexplorer.compiler.kernel import compile_text
 
-pytestmark = pytest.mark.skipif(not nvrtc.available(), reason="needs the compile extra (NVRTC, nvdisasm)")
+pytestmark = pytest.mark.skipif(not nvrtc.available(), reason="NVRTC / nvdisasm not installed")
 
 KERNELS = {
     "block_reduce": """

@@ -23,7 +23,7 @@ from bankexplorer.model.analysis import analyze
 
 SECRET = "BX_SECRET_26 = 42; int leaked_line[];"  # parses as C: a leak would show up in syntax errors
 KERNEL = "__global__ void k(float *o) {\n  __shared__ float s[64];\n  o[threadIdx.x] = s[threadIdx.x * 2];\n}\n"
-COMPILES = pytest.mark.skipif(not nvrtc.available(), reason="needs the compile extra (NVRTC, nvdisasm)")
+COMPILES = pytest.mark.skipif(not nvrtc.available(), reason="NVRTC / nvdisasm not installed")
 
 
 @pytest.fixture

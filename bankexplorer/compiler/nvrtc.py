@@ -1,7 +1,7 @@
 """Compile CUDA source to a cubin with NVRTC, through a small ctypes binding.
 
-NVRTC comes from PyPI (``nvidia-cuda-nvrtc``, the ``compile`` extra), so a laptop without a GPU or a
-CUDA toolkit can see the machine code nvcc would emit. Only the handful of entry points needed here
+NVRTC comes from PyPI (``nvidia-cuda-nvrtc``, part of the default install), so a laptop without a GPU
+or a CUDA toolkit can see the machine code nvcc would emit. Only the handful of entry points needed here
 are bound; nothing is executed, the source is only compiled.
 
 The compile runs in a child process (this file run as a script), because a pasted text can make
@@ -36,10 +36,13 @@ DEFAULT_ARCH = "sm_90"
 
 
 class CompilerUnavailable(RuntimeError):
-    """NVRTC (or nvdisasm) is not installed: the compiled view needs ``pip install 'bankexplorer[compile]'``."""
+    """NVRTC (or nvdisasm) is not installed (a broken install: bankexplorer depends on them)."""
 
 
-INSTALL_HINT = "the compiled view needs NVRTC and nvdisasm: pip install 'bankexplorer[compile]'"
+#: what a window or a command says, in one line, where it finds no compiler
+INSTALL_HINT = ("compiling a kernel needs NVRTC and nvdisasm, which bankexplorer installs with it; this install "
+                "lacks them: pip install nvidia-cuda-nvrtc nvidia-cuda-nvdisasm nvidia-cuda-runtime nvidia-cuda-cccl "
+                "nvidia-cuda-crt")
 
 
 @dataclass(frozen=True)

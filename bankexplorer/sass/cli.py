@@ -217,7 +217,7 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
     if arch not in nvrtc.ARCHITECTURES:
         raise UsageError(f"--arch {arch!r}: choose one of {', '.join(nvrtc.ARCHITECTURES)}")
     if not nvrtc.available():
-        raise UsageError(f"{where}: executing a kernel needs the compiler: {nvrtc.INSTALL_HINT}")
+        raise UsageError(f"{where}: {nvrtc.INSTALL_HINT}")
     cfg, origin, macros = config(args, text)
     path = None if args.file == "-" else args.file
     kw = dict(path=path, defines=macros, include_dirs=list(args.include_dirs), kernel=args.kernel,
