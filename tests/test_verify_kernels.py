@@ -1,7 +1,8 @@
 """The whole-kernel GPU check without a GPU: the launcher it builds, how it reads Nsight Compute's
-source page (two pages recorded on an H100 by scripts/verify_on_gpu.py's profiler command, and one
-made here from the truth file's rows), its per-SASS-instruction comparison with the emulator, and
-the second H100 run against the first."""
+source page (four pages recorded on an H100 with scripts/verify_on_gpu.py's profiler command, two
+of them by the script itself, --measure-only, byte_histogram fed its input file; and one made here
+from a truth file's rows), its per-SASS-instruction comparison with the emulator, and the second
+H100 run against the first."""
 
 import base64
 import csv
@@ -45,11 +46,12 @@ def test_launcher_gives_buffers_scalars_inputs_and_the_block():
     assert K.inputs_of("// input: in = floats_1024.npy\n") == {"in": "floats_1024.npy"}
 
 
-@pytest.mark.parametrize("name", ["matmul_tiled", "histogram_atomics"])
+@pytest.mark.parametrize("name", ["matmul_tiled", "histogram_atomics", "extra11/byte_histogram",
+                                  "extra5/cp_async_transpose"])
 def test_a_recorded_source_page_reads_as_the_truth_file(name):
     """The page ncu printed for the kernel (profiler and program output before it) reads into the
     same rows as the truth file recorded from an earlier run."""
-    rows = K.parse_source_page((PAGES / f"{name}.csv").read_text())
+    rows = K.parse_source_page((PAGES / f"{name.rsplit('/', 1)[-1]}.csv").read_text())
     want = TRUTH[name]["sass"]
     assert [r["pc"] for r in rows] == [w["pc"] for w in want]
     assert [K.normalize_sass(r["sass"]) for r in rows] == [K.normalize_sass(w["sass"]) for w in want]
@@ -57,6 +59,21 @@ def test_a_recorded_source_page_reads_as_the_truth_file(name):
         assert {k: r.get(k) for k in K.COUNTS} == {k: w.get(k) for k in K.COUNTS}, r["sass"]
     comparison = K.compare_sass(rows, [dict(w, line=0) for w in want])
     assert comparison.same_code and comparison.ok and not comparison.differences
+
+
+@needs_compiler
+@pytest.mark.parametrize("name", ["matmul_tiled", "extra11/byte_histogram", "extra5/cp_async_transpose"])
+def test_a_recorded_page_matches_the_emulator_instruction_by_instruction(name):
+    """What verify_on_gpu.py --kernel does after profiling: the page against the emulator's run of
+    the same block, the same input. cp_async_transpose: ncu prints LDGSTS's addresses the other way
+    round, and its '@!PT LDS' padding has no address space."""
+    path = HW / f"{name}.cu"
+    text = path.read_text()
+    data = {n: np.load(path.parent / f).tobytes() for n, f in K.inputs_of(text).items()}
+    measured = K.parse_source_page((PAGES / f"{path.stem}.csv").read_text())
+    c = K.compare_sass(measured, K.predict(text, K.block_of(text), str(path), arrays=data))
+    assert c.same_code and c.ok and not c.differences, c.differences[:3]
+    assert c.measured_totals == c.predicted_totals
 
 
 def _page(rows: list[dict], kernel: str) -> str:

@@ -155,8 +155,13 @@ def parse_source_page(text: str) -> list[dict]:
 
 def normalize_sass(text: str) -> str:
     """An instruction's text as both disassemblers agree on it: no comment or ``;``, no ``.reuse``,
-    single spaces, no branch target (ncu and nvdisasm name labels differently)."""
+    single spaces, no branch target (ncu and nvdisasm name labels differently), and ``LDGSTS``'s two
+    addresses in one order (ncu prints the global one first, nvdisasm the shared one)."""
     s = re.sub(r"\s+", " ", text.split(";")[0]).replace(".reuse", "").strip()
+    m = re.match(r"^((?:@!?U?P\w+ )?LDGSTS\S*) (.*)$", s)
+    if m:
+        parts = [x.strip() for x in re.split(r",\s*(?![^\[]*\])", m.group(2))]
+        s = f"{m.group(1)} {', '.join(sorted(parts))}"
     return re.sub(r"^(@!?U?P\w+ )?((BRA|BSSY|CALL|RET|BREAK|JMP|JMX|BRX|WARPSYNC|BPT)(\.[\w.]+)?)\s.*$", r"\1\2", s)
 
 
@@ -179,7 +184,8 @@ class SassComparison:
 
 
 def _totals(rows: list[dict]) -> dict[str, int]:
-    shared = [r for r in rows if "wavefronts" in r and r["wavefronts"] is not None]
+    # a shared-memory instruction no thread ran (``@!PT LDS RZ, [RZ]``, padding) is not one to the profiler
+    shared = [r for r in rows if r.get("wavefronts") is not None and r.get("pred_on_threads")]
     return {"wavefronts": sum(r["wavefronts"] or 0 for r in shared), "ideal": sum(r.get("ideal") or 0 for r in shared),
             "shared_executed": sum(r.get("executed") or 0 for r in shared),
             "executed": sum(r.get("executed") or 0 for r in rows)}
