@@ -44,7 +44,8 @@ def _add(sp: argparse.ArgumentParser) -> None:
                     help="bytes of dynamic shared memory for 'extern __shared__' arrays (default: the launch's "
                          "third argument or a '// extern-size: BYTES' comment, else 48 KiB)")
     sp.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE",
-                    help="give a name (kernel parameter, template parameter) an integer value, like nvcc -D")
+                    help="give a name (a macro, a kernel or template parameter) a value, like nvcc -D (a "
+                         "snippet takes integers)")
     sp.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
                     help="a folder for #include \"x.h\" (the file's own folder is searched too)")
     sp.add_argument("--name", help="pattern name (default: the file name)")
