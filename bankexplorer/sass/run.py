@@ -178,42 +178,49 @@ class Run:
     def execute(self) -> None:
         program, table, sched = self.program, self.table, self.sched
         index_of = program.index_of
+        bases = [ins.base for ins in program.instructions]
         with np.errstate(all="ignore"):
             while True:
                 nxt = sched.next()
                 if nxt is None:
                     return
                 pc, S = nxt
-                ins = program.at(pc)
-                fn = table.get(ins.base)
-                if fn is None:
-                    raise EmulationError(f"line {ins.line}: the SASS instruction {ins.text!r} ({ins.base}) is not "
-                                         f"modelled, so this kernel cannot be executed")
-                iss = Issue(self, ins, S)
-                k = index_of[pc]
-                per_warp = S.reshape(-1, WARP)
-                warps = int(per_warp.any(axis=1).sum())
-                self.executed[k] += warps
-                self.threads[k] += int(S.sum())
-                self.pred_on[k] += int(iss.on.sum()) if iss.on is not S else int(S.sum())
-                self.issued += warps
-                if self.issued > self.budget:
-                    raise BudgetExceeded(f"stopped after {self.budget:,} warp instructions (line {ins.line}, "
-                                         f"{ins.text!r}): the kernel does not finish within the budget (an endless "
-                                         f"or very long loop?); raise it with --max-instructions")
-                try:
-                    fn(iss)
-                except EmulationError:
-                    raise
-                except (IndexError, ValueError, TypeError, AttributeError) as e:
-                    raise EmulationError(f"line {ins.line}: cannot execute {ins.text!r}: {e}") from None
-                if ins.base in ("BRA", "BREAK") and ins.guard is not None and not ins.guard.true:
-                    t = np.bitwise_or.reduce(np.where(S, self.block.PTT[ins.guard.index] if not ins.guard.uniform
-                                                      else self.block.UPT[ins.guard.index][self.block.warp_of], 0))
-                    if t:
-                        self.data_branches[k] = self.data_branches.get(k, 0) | int(t)
-                if ins.base not in SELF_ADVANCING:
+                warps = int(S.reshape(-1, WARP).any(axis=1).sum())
+                threads = int(S.sum())
+                while True:  # the same threads issue on, instruction after instruction, while straight_on says so
+                    k = index_of[pc]
+                    ins, base = program.instructions[k], bases[k]
+                    fn = table.get(base)
+                    if fn is None:
+                        raise EmulationError(f"line {ins.line}: the SASS instruction {ins.text!r} ({base}) is "
+                                             f"not modelled, so this kernel cannot be executed")
+                    iss = Issue(self, ins, S)
+                    self.executed[k] += warps
+                    self.threads[k] += threads
+                    self.pred_on[k] += int(iss.on.sum()) if iss.on is not S else threads
+                    self.issued += warps
+                    if self.issued > self.budget:
+                        raise BudgetExceeded(f"stopped after {self.budget:,} warp instructions (line {ins.line}, "
+                                             f"{ins.text!r}): the kernel does not finish within the budget (an "
+                                             f"endless or very long loop?); raise it with --max-instructions")
+                    try:
+                        fn(iss)
+                    except EmulationError:
+                        raise
+                    except (IndexError, ValueError, TypeError, AttributeError) as e:
+                        raise EmulationError(f"line {ins.line}: cannot execute {ins.text!r}: {e}") from None
+                    if base in ("BRA", "BREAK") and ins.guard is not None and not ins.guard.true:
+                        t = np.bitwise_or.reduce(np.where(S, self.block.PTT[ins.guard.index] if not ins.guard.uniform
+                                                          else self.block.UPT[ins.guard.index][self.block.warp_of], 0))
+                        if t:
+                            self.data_branches[k] = self.data_branches.get(k, 0) | int(t)
+                    if base in SELF_ADVANCING:
+                        break
+                    if sched.straight_on(pc, iss):
+                        pc += 16
+                        continue
                     sched.advance(pc, iss)
+                    break
 
     # ------------------------------------------------------------------ results
     def accesses(self) -> Accesses:

@@ -85,6 +85,7 @@ class Scheduler:
         self.bar_result = np.zeros(b.lanes, np.uint32)
         self.epoch = 0  # completed block barriers (for race detection)
         self.chosen: list[Group] = []
+        self.alone = False
         # per thread: the user's line of the innermost call made from the user's code (0: none), and
         # the lines of the calls it is nested in
         self.site = np.zeros(b.lanes, np.int64)
@@ -133,6 +134,7 @@ class Scheduler:
             elif gs:
                 self.idle[w] += 1
         self.chosen = chosen
+        self.alone = not any(self.groups)  # every group of the block issues now
         bits = np.zeros(self.W, "<u4")
         for g in chosen:
             bits[g.warp] = g.bits
@@ -188,6 +190,18 @@ class Scheduler:
                     self._add(Group(w, b, t), first=True)
         if gone is not None:
             self._release_all()
+
+    def straight_on(self, pc: int, iss: Issue) -> bool:
+        """Straight-line code in lockstep, the common case (and nearly all of a -G build): when the
+        issuing groups are every group of the block and none of them branches, exits or waits, they
+        all go on to ``pc + 16`` and the next issue is theirs again with no decision to make. Then
+        this moves them on as :meth:`advance` would and says so; the caller issues ``pc + 16`` with
+        the same threads."""
+        if not self.alone or iss.jumps or iss.exited is not None or pc + 16 not in self.run.program.index_of:
+            return False
+        for g in self.chosen:
+            g.pc, g.age = pc + 16, g.age + 1
+        return True
 
     def _hold(self, key: tuple, warp: int, bits: int, pc: int) -> None:
         ws = self.waiting.setdefault(key, {})
