@@ -11,6 +11,9 @@ meet again only where the code says so, never because their pcs happen to agree:
 * ``BAR.SYNC`` is issued by each group as it arrives; the threads wait until the block's barrier
   completes (every living thread, or the count the instruction names).
 * ``EXIT`` ends threads; barriers stop waiting for them.
+* ``CALL`` / ``RET``: a call jumps (the return address is in a register the code set); each thread
+  also keeps the user's line it called from, so that a header function's accesses (code built
+  without inlining, -G, calls ``atomicAdd``'s body) count on the line that called it (:attr:`Scheduler.site`).
 
 Which group issues next decides only the order of memory effects: within a warp, the running
 group goes on until it waits or ends (where a branch splits it, the branch-taken part first); across
@@ -27,11 +30,12 @@ from __future__ import annotations
 import numpy as np
 
 from .issue import EmulationError, Issue
-from .operands import Imm, Label, Pred, Reg
+from .operands import Barrier, Imm, Label, Pred, Reg
 from .state import WARP
 
 STARVATION = 20_000  #: issues a group runs in a row before the other groups of its warp get a turn
 WARP_STARVATION = 64  #: steps a warp waits before it runs out of pc order (until it waits or this long)
+MAX_CALL_DEPTH = 64  #: calls a thread may nest (the hardware's stack is small too)
 # Measured: groups of a warp do not merge because their pcs meet (BSYNC and WARPSYNC are issued
 # once per arriving group), so the order of a warp's groups changes no count. Among the policies
 # tried (branch-taken part first, fall-through first, lowest pc first; each with and without
@@ -86,6 +90,12 @@ class Scheduler:
         self.bar_result = np.zeros(b.lanes, np.uint32)
         self.epoch = 0  # completed block barriers (for race detection)
         self.chosen: list[Group] = []
+        self.alone = False
+        # per thread: the user's line of the innermost call made from the user's code (0: none), and
+        # the lines of the calls it is nested in
+        self.site = np.zeros(b.lanes, np.int64)
+        self.depth = np.zeros(b.lanes, np.int64)
+        self.sites = np.zeros((0, b.lanes), np.int64)
 
     def _check_pc(self, pc: int) -> None:
         if pc not in self.run.program.index_of:
@@ -135,6 +145,7 @@ class Scheduler:
             elif gs:
                 self.idle[w] += 1
         self.chosen = chosen
+        self.alone = not any(self.groups)  # every group of the block issues now
         bits = np.zeros(self.W, "<u4")
         for g in chosen:
             bits[g.warp] = g.bits
@@ -190,6 +201,18 @@ class Scheduler:
                     self._add(Group(w, b, t), first=True)
         if gone is not None:
             self._release_all()
+
+    def straight_on(self, pc: int, iss: Issue) -> bool:
+        """Straight-line code in lockstep, the common case (and nearly all of a -G build): when the
+        issuing groups are every group of the block and none of them branches, exits or waits, they
+        all go on to ``pc + 16`` and the next issue is theirs again with no decision to make. Then
+        this moves them on as :meth:`advance` would and says so; the caller issues ``pc + 16`` with
+        the same threads."""
+        if not self.alone or iss.jumps or iss.exited is not None or pc + 16 not in self.run.program.index_of:
+            return False
+        for g in self.chosen:
+            g.pc, g.age = pc + 16, g.age + 1
+        return True
 
     def _hold(self, key: tuple, warp: int, bits: int, pc: int) -> None:
         ws = self.waiting.setdefault(key, {})
@@ -345,6 +368,30 @@ def op_bssy(iss: Issue) -> None:
     B[warps] = iss.on[warps]
 
 
+def op_bmov(iss: Issue) -> None:
+    """``BMOV.32.CLEAR Rd, Bn``: a convergence barrier's members (the warp's lane mask) into a
+    register, the barrier emptied; ``BMOV.32 Bn, Rs``: the members back (a function built with -G
+    keeps its caller's barrier this way across its own)."""
+    ops = iss.ins.operands
+    b = iss.b
+    warps = np.repeat(iss.on.reshape(-1, WARP).any(axis=1), WARP)
+    if isinstance(ops[0], Barrier):
+        v = np.broadcast_to(np.asarray(iss.u(1), np.uint32), iss.S.shape)
+        # the warp's mask as its first issuing lane holds it
+        _w, first = b.first_lanes(iss.on)
+        per_warp = np.zeros(b.warps, np.uint32)
+        per_warp[_w] = v[first]
+        bits = (np.repeat(per_warp, WARP) >> b.lane_id) & 1
+        b.B[ops[0].index][warps] = bits[warps].astype(bool)
+        return
+    if not isinstance(ops[1], Barrier):
+        raise EmulationError(f"{iss.ins.text!r}: BMOV moves a convergence barrier")
+    x = ops[1].index
+    iss.set(0, np.repeat(_lane_bits(b.B[x]), WARP).astype(np.uint32))
+    if "CLEAR" in iss.ins.mods:
+        b.B[x][warps] = False
+
+
 def op_bsync(iss: Issue) -> None:
     iss.run.sched.bsync(iss)
 
@@ -371,6 +418,17 @@ def op_nop(iss: Issue) -> None:
 
 
 def op_call(iss: Issue) -> None:
+    sched = iss.run.sched
+    lanes = np.flatnonzero(iss.on)
+    d = sched.depth[lanes]
+    if lanes.size and int(d.max()) >= MAX_CALL_DEPTH:
+        raise EmulationError(f"{iss.ins.text!r}: calls nest deeper than {MAX_CALL_DEPTH} (endless recursion?)")
+    if lanes.size and int(d.max()) >= sched.sites.shape[0]:
+        sched.sites = np.vstack([sched.sites, np.zeros((1, sched.sites.shape[1]), np.int64)])
+    sched.sites[d, lanes] = sched.site[lanes]
+    sched.depth[lanes] = d + 1
+    if iss.ins.own_line and iss.ins.line:
+        sched.site[lanes] = iss.ins.line
     iss.jump(iss.on, _target(iss))
 
 
@@ -387,6 +445,12 @@ def op_ret(iss: Issue) -> None:
     if not isinstance(reg, Reg):
         raise EmulationError(f"{iss.ins.text!r}: the return address is not in a register")
     to = np.broadcast_to(np.asarray(iss.bits(reg)), iss.S.shape)
+    if len(iss.ins.operands) > 1 and isinstance(iss.ins.operands[1], Imm):  # RET.ABS R20 0x0: plus an offset
+        to = to + np.int64(iss.ins.operands[1].value)
+    sched = iss.run.sched
+    lanes = np.flatnonzero(iss.on & (sched.depth > 0))
+    sched.depth[lanes] -= 1
+    sched.site[lanes] = sched.sites[sched.depth[lanes], lanes]
     for pc in np.unique(to[iss.on]):
         iss.jump(iss.on & (to == pc), int(pc))
 
@@ -440,5 +504,5 @@ CONTROL = {
     "BRA": op_bra, "JMP": op_bra, "EXIT": op_exit, "BSSY": op_bssy, "BSYNC": op_bsync, "BREAK": op_break,
     "WARPSYNC": op_warpsync, "ENDCOLLECTIVE": op_nop, "CALL": op_call, "RET": op_ret, "BAR": op_bar, "BRX": op_brx,
     "JMX": op_brx,
-    "B2R": op_b2r, "YIELD": op_nop, "NANOSLEEP": op_nop, "BPT": op_trap, "KILL": op_exit,
+    "B2R": op_b2r, "BMOV": op_bmov, "YIELD": op_nop, "NANOSLEEP": op_nop, "BPT": op_trap, "KILL": op_exit,
 }

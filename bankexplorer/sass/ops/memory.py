@@ -417,8 +417,9 @@ class _GlobalView(_Space):
         t = np.zeros(addr.size, U32)
         for k in np.unique(bi):
             sel = bi == k
-            raw[sel] = self.mem.buffers[k].data[off[sel][:, None] + np.arange(width)]
-            t[sel] = U32(1 << int(k)) if k < 32 else U32(0)
+            buf = self.mem.buffers[k]
+            raw[sel] = buf.data[off[sel][:, None] + np.arange(width)]
+            t[sel] = U32(1 << int(k)) if k < 31 and not buf.static else U32(0)
         return raw, t
 
     def write(self, addr, raw, taint, lanes=None):
@@ -504,7 +505,7 @@ def stl(iss: Issue) -> None:
     _store(iss, _LocalView(iss, idx), addr, idx, width, m + 1)
 
 
-def _generic(iss: Issue, addr: np.ndarray, width: int, kind: str, fn) -> None:
+def _generic(iss: Issue, addr: np.ndarray, width: int, kind: str, fn, op: str = "add") -> None:
     """Route each lane of a generic access to shared, local or global memory."""
     idx = np.flatnonzero(iss.on)
     sh, lo, gl = _split_generic(iss, addr, idx)
@@ -513,7 +514,7 @@ def _generic(iss: Issue, addr: np.ndarray, width: int, kind: str, fn) -> None:
         _check(shaddr[idx[sh]], width, iss.b.shared.size, "shared", iss)
         mask = np.zeros(iss.b.lanes, bool)
         mask[idx[sh]] = True
-        iss.run.record.shared_access(iss, kind, width, shaddr, mask, space="generic")
+        iss.run.record.shared_access(iss, kind, width, shaddr, mask, op=op, space="generic")
         fn(_shared(iss), shaddr, idx[sh])
     if lo.any():
         fn(_LocalView(iss, idx[lo], LOCAL_WINDOW), addr, idx[lo])
@@ -556,7 +557,7 @@ def atom(iss: Issue) -> None:
 
     if iss.ins.base == "ATOMG" or iss.ins.base == "REDG":
         run(_GlobalView(iss), addr, np.flatnonzero(iss.on))
-    elif isinstance(iss.ins.operands[0], Pred):
+    elif isinstance(iss.ins.operands[0], Pred) and not iss.ins.operands[0].true:
         # ATOM P0, ...: an operation shared memory has no instruction for; only lanes whose address
         # is global do it (P0 true), the others fall through to the compiler's QSPC/CAS fallback
         idx = np.flatnonzero(iss.on)
@@ -566,8 +567,19 @@ def atom(iss: Issue) -> None:
         done = np.zeros(iss.b.lanes, bool)
         done[idx[gl]] = True
         iss.setp(0, done)
-    else:
-        _generic(iss, addr, width, "atomic", run)
+    else:  # RED, ATOM Rd (or ATOM PT, Rd: one every space does, as -G code calls atomicAdd's body)
+        _generic(iss, addr, width, "atomic", run, _engine_op(opname, dtype))
+
+
+def _engine_op(opname: str, dtype: str) -> str:
+    """The model's name of an atomic operation (what decides its cost: native or not, CAS)."""
+    if opname in ("CAS", "CAST"):
+        return "cas"
+    if opname == "POPC":
+        return "popc_inc"
+    if opname == "ADD" and dtype.startswith(("F", "BF")):
+        return "fadd"
+    return opname.lower()
 
 
 @op("QSPC")
