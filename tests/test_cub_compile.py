@@ -2,7 +2,7 @@
 
 ``#include <cub/cub.cuh>`` stops NVRTC in CUB's own umbrella (it includes the host-side device-wide
 algorithms); bankexplorer/compiler/include/cub/cub.cuh, first on the include path, is the umbrella
-without them. Every kernel here goes through compile_text, the compiled view's path, and must come
+without them. Every kernel here goes through compile_text (compiler.kernel.build, the one compile path), and must come
 out with the shared-memory instructions its CUB primitive is made of.
 """
 
@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from bankexplorer.compiler import nvrtc
-from bankexplorer.cudaimport.compiled import compile_text
+from bankexplorer.compiler.kernel import compile_text
 
-pytestmark = pytest.mark.skipif(not nvrtc.available(), reason="needs the compile extra (NVRTC, nvdisasm)")
+pytestmark = pytest.mark.skipif(not nvrtc.available(), reason="NVRTC / nvdisasm not installed")
 
 KERNELS = {
     "block_reduce": """

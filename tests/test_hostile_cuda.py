@@ -18,13 +18,12 @@ from bankexplorer.cli import main
 from bankexplorer.compiler import nvrtc
 from bankexplorer.cudaimport import ImportOptions, import_cuda
 from bankexplorer.cudaimport import preprocess as pp
-from bankexplorer.cudaimport.compiled import import_compiled
-from bankexplorer.cudaimport.includes import IncludeRules, refused_name
+from bankexplorer.cudaimport.includes import IncludeError, IncludeRules, refused_name
 from bankexplorer.model.analysis import analyze
 
 SECRET = "BX_SECRET_26 = 42; int leaked_line[];"  # parses as C: a leak would show up in syntax errors
 KERNEL = "__global__ void k(float *o) {\n  __shared__ float s[64];\n  o[threadIdx.x] = s[threadIdx.x * 2];\n}\n"
-COMPILES = pytest.mark.skipif(not nvrtc.available(), reason="needs the compile extra (NVRTC, nvdisasm)")
+COMPILES = pytest.mark.skipif(not nvrtc.available(), reason="NVRTC / nvdisasm not installed")
 
 
 @pytest.fixture
@@ -73,16 +72,23 @@ def test_outside_names_are_refused_by_name_and_nothing_is_read(tree, opened_file
     assert "BX_SECRET" not in _messages(res) and "leaked_line" not in _messages(res)
     assert not [p for p in opened if not p.startswith((str(tree / "kernel"), str(tree / "inc"), sys.prefix,
                                                        sys.base_prefix, str(Path(bx.__file__).parent)))]
-    # the command: exit 2 with the refusal, never the text of the file
-    p = subprocess.run([sys.executable, "-m", "bankexplorer", "import-cuda", str(src), "--as-written"],
-                       capture_output=True, text=True, timeout=60)
-    assert p.returncode == 2 and why in p.stderr and "BX_SECRET" not in p.stderr + p.stdout
-    assert "Traceback" not in p.stderr
-    # the Python API: the same refusal as a warning
+    # the command (the kernel compiled: as written, -G, and optimised): exit 2 with the refusal,
+    # never the text of the file; a macro naming the file is refused before it is expanded
+    said = (why, "#include of a macro")
+    for extra in (["--as-written"], []):
+        p = subprocess.run([sys.executable, "-m", "bankexplorer", "import-cuda", str(src), *extra],
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 2 and any(x in p.stderr for x in said) and "BX_SECRET" not in p.stderr + p.stdout
+        assert "Traceback" not in p.stderr
+    # the Python API: the same refusal as a ValueError for a kernel, as a warning for a snippet
+    with pytest.raises(ValueError) as e:
+        bx.from_cuda(src, block=32)
+    assert any(x in str(e.value) for x in said) and "BX_SECRET" not in str(e.value)
+    snippet = src.read_text().replace("__global__ void k(float *o) {", "{")
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
-        bx.from_cuda(src, block=32)
-    assert any(why in str(x.message) for x in w) and not any("BX_SECRET" in str(x.message) for x in w)
+        bx.from_cuda(snippet, block=32)
+    assert not any("BX_SECRET" in str(x.message) for x in w)
 
 
 @COMPILES
@@ -92,12 +98,18 @@ def test_outside_names_are_refused_by_name_and_nothing_is_read(tree, opened_file
     '# /* c */ include "../secret/secret.h"',  # a comment between
     '#if __has_include("/etc/passwd")\n#endif',  # existence is information too
 ])
-def test_the_compiled_path_refuses_them_before_the_compiler(tree, monkeypatch, head):
+@pytest.mark.parametrize("optimize", [True, False])
+def test_the_compiled_path_refuses_them_before_the_compiler(tree, monkeypatch, head, optimize):
+    """Both builds the emulator runs (as compiled, and -G as written) go through the same rules."""
+    from bankexplorer.sass.launch import LaunchConfig
+    from bankexplorer.sass.run import emulate
+
     monkeypatch.setattr(nvrtc, "_in_child", lambda *a: pytest.fail("the compiler was called"))
     src = _kernel(tree, head)
-    res = import_compiled(src.read_text(), ImportOptions(path=str(src), include_dirs=[str(tree / "inc")]))
-    assert res.compiled.status == "failed" and res.compiled.message.startswith("not compiled:")
-    assert "BX_SECRET" not in _messages(res)
+    with pytest.raises(IncludeError) as e:
+        emulate(src.read_text(), LaunchConfig((32, 1, 1)), path=str(src), include_dirs=[str(tree / "inc")],
+                optimize=optimize)
+    assert "BX_SECRET" not in e.value.message
 
 
 @COMPILES
@@ -110,14 +122,17 @@ def test_the_compiler_gets_the_users_headers_in_memory_and_no_folder_but_the_cud
     seen = []
     real = nvrtc._in_child
     monkeypatch.setattr(nvrtc, "_in_child", lambda req, *a: seen.append(req) or real(req, *a))
-    res = import_compiled(src.read_text(), ImportOptions(path=str(src), include_dirs=[str(tree / "inc")]))
-    assert res.compiled.status == "compiled", _messages(res)
+    from bankexplorer.sass.launch import LaunchConfig
+    from bankexplorer.sass.run import emulate
+    from bankexplorer.sass.to_pattern import kernel_pattern
+
+    run = emulate(src.read_text(), LaunchConfig((32, 1, 1)), path=str(src), include_dirs=[str(tree / "inc")])
     (req,) = seen
     assert {o[2:] for o in req["options"] if o.startswith("-I")} == set(nvrtc.include_dirs())
     assert req["headers"] == {"tile.h": '#pragma once\n#include "stride.h"\n', "stride.h": "#define STRIDE 2\n"}
     assert "/etc/passwd" not in req["source"] and "cstdio" not in req["source"]  # blanked, line for line
     assert req["source"].count("\n") >= src.read_text().count("\n")
-    assert analyze(res.pattern, detail=False).totals().worst_degree == 2
+    assert analyze(kernel_pattern(run, src.read_text(), "k"), detail=False).totals().worst_degree == 2
 
 
 def test_links_may_not_lead_out_of_the_folders(tree):
@@ -175,12 +190,19 @@ def test_a_file_that_includes_itself_is_reported_and_guards_are_honoured(tree):
 
 
 def test_error_directives_fail_the_import(tree, capsys):
+    """A kernel (compiled) and a snippet (read symbolically) both stop at a taken #error, on its line."""
     src = _kernel(tree, "#if 1\n#error this kernel needs -D TILE\n#endif")
     assert main(["import-cuda", str(src), "--as-written"]) == 2
     err = capsys.readouterr().err
-    assert "k.cu:2:1: error: #error this kernel needs -D TILE" in err
+    assert "k.cu:2:2: error: compiler catastrophic error: #error directive: this kernel needs -D TILE" in err
+    assert "the kernel does not compile" in err
+    snippet = tree / "kernel" / "s.cu"
+    snippet.write_text("#if 1\n#error this snippet needs -D TILE\n#endif\n__shared__ float s[32];\nfloat v = s[threadIdx.x];\n")
+    assert main(["import-cuda", str(snippet)]) == 2
+    assert "s.cu:2:1: error: #error this snippet needs -D TILE" in capsys.readouterr().err
     assert main(["import-cuda", str(_kernel(tree, "#if 0\n#error not taken\n#endif")), "--as-written"]) == 0
-    assert main(["import-cuda", str(_kernel(tree, "#warning only a warning")), "--as-written"]) == 0
+    snippet.write_text("#warning only a warning\n__shared__ float s[32];\nfloat v = s[threadIdx.x];\n")
+    assert main(["import-cuda", str(snippet)]) == 0
     assert "warning: #warning only a warning" in capsys.readouterr().err
 
 

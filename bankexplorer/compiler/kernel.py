@@ -1,11 +1,15 @@
 """Compile a pasted kernel: the cubin, its disassembly, and the kernels it holds.
 
-The one way user text reaches NVRTC (the emulator and the compiled import both come here): its
+The one way user text reaches NVRTC (the emulator, both builds, comes here): its
 includes are checked against the include rules first (:func:`..cudaimport.device_source.for_compiler`,
 an ``IncludeError`` when one is refused), host functions are blanked with every line and column
 kept, the half and bfloat16 headers are added, and NVRTC gets the user's headers in memory and no
 folder but the bundled CUDA headers. ``-D`` values that name a kernel or template parameter are
 launch values, not macros.
+
+``optimize=False`` builds the unoptimised device-debug code (NVRTC ``-G``): every access the source
+writes stays its own instruction, on its own line ("as written"), and calls to header functions
+such as ``atomicAdd`` stay calls. The emulator executes it like any other build.
 """
 
 from __future__ import annotations
@@ -26,10 +30,12 @@ class Build:
     cubin: bytes = b""
     sass: str = ""  # nvdisasm -gi text
     name: str = "kernel.cu"  # the file name the line table uses
+    optimized: bool = True  # False: the device-debug build (-G)
 
 
 def build(text: str, arch: str = nvrtc.DEFAULT_ARCH, defines: dict[str, int | float] | None = None,
-          path: str | None = None, include_dirs: list[str] | None = None, disassemble: bool = True) -> Build:
+          path: str | None = None, include_dirs: list[str] | None = None, disassemble: bool = True,
+          optimize: bool = True) -> Build:
     from ..cudaimport.device_source import device_source, for_compiler, kernel_parameters, template_kernels
     from ..cudaimport.includes import IncludeRules
 
@@ -44,10 +50,24 @@ def build(text: str, arch: str = nvrtc.DEFAULT_ARCH, defines: dict[str, int | fl
     params = kernel_parameters(text)  # function and template parameters: values for them are not macros
     opts = tuple(f"-D{k}={v}" for k, v in defines.items() if k not in params)
     instantiate, _missing = template_kernels(text, {k: v for k, v in defines.items() if isinstance(v, int)})
-    out = nvrtc.compile_cuda(code, arch, name=name, options=opts, instantiate=tuple(instantiate), headers=headers)
+    out = nvrtc.compile_cuda(code, arch, name=name, options=opts, instantiate=tuple(instantiate), headers=headers,
+                             debug=not optimize)
     if not out.ok:
-        return Build(False, out.log, name=name)
-    return Build(True, out.log, out.cubin, disassemble_text(out.cubin) if disassemble else "", name)
+        return Build(False, out.log, name=name, optimized=optimize)
+    return Build(True, out.log, out.cubin, disassemble_text(out.cubin) if disassemble else "", name, optimize)
+
+
+def compile_text(text: str, arch: str, defines: dict[str, int], path: str | None = None,
+                 include_dirs: list[str] | None = None):
+    """The text's kernels compiled (:func:`build`) and read by the SASS reader: (``compiler.sass``
+    Disassembly, log), or (None, log) when it does not compile. IncludeError when an include is
+    refused."""
+    from . import sass as sass_mod
+
+    b = build(text, arch, defines, path, include_dirs, disassemble=False)
+    if not b.ok:
+        return None, b.log
+    return sass_mod.disassemble(b.cubin, b.name), b.log
 
 
 def disassemble_text(cubin: bytes) -> str:

@@ -1,7 +1,7 @@
 """Compile CUDA source to a cubin with NVRTC, through a small ctypes binding.
 
-NVRTC comes from PyPI (``nvidia-cuda-nvrtc``, the ``compile`` extra), so a laptop without a GPU or a
-CUDA toolkit can see the machine code nvcc would emit. Only the handful of entry points needed here
+NVRTC comes from PyPI (``nvidia-cuda-nvrtc``, part of the default install), so a laptop without a GPU
+or a CUDA toolkit can see the machine code nvcc would emit. Only the handful of entry points needed here
 are bound; nothing is executed, the source is only compiled.
 
 The compile runs in a child process (this file run as a script), because a pasted text can make
@@ -36,10 +36,13 @@ DEFAULT_ARCH = "sm_90"
 
 
 class CompilerUnavailable(RuntimeError):
-    """NVRTC (or nvdisasm) is not installed: the compiled view needs ``pip install 'bankexplorer[compile]'``."""
+    """NVRTC (or nvdisasm) is not installed (a broken install: bankexplorer depends on them)."""
 
 
-INSTALL_HINT = "the compiled view needs NVRTC and nvdisasm: pip install 'bankexplorer[compile]'"
+#: what a window or a command says, in one line, where it finds no compiler
+INSTALL_HINT = ("compiling a kernel needs NVRTC and nvdisasm, which bankexplorer installs with it; this install "
+                "lacks them: pip install nvidia-cuda-nvrtc nvidia-cuda-nvdisasm nvidia-cuda-runtime nvidia-cuda-cccl "
+                "nvidia-cuda-crt")
 
 
 @dataclass(frozen=True)
@@ -126,8 +129,10 @@ _LOCK = threading.Lock()  # one compile at a time keeps memory low
 def compile_cuda(source: str, arch: str = DEFAULT_ARCH, name: str = "kernel.cu",
                  options: tuple[str, ...] = (), instantiate: tuple[str, ...] = (),
                  headers: dict[str, str] | None = None, seconds: float | None = None,
-                 memory: int | None = None) -> CompileOutput:
+                 memory: int | None = None, debug: bool = False) -> CompileOutput:
     """Compile ``source`` for ``arch`` with line info; the cubin, or the log of what failed.
+    ``debug``: the unoptimised device-debug build (``-G``: every source access its own instruction,
+    its full line table in place of ``-lineinfo``, which ptxas would ignore beside it).
     ``instantiate``: template kernels to generate code for (``"k<32>"``). ``headers``: the text of
     each header the source may include, by the name it is included as (NVRTC opens no other file
     than the bundled CUDA headers). ``seconds`` / ``memory``: the budget (default
@@ -135,7 +140,8 @@ def compile_cuda(source: str, arch: str = DEFAULT_ARCH, name: str = "kernel.cu",
     if arch not in ARCHITECTURES:
         raise ValueError(f"arch: {arch!r} is not one of {', '.join(ARCHITECTURES)}")
     _lib()  # CompilerUnavailable here, not in the child
-    opts = [f"--gpu-architecture={arch}", "-lineinfo", "-std=c++17", *[f"-I{d}" for d in include_dirs()], *options]
+    opts = [f"--gpu-architecture={arch}", "-G" if debug else "-lineinfo", "-std=c++17",
+            *[f"-I{d}" for d in include_dirs()], *options]
     request = {"source": source, "name": name, "options": opts, "instantiate": list(instantiate),
                "headers": dict(headers or {})}
     with _LOCK:

@@ -31,6 +31,8 @@ from ..compiler import nvrtc
 from ..compiler.sass import Disassembly, SassInstruction
 from ..model.hardware import AGGREGATABLE_OPS
 from ..model.pattern import Instruction
+from ..compiler.diagnostics import compiler_diagnostics
+from ..compiler.kernel import compile_text
 from .includes import IncludeError
 from .result import Diagnostic, ImportResult, SourceSpan
 
@@ -105,41 +107,6 @@ class _Acc:
 
     def __post_init__(self) -> None:
         self.written = self.iterations
-
-
-def compile_text(text: str, arch: str, defines: dict[str, int], path: str | None = None,
-                 include_dirs: list[str] | None = None):
-    """NVRTC compile of the text's device code, then its SASS. (Disassembly | None, message).
-    The include rules apply (:func:`..compiler.kernel.build`): IncludeError when one is refused."""
-    from ..compiler import sass as sass_mod
-    from ..compiler.kernel import build
-
-    b = build(text, arch, defines, path, include_dirs, disassemble=False)
-    if not b.ok:
-        return None, b.log
-    return sass_mod.disassemble(b.cubin, b.name), b.log
-
-
-def compiler_diagnostics(log: str) -> list[Diagnostic]:
-    """NVRTC's ``name(line): error: message`` lines as diagnostics (column from the caret line)."""
-    import re
-
-    diags: list[Diagnostic] = []
-    lines = log.splitlines()
-    for i, ln in enumerate(lines):
-        m = re.match(r"^.*?\((\d+)\): (error|warning|catastrophic error)\s*(?:#\w+-\w+)?:?\s*(.*)$", ln)
-        if not m:
-            continue
-        col = 1
-        for follow in lines[i + 1:i + 4]:
-            if follow.strip() == "^":  # the compiler echoes the line indented by two spaces
-                col = max(1, follow.index("^") - 1)
-                break
-        # the as-written import still stands: what the compiler rejects is a warning, not a failure
-        diags.append(Diagnostic(int(m.group(1)), col, f"compiler {m.group(2)}: {m.group(3).strip()}", "warning"))
-    if not diags and log.strip():
-        diags.append(Diagnostic(1, 1, f"compiler: {log.strip().splitlines()[-1]}", "warning"))
-    return diags
 
 
 def import_compiled(text: str, options=None, arch: str = nvrtc.DEFAULT_ARCH, path: str | None = None) -> ImportResult:
