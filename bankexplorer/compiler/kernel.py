@@ -57,19 +57,6 @@ def build(text: str, arch: str = nvrtc.DEFAULT_ARCH, defines: dict[str, int | fl
     return Build(True, out.log, out.cubin, disassemble_text(out.cubin) if disassemble else "", name, optimize)
 
 
-def compile_text(text: str, arch: str, defines: dict[str, int], path: str | None = None,
-                 include_dirs: list[str] | None = None):
-    """The text's kernels compiled (:func:`build`) and read by the SASS reader: (``compiler.sass``
-    Disassembly, log), or (None, log) when it does not compile. IncludeError when an include is
-    refused."""
-    from . import sass as sass_mod
-
-    b = build(text, arch, defines, path, include_dirs, disassemble=False)
-    if not b.ok:
-        return None, b.log
-    return sass_mod.disassemble(b.cubin, b.name), b.log
-
-
 def disassemble_text(cubin: bytes) -> str:
     """``nvdisasm -gi`` of a cubin: the SASS with each instruction's source line."""
     tool = nvrtc.find_tool("nvdisasm")

@@ -4,8 +4,7 @@ This is all this package is for: a snippet with no ``__global__`` function, whic
 compiled. A whole kernel is compiled and executed instead (``bankexplorer.compiler.kernel.build``
 and ``bankexplorer.sass.run.emulate``), as compiled and as written (its unoptimised ``-G`` build);
 from here it only borrows the include rules (:mod:`.includes`, :mod:`.directives`) and what NVRTC is
-given (:mod:`.device_source`). :mod:`.compiled` is the Import CUDA window's heuristic fit of this
-import to the SASS and is used by nothing else.
+given (:mod:`.device_source`).
 
 Stages, in order (each its own module): :mod:`.preprocess` (macros, ``#if``, includes) ->
 :mod:`.syntax` (tree-sitter's CUDA grammar) -> the symbolic walk (:mod:`.walk_state`,
