@@ -10,13 +10,31 @@ The stable Python API (``import bankexplorer as bx``; see ``docs/python-api.md``
   with accesses (``ldmatrix``, ``float4`` rows) built from them;
 * :func:`figure` — the composed figure (or one view) inline in a notebook, or saved as PNG/SVG.
 
-Importing the package loads numpy only (no Qt): figures import the renderer when drawn.
+Importing the package loads nothing until a name is used (the command line starts without the
+API), then numpy only (no Qt): figures import the renderer when drawn.
 """
+
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
-from .api import (DEFAULT_HARDWARE, Access, Figure, Layout, Pattern, Result, analyze, figure, from_cuda,  # noqa: E402
-                  layout, load, save, wavefronts)
-
 __all__ = ["wavefronts", "load", "save", "from_cuda", "analyze", "layout", "figure", "Pattern", "Result",
            "Layout", "Access", "Figure", "DEFAULT_HARDWARE", "__version__"]
+
+if TYPE_CHECKING:  # for type checkers and editors: the names as the API defines them
+    from .api import (DEFAULT_HARDWARE, Access, Figure, Layout, Pattern, Result, analyze, figure,  # noqa: F401
+                      from_cuda, layout, load, save, wavefronts)
+
+
+def __getattr__(name: str):
+    if name in __all__:
+        from . import api
+
+        value = getattr(api, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'bankexplorer' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -1,6 +1,8 @@
 """The command line: ``bankexplorer analyze FILE``, and the window when given no command.
 
 Every subcommand reports bad input as one line on stderr with exit status 2, never a traceback.
+Text a file brings (a pattern's name, a label) reaches the terminal with its control characters
+shown as ``\x1b``: no escape sequence in a file can recolour, retitle or rewrite the terminal.
 Subcommands are registered in :data:`COMMANDS` (name -> (add_arguments, run, help)), so a
 feature adds its command next to its own code (see ``_load_plugins``).
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from typing import Callable
 
@@ -27,6 +30,30 @@ COMMANDS: dict[str, Command] = {}
 
 class UsageError(Exception):
     pass
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters other than newline and tab written as ``\x1b``: a
+    terminal shows them, it does not obey them. (A fast check first: output is mostly clean.)"""
+    if text.replace("\n", "").isprintable():
+        return text
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+class _Printable:
+    """A text stream that writes :func:`printable` text (a command's stdout and stderr)."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._stream.write(printable(text))
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
 
 
 def load_pattern(path: str):
@@ -176,11 +203,18 @@ def _run_gui(args: argparse.Namespace) -> int:
 COMMANDS["open"] = (_add_gui, _run_gui, "open the window (also: bankexplorer FILE)")
 
 
-def _load_plugins() -> None:
-    """Commands that live beside their features (export, advise, cuda, import-cuda)."""
+#: commands that live beside their features, and the module that registers each
+PLUGINS = {"export": "bankexplorer.export.cli", "advise": "bankexplorer.advisor.cli", "cuda": "bankexplorer.cuda.cli",
+           "import-cuda": "bankexplorer.cudaimport.cli"}
+
+
+def _load_plugins(only: str | None = None) -> None:
+    """Register the plugin commands (``only``: just the one about to run, so that it does not pay
+    for the others' imports: the export's loads Qt)."""
     import importlib
 
-    for mod in ("bankexplorer.export.cli", "bankexplorer.advisor.cli", "bankexplorer.cuda.cli", "bankexplorer.cudaimport.cli"):
+    mods = [PLUGINS[only]] if only in PLUGINS else dict.fromkeys(PLUGINS.values())
+    for mod in mods:
         try:
             importlib.import_module(mod)
         except ModuleNotFoundError as e:
@@ -188,9 +222,9 @@ def _load_plugins() -> None:
                 raise
 
 
-def build_parser(plugins: bool = True) -> argparse.ArgumentParser:
+def build_parser(plugins: bool | str = True) -> argparse.ArgumentParser:
     if plugins:
-        _load_plugins()
+        _load_plugins(plugins if isinstance(plugins, str) else None)
     ap = argparse.ArgumentParser(prog="bankexplorer", description="GPU shared-memory bank conflict explorer.")
     from . import __version__
 
@@ -206,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     entry = argv is None  # the program itself, not a caller in the same process (tests)
     argv = list(sys.argv[1:] if argv is None else argv)
     # the core commands start without importing the others' code (the CUDA import's parsers, Qt)
-    ap = build_parser(plugins=not argv or argv[0] not in COMMANDS)
+    ap = build_parser(plugins=argv[0] if argv and argv[0] in PLUGINS else not argv or argv[0] not in COMMANDS)
     if not argv:
         argv = ["open"]
     elif argv[0] not in COMMANDS and not argv[0].startswith("-"):
@@ -216,6 +250,17 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as e:  # argparse already printed its usage message
         return EXIT_BAD_INPUT if e.code else 0
     _add, run, _h = COMMANDS[args.command]
+    stdout, stderr = sys.stdout, sys.stderr
+    if not getattr(args, "json", False):  # JSON output escapes control characters itself
+        sys.stdout = _Printable(stdout)
+    sys.stderr = _Printable(stderr)
+    try:
+        return _run(args, run, entry)
+    finally:
+        sys.stdout, sys.stderr = stdout, stderr
+
+
+def _run(args: argparse.Namespace, run, entry: bool) -> int:
     try:
         code = run(args)
         if not entry:

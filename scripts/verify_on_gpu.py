@@ -8,9 +8,14 @@ with nvcc, profile it with Nsight Compute (ncu), and print model vs measured per
     scripts/verify_on_gpu.py --kernel kernel.cu [--block 32,8] [--kernel other.cu ...] [--write measured.json]
 
 With ``--kernel``, whole kernels: each is launched on one block (pointer parameters get zeroed
-buffers, int parameters 64 or ``-D NAME=VALUE``), compiled with nvcc -O3 -lineinfo for the local GPU,
-profiled with ncu, and its shared wavefronts and executed warp instructions (loads, stores,
-atomics) are compared with what ``bankexplorer import-cuda`` predicts as compiled.
+16 MiB buffers, filled from the start by a ``// input: NAME = FILE.npy`` line or ``--arg
+NAME=FILE.npy``; scalar parameters 64 or ``-D NAME=VALUE``), compiled with nvcc -O3 -lineinfo for
+the local GPU and profiled with Nsight Compute's source page (``ncu --section SourceCounters
+--page source --print-source sass --csv``). Per SASS instruction, its executed warp instructions,
+threads, predicated-on threads and shared wavefronts and ideal (the columns of ``bankexplorer
+import-cuda --sass-json``) are compared with the emulator's run of the same block, and the
+instructions that differ are printed. Where nvcc here made other code than NVRTC (another CUDA
+release), the shared-memory totals are compared instead.
 
 Exit status: 0 every instruction matched, 1 some differed (or the compiler did not emit the
 expected instruction), 2 bad input, 3 no GPU / nvcc / ncu here (the message says which).
@@ -228,11 +233,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="a whole kernel to launch on one block, profile and compare (repeat for more)")
     ap.add_argument("--block", help="with --kernel: threads per block X[,Y[,Z]] (default: a '// block:' comment)")
     ap.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE",
-                    help="with --kernel: a value for an int parameter or a macro")
-    ap.add_argument("--write", help="with --kernel: write the measurements as measured.json (kernels format)")
+                    help="with --kernel: a value for a scalar parameter or a macro")
+    ap.add_argument("--arg", action="append", default=[], metavar="NAME=FILE.npy",
+                    help="with --kernel: fill pointer parameter NAME's buffer from the start with the array's bytes")
+    ap.add_argument("--write", help="with --kernel: write the measurements per SASS instruction (the format of "
+                                    "resources/hardware/kernels/persass.json)")
     ap.add_argument("--measure-only", action="store_true",
-                    help="with --kernel: measure without predicting (a GPU machine without the compile extra); "
-                         "compare later with tests/test_compiled.py")
+                    help="with --kernel: measure without predicting (a GPU machine without the compiler wheels); "
+                         "compare later with tests/test_emulator.py")
     args = ap.parse_args(argv)
     if args.kernel:
         return verify_kernels(args)
@@ -311,22 +319,44 @@ def main(argv: list[str] | None = None) -> int:
     return EXIT_DIFFERENT if bad else 0
 
 
+def _npy_bytes(path: Path) -> bytes:
+    """A .npy array's bytes in C order (what the emulator's --arg puts in a buffer)."""
+    import numpy as np
+
+    return np.ascontiguousarray(np.load(path, allow_pickle=False)).tobytes()
+
+
 def verify_kernels(args) -> int:
-    """Whole kernels: measured per class against the compiled view's prediction."""
+    """Whole kernels, per SASS instruction: Nsight Compute's source page against the emulator's run
+    of the same block (the columns of ``import-cuda --sass-json``)."""
+    import base64
+
     from bankexplorer.cuda import kernels as K
 
-    try:
-        defines = {d.split("=", 1)[0]: int(d.split("=", 1)[1], 0) for d in args.defines}
-    except (ValueError, IndexError):
-        print("verify_on_gpu: -D takes NAME=INTEGER", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    defines: dict[str, int | float] = {}
+    for d in args.defines:
+        name, _, value = d.partition("=")
+        try:
+            defines[name] = int(value, 0)
+        except ValueError:
+            try:
+                defines[name] = float(value)
+            except ValueError:
+                print(f"verify_on_gpu: -D {d!r}: write NAME=NUMBER", file=sys.stderr)
+                return EXIT_BAD_INPUT
     jobs = []
     for f in args.kernel:
         try:
-            text = Path(f).read_text()
+            path = Path(f)
+            text = path.read_text()
             given = tuple(int(x) for x in args.block.split(",")) if args.block else None
             block = K.block_of(text, given)
-            jobs.append((Path(f), text, block))
+            inputs = {n: path.parent / v for n, v in K.inputs_of(text).items()}
+            for spec in args.arg:
+                n, _, v = spec.partition("=")
+                inputs[n] = Path(v)
+            data = {n: _npy_bytes(p) for n, p in inputs.items()}
+            jobs.append((path, text, block, data))
         except (OSError, ValueError, BankExplorerError) as e:
             print(f"verify_on_gpu: {f}: {e}", file=sys.stderr)
             return EXIT_BAD_INPUT
@@ -334,48 +364,64 @@ def verify_kernels(args) -> int:
     if tools is None:
         return EXIT_NO_GPU
     arch = "sm_" + tools["compute_cap"].replace(".", "")
-    metrics = ",".join(K.KERNEL_METRICS.values())
     records, bad = {}, 0
     say(f"{len(jobs)} kernel(s) on {tools['gpu']} ({arch}, driver {tools['driver']}); work folder {work}")
-    say(f"{'kernel':<28} {'block':>9} {'measured ld/st/atom':>22} {'predicted':>22} {'instructions m/p':>18}")
-    for path, text, block in jobs:
+    for path, text, block, data in jobs:
         name = path.stem
+        bins = {}
+        for n, raw in data.items():
+            bins[n] = str((work / f"{name}.{n}.bin").resolve())
+            Path(bins[n]).write_bytes(raw)
         try:
-            src, _kname = K.launcher_source(text, block, defines)
+            src, _kname = K.launcher_source(text, block, {k: v for k, v in defines.items() if isinstance(v, int)},
+                                            bins, str((work / name).resolve()))
         except BankExplorerError as e:
-            say(f"{name:<28} {e}")
+            say(f"{name}: {e}")
             bad += 1
             continue
         cu, exe = work / f"{name}.cu", work / name
         cu.write_text(src)
         p = run([tools["nvcc"], "-O3", f"-arch={arch}", "-lineinfo", "-o", str(exe), str(cu)], work / f"{name}.nvcc.log", 600)
         if p.returncode:
-            say(f"{name:<28} nvcc failed: {p.stderr.strip()[-300:]}")
+            say(f"{name}: nvcc failed: {p.stderr.strip()[-300:]}")
             bad += 1
             continue
-        sass = run([tools["cuobjdump"], "-sass", str(exe)], work / f"{name}.sass", 300).stdout if "cuobjdump" in tools else ""
-        q = run([tools["ncu"], "--metrics", metrics, "--csv", "--page", "raw", "--print-units", "base", str(exe)],
-                work / f"{name}.ncu.csv", args.timeout)
+        out = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120).stdout.strip()
+        q = run([tools["ncu"], *K.NCU_SOURCE_PAGE, str(exe)], work / f"{name}.source.csv", args.timeout)
         try:
-            wf, n = K.read_metrics(measure.parse_ncu_csv(q.stdout))
+            measured = K.parse_source_page(q.stdout)
         except BankExplorerError as e:
-            say(f"{name:<28} {e}: {q.stderr.strip()[-200:]}")
+            say(f"{name}: {e}: {q.stderr.strip()[-200:]}")
             bad += 1
             continue
+        buffers = {}
+        for i in range(16):
+            dump = work / f"{name}.arg{i}.bin"
+            if dump.exists():
+                buffers[f"arg{i}"] = base64.b64encode(dump.read_bytes().rstrip(b"\0")).decode()
+        records[name] = K.persass_record(block, measured, buffers, out)
         if args.measure_only:
-            pw, pn, status = wf, n, "not predicted"
-        else:
-            pw, pn, status = K.predict(text, block, str(path), defines)
-        same = pw == wf and pn == n
-        bad += not same
-        fmt = lambda d: "/".join(str(d[c]) for c in K.CLASSES)  # noqa: E731
-        if args.measure_only:
-            say(f"{name:<28} {'x'.join(map(str, block)):>9} {fmt(wf):>22} {'-':>22} {sum(n.values()):>8}/-")
-        else:
-            say(f"{name:<28} {'x'.join(map(str, block)):>9} {fmt(wf):>22} {fmt(pw):>22} "
-                f"{sum(n.values()):>8}/{sum(pn.values()):<8} {'ok' if same else 'DIFFERENT'}"
-                + ("" if status == "compiled" else f" (prediction {status})"))
-        records[name] = K.KernelMeasurement(name, block, wf, n, K.shared_sass(sass)).as_record(path.name)
+            say(f"{name}: block {'x'.join(map(str, block))}, {len(measured)} SASS instructions, "
+                f"{records[name]['shared_wavefronts']:,} shared wavefronts ({out})")
+            continue
+        try:
+            predicted = K.predict(text, block, str(path), defines, data, arch)
+        except Exception as e:  # noqa: BLE001 - a kernel the emulator cannot run is a difference, said in words
+            say(f"{name}: the emulator cannot run it: {e}")
+            bad += 1
+            continue
+        cmp = K.compare_sass(measured, predicted)
+        bad += not cmp.ok
+        if not cmp.same_code:
+            m, pr = cmp.measured_totals, cmp.predicted_totals
+            say(f"{name}: nvcc here and NVRTC made different code; shared totals: {m['wavefronts']:,} wavefronts for "
+                f"{m['shared_executed']:,} instructions measured, {pr['wavefronts']:,} for {pr['shared_executed']:,} "
+                f"predicted: {'ok' if cmp.ok else 'DIFFERENT'}")
+            continue
+        say(f"{name}: {cmp.instructions} SASS instructions, {len(cmp.differences)} differ"
+            + ("" if cmp.differences else f" ({cmp.measured_totals['wavefronts']:,} shared wavefronts, as predicted)"))
+        for d in cmp.differences:
+            say(f"  {d}")
     say(f"\n{len(records)} kernel(s) measured" if args.measure_only else f"\n{len(jobs) - bad} of {len(jobs)} kernels as predicted")
     say("tools: " + "; ".join(f"{k} {v}" for k, v in versions(tools).items()))
     if args.write:

@@ -14,3 +14,37 @@ EXAMPLES = ROOT / "resources" / "examples"
 @pytest.fixture(scope="session")
 def hardware_rows() -> list[dict]:
     return [json.loads(line) for line in HARDWARE.read_text().splitlines() if line.strip()]
+
+
+# ---- which files a piece of code opens (the hostile-input tests) ----------------------------
+_OPENED: list[str] | None = None  # None: not recording
+
+
+def _audit(event: str, args: tuple) -> None:
+    if event == "open" and _OPENED is not None and args and isinstance(args[0], (str, bytes, os.PathLike)):
+        _OPENED.append(os.path.abspath(os.fsdecode(args[0])))
+
+
+@pytest.fixture(scope="session")
+def _audit_hook():
+    import sys
+
+    sys.addaudithook(_audit)  # cannot be removed: it records only inside ``opened_files``
+
+
+@pytest.fixture
+def opened_files(_audit_hook):
+    """A context manager recording the paths ``open``/``os.open`` see inside it (this process)."""
+    from contextlib import contextmanager
+
+    @contextmanager
+    def record():
+        global _OPENED
+        got: list[str] = []
+        _OPENED = got
+        try:
+            yield got
+        finally:
+            _OPENED = None
+
+    return record

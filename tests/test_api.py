@@ -419,7 +419,7 @@ def test_from_cuda(tmp_path):
     assert bx.analyze(bx.from_cuda(f)).totals == padded.totals
     for kwargs, name in (({"block": (0, 8)}, "block"), ({"block": (64, 32)}, "block"), ({"block": "32,8"}, "block"),
                          ({"TILE": "32"}, "defines"), ({"TILE": True}, "defines"), ({"block_index": (-1,)}, "block_index"),
-                         ({"args": {"in": [1, 2]}, "compiled": False}, "args"), ({"arch": "sm_1"}, "arch")):
+                         ({"args": {"in": [[1], [2, 3]]}}, "args"), ({"arch": "sm_1"}, "arch")):
         with pytest.raises(ValueError, match=f"^{name}:"):
             bx.from_cuda(TRANSPOSE_CU, **kwargs)
     with pytest.raises(ValueError, match="pathlib.Path"):
@@ -430,11 +430,25 @@ def test_from_cuda(tmp_path):
 
 
 def test_from_cuda_warns_about_what_it_cannot_model():
+    """A snippet is read symbolically and says what it cannot model; a kernel is compiled, as
+    written (-G) or optimised, and one that does not compile says so."""
     text = TRANSPOSE_CU.replace("tile[x][y + k];", "tile[x][y + k] + tile[foo(x)][0];")
+    snippet = text.replace("__global__ void transpose(float *out, const float *in) {", "{")
     with pytest.warns(UserWarning):
-        bx.from_cuda(text, TILE=32, PAD=0, compiled=False)
-    with pytest.raises(ValueError, match="^source: the kernel does not compile"):
-        bx.from_cuda(text, TILE=32, PAD=0)
+        bx.from_cuda(snippet, TILE=32, PAD=0)
+    with pytest.raises(ValueError, match="^args:"):
+        bx.from_cuda(snippet, TILE=32, PAD=0, args={"in": np.zeros(4)})
+    for compiled in (False, True):
+        with pytest.raises(ValueError, match="^source: the kernel does not compile"):
+            bx.from_cuda(text, TILE=32, PAD=0, compiled=compiled)
+
+
+def test_from_cuda_as_written_executes_the_unoptimised_build():
+    """compiled=False: one instruction per source access (the -G build), from the same emulator."""
+    written = bx.from_cuda(TRANSPOSE_CU, block=(32, 8), TILE=32, PAD=0, compiled=False)
+    compiled = bx.from_cuda(TRANSPOSE_CU, block=(32, 8), TILE=32, PAD=0)
+    assert len(written.instructions) == len(compiled.instructions) == 64  # 8 warps, 4 stores and 4 loads each
+    assert bx.analyze(written).totals["wavefronts"] == bx.analyze(compiled).totals["wavefronts"]
 
 
 LOOKUP_CU = """
@@ -461,9 +475,10 @@ def test_from_cuda_runs_the_kernel_on_the_data_given():
     assert given.totals["wavefronts"] == 8 + 8 * 8
     with pytest.warns(UserWarning, match="`keys`"):
         p = bx.from_cuda(LOOKUP_CU, block=256, args={"keys": np.full(256, 5, np.int32)})
-    # one explicit instruction per executed warp instruction, labelled with its source line
-    assert sorted({(i.kind, i.label.split()[0]) for i in p.instructions}) == [("load", "L7"), ("store", "L5")]
-    assert len(p.instructions) == 16
+    # one instruction per shared-memory SASS instruction, labelled with its source line, with every
+    # execution recorded (8 warps each)
+    assert sorted((i.kind, i.label.split()[0]) for i in p.instructions) == [("load", "L7"), ("store", "L5")]
+    assert [len(i.recorded) for i in p.instructions] == [8, 8]
 
 
 # ---- analysis results ----------------------------------------------------------------------------

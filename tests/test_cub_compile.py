@@ -2,7 +2,7 @@
 
 ``#include <cub/cub.cuh>`` stops NVRTC in CUB's own umbrella (it includes the host-side device-wide
 algorithms); bankexplorer/compiler/include/cub/cub.cuh, first on the include path, is the umbrella
-without them. Every kernel here goes through compile_text, the compiled view's path, and must come
+without them. Every kernel here goes through compiler.kernel.build (the one compile path), and must come
 out with the shared-memory instructions its CUB primitive is made of.
 """
 
@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from bankexplorer.compiler import nvrtc
-from bankexplorer.cudaimport.compiled import compile_text
+from bankexplorer.compiler.kernel import build
+from bankexplorer.sass.decode import decode, entry_names
 
-pytestmark = pytest.mark.skipif(not nvrtc.available(), reason="needs the compile extra (NVRTC, nvdisasm)")
+pytestmark = pytest.mark.skipif(not nvrtc.available(), reason="NVRTC / nvdisasm not installed")
 
 KERNELS = {
     "block_reduce": """
@@ -118,10 +119,25 @@ __global__ void k(const int* in, int* out) {
 }
 
 
-def _compile(body: str, include: str = "#include <cub/cub.cuh>"):
-    dis, log = compile_text(f"{include}\n{body}\n", "sm_90", {}, None)
-    assert dis is not None, log
-    return dis
+class _Compiled:
+    """The kernel's SASS as the emulator decodes it."""
+
+    def __init__(self, text: str):
+        b = build(text, "sm_90", {}, None)
+        assert b.ok, b.log
+        self.entries = entry_names(b.sass)
+        self.program = decode(b.sass, None, b.name)
+
+    def functions(self) -> list[str]:
+        return self.entries
+
+    def shared(self) -> list[str]:
+        """The opcodes of the shared-memory instructions."""
+        return [i.base for i in self.program.instructions if i.base in ("LDS", "STS", "ATOMS", "LDSM", "STSM")]
+
+
+def _compile(body: str, include: str = "#include <cub/cub.cuh>") -> _Compiled:
+    return _Compiled(f"{include}\n{body}\n")
 
 
 @pytest.mark.parametrize("name", sorted(KERNELS))
@@ -130,8 +146,8 @@ def test_cub_umbrella_kernels_compile_with_shared_accesses(name):
     assert len(dis.functions()) == 1
     shared = dis.shared()
     assert shared, f"{name}: no shared-memory instruction in the SASS"
-    kinds = {ins.kind for ins in shared}
-    assert {"load", "store"} <= kinds, (name, kinds)  # every one writes shared memory and reads it back
+    kinds = set(shared)
+    assert {"LDS", "STS"} <= kinds, (name, kinds)  # every one writes shared memory and reads it back
 
 
 @pytest.mark.parametrize("header, name", [
@@ -162,9 +178,7 @@ int main() {
     printf("done\\n");
 }
 """
-    dis, log = compile_text(text, "sm_90", {}, None)
-    assert dis is not None, log
-    assert dis.shared()
+    assert _Compiled(text).shared()
 
 
 def test_our_umbrella_follows_cubs():

@@ -20,9 +20,11 @@ def test_summary_names_the_worst_line(capsys):
     assert "   22  4 x LDS" in out and "32      1,024      32     992" in out  # executed, wavefronts, ideal, excess
     assert "worst conflict: line 22 (992 excess wavefronts per block; LDS R19, [R17]: 256 for an ideal of 8)" in out
     assert "1,056 wavefronts for 64 shared-memory warp instructions executed" in out
-    # a snippet (no kernel to compile) is read as written
+    # as written: the unoptimised build (-G), executed the same way: the same accesses here
     assert main(["import-cuda", str(CUDA / "06_transpose_32x32.cu"), "--as-written"]) == 0
-    assert "worst conflict: line 22 (32-way, 992 excess wavefronts per block)" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "as written (the unoptimised build, -G" in out
+    assert "worst conflict: line 22 (992 excess wavefronts per block; LDS  (LD.E " in out
 
 
 def test_detail_prints_every_warp_instruction(capsys):

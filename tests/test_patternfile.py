@@ -126,8 +126,11 @@ def test_missing_file_binary_file_and_directory(tmp_path):
     with pytest.raises(FileFormatError, match="no such file"):
         pf.load(tmp_path / "nope.json")
     (tmp_path / "bin.json").write_bytes(b"\xff\xfe\x00")
-    with pytest.raises(FileFormatError, match="not UTF-8"):
+    with pytest.raises(FileFormatError, match=r"line 1: a NUL byte .*binary file"):
         pf.load(tmp_path / "bin.json")
+    (tmp_path / "latin1.json").write_bytes(b'{"name": "\xe9"}')
+    with pytest.raises(FileFormatError, match="not UTF-8"):
+        pf.load(tmp_path / "latin1.json")
     with pytest.raises(FileFormatError, match="directory"):
         pf.load(tmp_path)
 

@@ -54,10 +54,16 @@ def test_malformed_directives_are_reported_with_their_line():
     res = import_cuda(text, ImportOptions())
     errs = [d for d in res.diagnostics if d.message.startswith("preprocessor")]
     assert errs and errs[0].line == 2 and "Unterminated #if" in errs[0].message
+    # the command compiles a kernel (as written: its -G build): the compiler says it, on the same line
     p = subprocess.run([sys.executable, "-m", "bankexplorer", "import-cuda", "-", "--as-written"], input=text,
                        capture_output=True, text=True)
-    assert p.returncode == 2 and "stdin:2:1: error: preprocessor: Unterminated #if" in p.stderr
+    assert p.returncode == 2 and "stdin:2:2: error: compiler error: the #endif for this directive is missing" in p.stderr
     assert "Traceback" not in p.stderr
+    # a snippet is read by the preprocessor here
+    snippet = text.replace("__global__ void k(float *o) {", "{")
+    p = subprocess.run([sys.executable, "-m", "bankexplorer", "import-cuda", "-"], input=snippet,
+                       capture_output=True, text=True)
+    assert p.returncode == 2 and "stdin:2:1: error: preprocessor: Unterminated #if" in p.stderr
 
 
 def test_cli_passes_defines_and_include_dirs(tmp_path):

@@ -150,6 +150,9 @@ def _address_array(addresses: Any, warp_size: int) -> tuple[np.ndarray, bool]:
         seq = list(addresses)
         if seq and not any(isinstance(v, (list, tuple, np.ndarray)) for v in seq):
             single = [-1 if v is None else v for v in seq]
+            big = next((v for v in single if isinstance(v, int) and not -(1 << 63) <= v < 1 << 63), None)
+            if big is not None:  # numpy would make it a float or wrap it around
+                raise ValueError(f"addresses: {big:,} is not a byte address (0 to 2**40, or -1 for an inactive lane)")
             try:
                 arr = np.array(single)
             except (TypeError, ValueError, OverflowError):
@@ -172,8 +175,16 @@ def _address_array(addresses: Any, warp_size: int) -> tuple[np.ndarray, bool]:
     if arr.dtype == object:
         try:
             arr = np.where(np.equal(arr, None), -1, arr).astype(np.int64)
-        except (TypeError, ValueError, OverflowError):
+        except OverflowError:
+            raise ValueError("addresses: a value does not fit in 64 bits (byte addresses are 0 to 2**40, or -1 "
+                             "for an inactive lane)")
+        except (TypeError, ValueError):
             raise ValueError("addresses: expected integers (None or -1 for an inactive lane)")
+    # a value past 64 bits would wrap around in int64 (2**64 - 4 would read as -4): name it instead
+    if arr.size and (arr.dtype.kind == "u" and arr.dtype.itemsize >= 8 or arr.dtype.kind == "f") \
+            and np.isfinite(arr).all() and float(np.abs(arr).max()) >= 2.0**63:
+        big = arr.flat[int(np.argmax(np.abs(arr)))]
+        raise ValueError(f"addresses: {int(big):,} is not a byte address (0 to 2**40, or -1 for an inactive lane)")
     if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
         if np.issubdtype(arr.dtype, np.floating) and arr.size and np.isfinite(arr).all() \
                 and (arr == np.round(arr)).all():
@@ -216,11 +227,12 @@ def wavefronts(addresses: Addresses, *, width: int | Sequence[int] | np.ndarray 
 
     In a batch, ``width``, ``kind``, ``op``, ``matrices`` and ``space`` may also be sequences of
     ``n`` values, one per instruction (entries that do not apply to a row's kind are ignored).
+    A batch of any length is counted :data:`CHUNK_ROWS` instructions at a time (bounded memory).
 
     Raises:
         ValueError: naming the argument, for a wrong shape, an unknown kind, op or preset, an
             out-of-range width or matrix count, or an address that is negative (other than -1),
-            beyond 2**40 or misaligned for its width.
+            beyond 2**40 or misaligned for its width; also when the batch does not fit in memory.
     """
     from .layouts import Access
 
@@ -272,24 +284,51 @@ def wavefronts(addresses: Addresses, *, width: int | Sequence[int] | np.ndarray 
         sp, rest = rest % 2, rest // 2
         w, k = WIDTHS[rest % 8], rest // 8
         table[c] = hwr.kind_code(KINDS[k], w, SPACES[sp], ATOMIC_OPS[o])
-    code = np.full(n, table[int(combo)], np.int64) if np.ndim(combo) == 0 else table[combo]
-    widths = np.broadcast_to(widths, (n,)).astype(np.int64)
-    mats = np.broadcast_to(mats, (n,)).astype(np.int64)
+    code = np.broadcast_to(table[int(combo)] if np.ndim(combo) == 0 else table[combo], (n,))
+    widths = np.broadcast_to(widths, (n,))
+    mats = np.broadcast_to(mats, (n,))
 
     if n == 0:
         return np.zeros(0, np.int64)
-    # inactive lanes keep their -1: the engine masks every lane it does not serve, and it reports
-    # negative addresses (other than -1), addresses past 2**40 and misaligned ones per instruction
-    active = addr != -1
-    packed = addr if addr.dtype in (np.int32, np.int64) else addr.astype(np.int64)
-    batch = WarpBatch(code, widths, mats, packed, active)
-    res = count_wavefronts(batch, hw, executions=False)  # the wavefronts only: no CAS-loop iterations
-    bad = res.wavefronts < 0
-    if bad.any():
-        r = int(np.argmax(bad))
-        where = "" if single else f"instruction {r}, "
-        more = f" ({int(bad.sum()):,} instructions have such lanes)" if bad.sum() > 1 else ""
-        raise ValueError(f"addresses: {where}{res.error[r]}{more}")
+    try:
+        counts, bad, first = _counts(addr, code, widths, mats, hw)
+    except MemoryError:
+        raise ValueError(f"addresses: {n:,} instructions do not fit in this machine's memory (they are counted "
+                         f"{CHUNK_ROWS:,} at a time); pass fewer at once") from None
+    if bad:
+        where = "" if single else f"instruction {first[0]}, "
+        more = f" ({bad:,} instructions have such lanes)" if bad > 1 else ""
+        raise ValueError(f"addresses: {where}{first[1]}{more}")
     if single:
-        return int(res.wavefronts[0])
-    return res.wavefronts.astype(np.int64, copy=False)
+        return int(counts[0])
+    return counts
+
+
+#: instructions counted per engine call: a batch of any length costs memory for this many at a
+#: time (tens of MB), plus its input and the counts
+CHUNK_ROWS = 1 << 17
+
+
+def _counts(addr: np.ndarray, code: np.ndarray, widths: np.ndarray, mats: np.ndarray,
+            hw: Hardware) -> tuple[np.ndarray, int, tuple[int, str] | None]:
+    """Wavefronts of every row, :data:`CHUNK_ROWS` rows at a time; the number of rows with an
+    invalid lane, and the first of them with its message."""
+    n = addr.shape[0]
+    out = np.empty(n, np.int64)
+    bad, first = 0, None
+    for s in range(0, n, CHUNK_ROWS):
+        e = min(n, s + CHUNK_ROWS)
+        a = addr[s:e]
+        # inactive lanes keep their -1: the engine masks every lane it does not serve, and it reports
+        # negative addresses (other than -1), addresses past 2**40 and misaligned ones per instruction
+        packed = a if a.dtype in (np.int32, np.int64) else a.astype(np.int64)
+        batch = WarpBatch(np.ascontiguousarray(code[s:e], np.int64), np.ascontiguousarray(widths[s:e], np.int64),
+                          np.ascontiguousarray(mats[s:e], np.int64), packed, a != -1)
+        res = count_wavefronts(batch, hw, executions=False)  # the wavefronts only: no CAS-loop iterations
+        out[s:e] = res.wavefronts
+        rows = np.flatnonzero(res.wavefronts < 0)
+        if rows.size:
+            bad += int(rows.size)
+            if first is None:
+                first = (s + int(rows[0]), res.error[int(rows[0])])
+    return out, bad, first

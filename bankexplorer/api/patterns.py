@@ -85,8 +85,10 @@ def from_cuda(source: str | os.PathLike, block: tuple[int, ...] | int = (32, 8),
 
     A whole kernel (a ``__global__`` function) is compiled with NVRTC and one block of it executed
     on the CPU: the pattern holds every shared-memory warp instruction the block executed, with its
-    lanes' addresses, source line and SASS. A snippet (no kernel), or ``compiled=False``, is read as
-    written instead: its lines that declare and index shared memory, parsed and never run.
+    lanes' addresses, source line and SASS. ``compiled=False`` executes the kernel as written
+    instead: its unoptimised build (``-G``), one instruction per source access. A snippet (no
+    kernel) cannot be compiled: its lines that declare and index shared memory are read
+    symbolically, parsed and never run.
 
     ``source`` is the CUDA text, or a :class:`pathlib.Path` to a ``.cu`` file. ``block`` is
     ``blockDim`` (x, y, z; missing sizes are 1); ``block_index`` the block to run. ``args`` fills
@@ -100,10 +102,14 @@ def from_cuda(source: str | os.PathLike, block: tuple[int, ...] | int = (32, 8),
     path = None
     if isinstance(source, os.PathLike):
         path = str(source)
+        from ..cudaimport.includes import IncludeError, read_source
+
         try:
-            source = Path(source).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise ValueError(f"source: cannot read {path!r} ({getattr(e, 'strerror', None) or e})") from e
+            source = read_source(path)  # never more than the import's size limit
+        except IncludeError as e:
+            raise ValueError(f"source: cannot read {path!r} ({e.message.removeprefix(path + ': ')})") from None
+        except OSError as e:
+            raise ValueError(f"source: cannot read {path!r} ({e.strerror or e})") from e
     if not isinstance(source, str):
         raise ValueError(f"source: expected CUDA text or a pathlib.Path, got {type(source).__name__}")
     dims = _dims3(block, "block", 1)
@@ -113,15 +119,11 @@ def from_cuda(source: str | os.PathLike, block: tuple[int, ...] | int = (32, 8),
     for k, v in defines.items():
         if not isinstance(v, (int, float, np.integer, np.floating)) or isinstance(v, bool):
             raise ValueError(f"defines: {k} must be a number, got {v!r}")
-    kernel = "__global__" in source
-    if compiled is None:
-        from ..compiler import nvrtc
-
-        compiled = kernel and nvrtc.available()
-    if compiled:
-        return _from_cuda_executed(source, path, dims, index, args or {}, arch, defines)
+    if "__global__" in source or compiled:
+        return _from_cuda_executed(source, path, dims, index, args or {}, arch, defines,
+                                   optimize=compiled is not False)
     if args:
-        raise ValueError("args: data for the kernel's buffers needs the compiled run (compiled=True)")
+        raise ValueError("args: data for a kernel's buffers: a snippet (no __global__ function) is not executed")
     return _from_cuda_as_written(source, path, dims, {k: int(v) for k, v in defines.items()})
 
 
@@ -134,9 +136,12 @@ def _dims3(value, name: str, low: int) -> tuple[int, int, int]:
     return tuple(int(d) for d in dims) + (low if name == "block_index" else 1,) * (3 - len(dims))  # type: ignore
 
 
-def _from_cuda_executed(source, path, dims, index, args, arch, defines) -> Pattern:
+def _from_cuda_executed(source, path, dims, index, args, arch, defines, optimize: bool = True) -> Pattern:
     from ..compiler import nvrtc
     from ..cudaimport.device_source import kernel_parameters
+    from ..cudaimport.includes import IncludeError
+    from ..sass.cubin import CubinError
+    from ..sass.decode import DecodeError
     from ..sass.issue import EmulationError
     from ..sass.launch import LaunchConfig, LaunchError
     from ..sass.run import emulate
@@ -159,15 +164,18 @@ def _from_cuda_executed(source, path, dims, index, args, arch, defines) -> Patte
     cfg = LaunchConfig(dims, index, tuple(i + 1 for i in index),
                        {k: v for k, v in defines.items() if k in params}, data)
     try:
-        run = emulate(source, cfg, arch, path=path, defines={k: v for k, v in defines.items() if k not in params})
+        run = emulate(source, cfg, arch, path=path, defines={k: v for k, v in defines.items() if k not in params},
+                      optimize=optimize)
     except LaunchError as e:
         raise ValueError(f"source: {e}") from None
-    except (EmulationError, MemoryFault) as e:
+    except IncludeError as e:
+        raise ValueError(f"source: line {e.line}: {e.message}") from None
+    except (EmulationError, MemoryFault, DecodeError, CubinError) as e:
         raise ValueError(f"source: the kernel cannot be executed: {e}") from None
     for line, msg in run.notes:
         warnings.warn(f"line {line}: {msg}" if line else msg, UserWarning, stacklevel=3)
     name = Path(path).stem if path else run.kernel
-    return Pattern.of(kernel_pattern(run, source, name))
+    return Pattern.of(kernel_pattern(run, source, name, cfg=cfg, path=path))
 
 
 def _from_cuda_as_written(source, path, dims, defines) -> Pattern:

@@ -1,18 +1,33 @@
 """Compile CUDA source to a cubin with NVRTC, through a small ctypes binding.
 
-NVRTC comes from PyPI (``nvidia-cuda-nvrtc``, the ``compile`` extra), so a laptop without a GPU or a
-CUDA toolkit can see the machine code nvcc would emit. Only the handful of entry points needed here
+NVRTC comes from PyPI (``nvidia-cuda-nvrtc``, part of the default install), so a laptop without a GPU
+or a CUDA toolkit can see the machine code nvcc would emit. Only the handful of entry points needed here
 are bound; nothing is executed, the source is only compiled.
+
+The compile runs in a child process (this file run as a script), because a pasted text can make
+NVRTC work without end (a macro that doubles at every level) and a call into a C library cannot be
+interrupted: the child starts in an empty folder, is limited to :data:`COMPILE_MEMORY` bytes, is
+ended after :data:`COMPILE_SECONDS`, and dies with the command on Ctrl-C. It is given the source,
+the user's headers in memory and, as its only include folder, the bundled CUDA headers.
 """
 
 from __future__ import annotations
 
+import base64
 import ctypes
 import glob
+import json
 import os
+import subprocess
+import sys
+import tempfile
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
+
+#: the compile's budget: seconds before the child is ended, and the address space it may use
+COMPILE_SECONDS = 60
+COMPILE_MEMORY = 4 << 30
 
 #: architectures the compiler accepts here; only sm_90 has measurements behind the bank rules
 ARCHITECTURES = ("sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120")
@@ -21,10 +36,13 @@ DEFAULT_ARCH = "sm_90"
 
 
 class CompilerUnavailable(RuntimeError):
-    """NVRTC (or nvdisasm) is not installed: the compiled view needs ``pip install 'bankexplorer[compile]'``."""
+    """NVRTC (or nvdisasm) is not installed (a broken install: bankexplorer depends on them)."""
 
 
-INSTALL_HINT = "the compiled view needs NVRTC and nvdisasm: pip install 'bankexplorer[compile]'"
+#: what a window or a command says, in one line, where it finds no compiler
+INSTALL_HINT = ("compiling a kernel needs NVRTC and nvdisasm, which bankexplorer installs with it; this install "
+                "lacks them: pip install nvidia-cuda-nvrtc nvidia-cuda-nvdisasm nvidia-cuda-runtime nvidia-cuda-cccl "
+                "nvidia-cuda-crt")
 
 
 @dataclass(frozen=True)
@@ -105,40 +123,113 @@ def version() -> str:
     return f"{a.value}.{b.value}"
 
 
-_LOCK = threading.Lock()  # NVRTC is thread-safe per program; one compile at a time keeps memory low
+_LOCK = threading.Lock()  # one compile at a time keeps memory low
 
 
 def compile_cuda(source: str, arch: str = DEFAULT_ARCH, name: str = "kernel.cu",
-                 options: tuple[str, ...] = (), instantiate: tuple[str, ...] = ()) -> CompileOutput:
+                 options: tuple[str, ...] = (), instantiate: tuple[str, ...] = (),
+                 headers: dict[str, str] | None = None, seconds: float | None = None,
+                 memory: int | None = None, debug: bool = False) -> CompileOutput:
     """Compile ``source`` for ``arch`` with line info; the cubin, or the log of what failed.
-    ``instantiate``: template kernels to generate code for (``"k<32>"``)."""
+    ``debug``: the unoptimised device-debug build (``-G``: every source access its own instruction,
+    its full line table in place of ``-lineinfo``, which ptxas would ignore beside it).
+    ``instantiate``: template kernels to generate code for (``"k<32>"``). ``headers``: the text of
+    each header the source may include, by the name it is included as (NVRTC opens no other file
+    than the bundled CUDA headers). ``seconds`` / ``memory``: the budget (default
+    :data:`COMPILE_SECONDS`, :data:`COMPILE_MEMORY`); past it the log says so."""
     if arch not in ARCHITECTURES:
         raise ValueError(f"arch: {arch!r} is not one of {', '.join(ARCHITECTURES)}")
+    _lib()  # CompilerUnavailable here, not in the child
+    opts = [f"--gpu-architecture={arch}", "-G" if debug else "-lineinfo", "-std=c++17",
+            *[f"-I{d}" for d in include_dirs()], *options]
+    request = {"source": source, "name": name, "options": opts, "instantiate": list(instantiate),
+               "headers": dict(headers or {})}
+    with _LOCK:
+        return _in_child(request, COMPILE_SECONDS if seconds is None else seconds,
+                         COMPILE_MEMORY if memory is None else memory)
+
+
+def _in_child(request: dict, seconds: float, memory: int) -> CompileOutput:
+    """Run :func:`_compile_here` in a child process within the budget; Ctrl-C (or any exception
+    while waiting) ends the child before it goes on."""
+    with tempfile.TemporaryDirectory(prefix="bankexplorer-nvrtc-") as empty:
+        proc = subprocess.Popen([sys.executable, "-P", os.path.abspath(__file__), str(memory), str(int(seconds) + 5)],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=empty)
+        try:
+            out, err = proc.communicate(json.dumps(request).encode("utf-8"), timeout=seconds)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            return CompileOutput(False, f"nvrtc: stopped after {seconds:g} s, the compile's time budget (does a macro "
+                                        f"or template expand without end?)")
+        except BaseException:
+            proc.kill()
+            proc.wait()
+            raise
+    try:
+        d = json.loads(out)
+        res = CompileOutput(bool(d["ok"]), str(d["log"]), base64.b64decode(d["cubin"]))
+    except (ValueError, KeyError, TypeError):
+        res = None
+    if res is not None:
+        if not res.ok and "out of memory" in res.log:
+            res = CompileOutput(False, res.log.rstrip() + f"\nnvrtc: the compile's memory budget is "
+                                                          f"{memory / (1 << 30):g} GiB")
+        return res
+    why = err.decode("utf-8", "replace").strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
+    return CompileOutput(False, f"nvrtc: the compiler stopped ({why[0][:200]}); it may have needed more than "
+                                f"{memory / (1 << 30):g} GiB, the compile's memory budget (does a macro or template "
+                                f"expand without end?)")
+
+
+def _compile_here(source: str, name: str, options: list[str], instantiate: list[str],
+                  headers: dict[str, str]) -> CompileOutput:
+    """The NVRTC calls themselves (in the child process)."""
     lib = _lib()
     prog = ctypes.c_void_p()
-    opts = [f"--gpu-architecture={arch}", "-lineinfo", "-std=c++17", *[f"-I{d}" for d in include_dirs()], *options]
-    arr = (ctypes.c_char_p * len(opts))(*[o.encode() for o in opts])
-    with _LOCK:
-        rc = lib.nvrtcCreateProgram(ctypes.byref(prog), source.encode(), name.encode(), 0, None, None)
+    arr = (ctypes.c_char_p * len(options))(*[o.encode() for o in options])
+    names = list(headers)
+    h_text = (ctypes.c_char_p * len(names))(*[headers[k].encode() for k in names])
+    h_name = (ctypes.c_char_p * len(names))(*[k.encode() for k in names])
+    rc = lib.nvrtcCreateProgram(ctypes.byref(prog), source.encode(), name.encode(), len(names), h_text, h_name)
+    if rc:
+        return CompileOutput(False, f"nvrtc: {lib.nvrtcGetErrorString(rc).decode()}")
+    try:
+        for expr in instantiate:
+            lib.nvrtcAddNameExpression(prog, expr.encode())
+        rc = lib.nvrtcCompileProgram(prog, len(options), arr)
+        n = ctypes.c_size_t()
+        lib.nvrtcGetProgramLogSize(prog, ctypes.byref(n))
+        buf = ctypes.create_string_buffer(n.value)
+        lib.nvrtcGetProgramLog(prog, buf)
+        log = buf.value.decode(errors="replace")
         if rc:
-            return CompileOutput(False, f"nvrtc: {lib.nvrtcGetErrorString(rc).decode()}")
-        try:
-            for expr in instantiate:
-                lib.nvrtcAddNameExpression(prog, expr.encode())
-            rc = lib.nvrtcCompileProgram(prog, len(opts), arr)
-            n = ctypes.c_size_t()
-            lib.nvrtcGetProgramLogSize(prog, ctypes.byref(n))
-            buf = ctypes.create_string_buffer(n.value)
-            lib.nvrtcGetProgramLog(prog, buf)
-            log = buf.value.decode(errors="replace")
-            if rc:
-                return CompileOutput(False, log or lib.nvrtcGetErrorString(rc).decode())
-            lib.nvrtcGetCUBINSize(prog, ctypes.byref(n))
-            cub = ctypes.create_string_buffer(n.value)
-            lib.nvrtcGetCUBIN(prog, cub)
-            return CompileOutput(True, log, cub.raw)
-        finally:
-            lib.nvrtcDestroyProgram(ctypes.byref(prog))
+            return CompileOutput(False, log or lib.nvrtcGetErrorString(rc).decode())
+        lib.nvrtcGetCUBINSize(prog, ctypes.byref(n))
+        cub = ctypes.create_string_buffer(n.value)
+        lib.nvrtcGetCUBIN(prog, cub)
+        return CompileOutput(True, log, cub.raw)
+    finally:
+        lib.nvrtcDestroyProgram(ctypes.byref(prog))
+
+
+def _child(argv: list[str]) -> None:
+    """The child process: limits first, then the request from stdin, the result to stdout."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends it even inside NVRTC
+    memory, cpu = int(argv[0]), int(argv[1])
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))  # also ends a child whose parent was killed
+    except (ImportError, ValueError, OSError):  # no such limits here (Windows): the parent's timeout stays
+        pass
+    req = json.loads(sys.stdin.buffer.read())
+    out = _compile_here(req["source"], req["name"], req["options"], req["instantiate"], req["headers"])
+    sys.stdout.buffer.write(json.dumps({"ok": out.ok, "log": out.log,
+                                        "cubin": base64.b64encode(out.cubin).decode("ascii")}).encode("utf-8"))
 
 
 #: headers of our own, searched before the wheels': ``cub/cub.cuh`` without CUB's host-only parts
@@ -151,3 +242,7 @@ def include_dirs() -> list[str]:
     after our own (``include/cub/cub.cuh``: CUB's umbrella as NVRTC can compile it)."""
     return [OWN_INCLUDE] + [p for d in _nvidia_dirs() for sub in ("include", os.path.join("include", "cccl"))
                             if os.path.isdir(p := os.path.join(d, sub))]
+
+
+if __name__ == "__main__":
+    _child(sys.argv[1:])

@@ -32,8 +32,13 @@ def manifest(cases, model) -> dict:
 def _run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..io.atomic import atomic_write
+    from ..io.atomic import atomic_write, check_writable
 
+    check_writable(args.out, (args.file,))
+    if args.manifest:
+        check_writable(args.manifest, (args.file, args.out))
+        if Path(args.manifest).resolve() == Path(args.out).resolve():
+            raise BankExplorerError(f"--manifest {args.manifest}: is the --out file too; choose another name")
     pat = load_pattern(args.file)
     cases, skipped = cases_from_pattern(pat, Path(args.file).stem)
     for s in skipped:

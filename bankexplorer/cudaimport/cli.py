@@ -11,8 +11,6 @@ import argparse
 import sys
 
 from ..cli import COMMANDS, EXIT_BAD_INPUT, UsageError, _fmt_table
-from ..compiler import nvrtc
-from .compiled import import_compiled
 from .report import instruction_stats, worst
 from .translate import ImportOptions, import_cuda
 from .translate import parse_block as _parse_block
@@ -36,7 +34,9 @@ def parse_define(text: str) -> tuple[str, int]:
 
 
 def _add(sp: argparse.ArgumentParser) -> None:
-    sp.add_argument("file", help="CUDA source (.cu, or - for standard input); it is only read, never compiled or run")
+    sp.add_argument("file", help="CUDA source (.cu, or - for standard input): a kernel is compiled with NVRTC and "
+                                  "one block executed on the CPU (nothing runs on a GPU); a snippet (no __global__ "
+                                  "function) cannot be compiled and is read symbolically, as written")
     sp.add_argument("--block", metavar="X[,Y[,Z]]",
                     help="threads per block (default: a <<<grid, block>>> launch or a '// block: X, Y' comment "
                          "in the text, else 32)")
@@ -44,16 +44,17 @@ def _add(sp: argparse.ArgumentParser) -> None:
                     help="bytes of dynamic shared memory for 'extern __shared__' arrays (default: the launch's "
                          "third argument or a '// extern-size: BYTES' comment, else 48 KiB)")
     sp.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE",
-                    help="give a name (kernel parameter, template parameter) an integer value, like nvcc -D")
+                    help="give a name (a macro, a kernel or template parameter) a value, like nvcc -D (a "
+                         "snippet takes integers)")
     sp.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
                     help="a folder for #include \"x.h\" (the file's own folder is searched too)")
     sp.add_argument("--name", help="pattern name (default: the file name)")
     sp.add_argument("--out", "-o", help="write the pattern file (.json) here instead of printing the analysis")
     sp.add_argument("--detail", action="store_true", help="also print every warp instruction (as 'analyze' does)")
     sp.add_argument("--as-written", action="store_true",
-                    help="analyze the source one access at a time, without compiling it (the default compiles the "
-                         "kernel with NVRTC and follows the machine code: fused vector accesses, atomic forms, "
-                         "removed loads)")
+                    help="the source as written, one instruction per source access: execute the kernel's "
+                         "unoptimised build (-G) instead of the optimised one (which fuses vector accesses, changes "
+                         "atomic forms, removes loads; the default report compares the two per line)")
     sp.add_argument("--arch", default=None, metavar="SM",
                     help="architecture to compile for (sm_80, sm_86, sm_89, sm_90, sm_100, sm_120; default sm_90, "
                          "the one the bank rules were measured on)")
@@ -64,15 +65,22 @@ def _add(sp: argparse.ArgumentParser) -> None:
 
 
 def _read(path: str) -> tuple[str, str]:
-    if path == "-":
-        return sys.stdin.read(), "stdin"
-    with open(path, "rb") as f:
-        data = f.read()
+    """The kernel's text, read up to the import's size limit (``/dev/zero`` ends at once)."""
+    from .includes import IncludeError, decode, read_source
+    from .syntax import MAX_SOURCE_BYTES
+
     try:
-        return data.decode("utf-8"), path
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        raise UsageError(f"{path}: line {line}: not UTF-8 text (is it a CUDA source file?)") from None
+        if path == "-":
+            raw = getattr(sys.stdin, "buffer", None)  # a text stream in place of stdin (tests) has none
+            data = raw.read(MAX_SOURCE_BYTES + 1) if raw is not None else \
+                sys.stdin.read(MAX_SOURCE_BYTES + 1).encode("utf-8", "replace")
+            if len(data) > MAX_SOURCE_BYTES:
+                raise UsageError(f"stdin: larger than {MAX_SOURCE_BYTES // 1024:,} KiB: paste the part of the kernel "
+                                 f"that uses shared memory")
+            return decode(data, "stdin"), "stdin"
+        return read_source(path), path
+    except IncludeError as e:
+        raise UsageError(e.message) from None
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -81,29 +89,30 @@ def _run(args: argparse.Namespace) -> int:
     from ..io import patternfile
     from ..model.analysis import analyze
 
-    opts = ImportOptions(block=parse_block(args.block) if args.block else None,
-                         defines=dict(parse_define(d) for d in args.defines))
-    if args.extern_size is not None:
-        if not 1 <= args.extern_size <= 1 << 30:
-            raise UsageError("--extern-size must be from 1 to 2**30 bytes")
-        opts.extern_bytes = args.extern_size
+    if args.extern_size is not None and not 1 <= args.extern_size <= 1 << 30:
+        raise UsageError("--extern-size must be from 1 to 2**30 bytes")
+    if args.out:
+        from ..io.atomic import check_writable
+
+        check_writable(args.out, (args.file,))
     text, where = _read(args.file)
-    if not args.as_written:
+    if "__global__" in text:  # a kernel: compiled and executed (as written: its unoptimised build)
         from ..sass.cli import run_import
 
         code = run_import(args, text, where)
         if code is not None:
             return code
+    opts = ImportOptions(block=parse_block(args.block) if args.block else None,
+                         defines=dict(parse_define(d) for d in args.defines))
+    if args.extern_size is not None:
+        opts.extern_bytes = args.extern_size
+    for flag, given in (("--sass-json", args.sass_json), ("--arg", args.arrays), ("--kernel", args.kernel)):
+        if given:
+            raise UsageError(f"{flag} needs a whole kernel (a __global__ function): a snippet is only read as written")
     opts.name = args.name or (Path(args.file).stem if args.file != "-" else "Imported CUDA")
     opts.include_dirs = list(args.include_dirs)
     opts.path = None if args.file == "-" else args.file
-    arch = args.arch or nvrtc.DEFAULT_ARCH
-    if arch not in nvrtc.ARCHITECTURES:
-        raise UsageError(f"--arch {arch!r}: choose one of {', '.join(nvrtc.ARCHITECTURES)}")
-    if args.as_written:
-        res = import_cuda(text, opts)
-    else:
-        res = import_compiled(text, opts, arch, path=None if args.file == "-" else args.file)
+    res = import_cuda(text, opts)
     for d in res.diagnostics:
         print(f"{where}:{d}", file=sys.stderr)
     errors = [d for d in res.diagnostics if d.severity == "error"]
@@ -111,19 +120,10 @@ def _run(args: argparse.Namespace) -> int:
         print(f"bankexplorer: {where}: {len(errors)} error(s); first at line {errors[0].line}, column "
               f"{errors[0].column}: {errors[0].message}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    removed_all = (res.compiled is not None and res.compiled.written is not None
-                   and bool(res.compiled.written.pattern.instructions) and res.compiled.status == "compiled")
-    if not res.pattern.instructions and removed_all:
-        print(f"bankexplorer: {where}: the compiled code has no shared-memory instruction left (nvcc removed "
-              f"every access: --as-written shows them)", file=sys.stderr)
-    elif not res.pattern.instructions:
+    if not res.pattern.instructions:
         print(f"bankexplorer: {where}: no shared-memory access found (declare a __shared__ array and index it)",
               file=sys.stderr)
         return EXIT_BAD_INPUT
-    comp = res.compiled
-    if comp is not None and comp.status != "compiled":
-        print(f"bankexplorer: {comp.message}; {'shown' if comp.status == 'failed' else 'showing the source'} as "
-              "written", file=sys.stderr)
     if args.out:
         patternfile.save(res.pattern, args.out)
         print(f"wrote {args.out}: {len(res.pattern.arrays)} array(s), {len(res.pattern.instructions)} "
@@ -131,7 +131,8 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     an = analyze(res.pattern, detail=False)
     stats = instruction_stats(res, an)
-    print(f"block {'x'.join(map(str, res.pattern.block))} ({res.block_origin}); arrays: "
+    print(f"a snippet (no __global__ function, so nothing to compile), read as written; block "
+          f"{'x'.join(map(str, res.pattern.block))} ({res.block_origin}); arrays: "
           + ", ".join(f"{a.dtype} {a.name}" + "".join(f"[{d}]" for d in a.dims) + (f" +{a.padding} padding"
                                                                                   if a.padding else "")
                       for a in res.pattern.arrays))
@@ -143,8 +144,6 @@ def _run(args: argparse.Namespace) -> int:
             print(f"{s.line:>5} {title:<52} error: {s.error}")
         else:
             print(f"{s.line:>5} {title:<52} {s.wavefronts:>10} {s.ideal:>5} {s.degree:>4}x")
-    if comp is not None and comp.status == "compiled":
-        _print_compiled(comp, args.sass)
     w = worst(stats)
     bad = [s for s in stats if s.error]
     print(f"worst conflict: line {w.line} ({w.degree}-way, {w.excess:,} excess wavefronts per block)" if w else
@@ -160,19 +159,6 @@ def _run(args: argparse.Namespace) -> int:
     return 1 if bad else 0  # as `analyze`: 1 = some access is invalid
 
 
-def _print_compiled(comp, sass: bool) -> None:
-    """Per line, as written vs as compiled: what the compiler did to the accesses and what it costs."""
-    changed = [c for c in comp.changes if c.differs]
-    unmeasured = "" if comp.measured_arch else " (not measured on a GPU: the bank rules are sm_90's)"
-    print(f"as compiled for {comp.arch}{unmeasured}: " + (f"{len(changed)} line(s) differ from the source as written"
-                                                           if changed else "every line executes as written"))
-    for c in comp.changes:
-        if c in changed:
-            print(f"{c.line:>5}: {c.written} -> {c.compiled}: {c.wavefronts_compiled:,} wavefronts instead of "
-                  f"{c.wavefronts_written:,}")
-        if sass and c.sass:
-            for t in c.sass:
-                print(f"{'':>7}{t}")
-
-
-COMMANDS["import-cuda"] = (_add, _run, "read a CUDA snippet's shared-memory code and build a pattern from it")
+COMMANDS["import-cuda"] = (_add, _run, "compile a CUDA kernel and execute one block on the CPU: every shared-memory "
+                                       "SASS instruction's wavefronts, as compiled and as written (a snippet, with "
+                                       "no kernel to compile, is read symbolically)")

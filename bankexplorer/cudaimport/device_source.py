@@ -1,10 +1,14 @@
-"""The part of a pasted text that NVRTC can compile: device code only.
+"""What NVRTC is given: the device code of a pasted text, and the user's headers it includes.
 
 People paste whole ``.cu`` files: a kernel next to ``main()``, ``cudaMalloc`` and ``<<<...>>>``
 launches, and ``#include <cstdio>``. NVRTC compiles device code only and has no C++ standard
 headers, so host functions and headers it cannot find are blanked out, character for character
 with newlines kept, so every line and column of the compiler's messages and line table still
 points into the user's text.
+
+NVRTC opens the files its includes name by itself, so the text's includes are checked first
+(:func:`for_compiler`, the rules of :mod:`.includes`): the user's headers are read here and given
+to NVRTC in memory, and NVRTC is told of no folder but the bundled CUDA headers'.
 """
 
 from __future__ import annotations
@@ -12,23 +16,65 @@ from __future__ import annotations
 import os
 import re
 
+from .directives import blank, find_includes
+from .includes import MAX_HEADERS, IncludeError, IncludeRules, read_header
 from .syntax import parse
 
-_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', re.M)
 _DEVICE_WORDS = re.compile(r"\b(__global__|__device__|__host__\s+__device__)\b")
 
 
-def _blank(text: str, start: int, end: int) -> str:
-    return text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
+def for_compiler(text: str, rules: IncludeRules) -> tuple[str, dict[str, str]]:
+    """``text`` with the includes no folder has blanked, and the user headers it includes (and
+    they include), by the name they are included as, each blanked the same way. IncludeError
+    (with the kernel's line) for an include the rules refuse, one of a macro (which only the
+    compiler could resolve), or two different files included under one name."""
+    owner: dict[str, str] = {}  # name as included -> the real file it means
+    texts: dict[str, str] = {}  # real file -> its text for the compiler
+
+    def visit(src: str, current: str | None, within: str, top: int | None) -> str:
+        cuts = []
+        for d in find_includes(src):
+            at = top if top is not None else d.line
+            where = f"{within}line {d.line}: " if within else ""
+            if d.place == "comment":  # a comment or a literal: blanked, so no reader sees a directive
+                cuts.append((d.start, d.end))
+                continue
+            if d.place == "split":
+                raise IncludeError(f"{where}an #{d.kind} that begins inside a comment and ends outside it is "
+                                   f"not compiled", at)
+            if d.name is None:
+                raise IncludeError(f"{where}#{d.kind} of a macro (or of no file name): the compiled view needs "
+                                   f"the file name written out in the kernel", at)
+            try:
+                found = rules.find(d.name, d.system, current)
+            except IncludeError as e:
+                raise IncludeError(where + e.message, at) from None
+            if found is None:
+                if d.kind != "has_include":
+                    cuts.append((d.start, d.end))
+                continue
+            if found.bundled or d.kind == "has_include":
+                continue
+            if owner.setdefault(d.name, found.real) != found.real:
+                raise IncludeError(f'{where}two different files are included as "{d.name}": the compiled view '
+                                   f"cannot tell them apart", at)
+            if found.real not in texts:
+                if len(texts) >= MAX_HEADERS:
+                    raise IncludeError(f"{where}more than {MAX_HEADERS} headers: not compiled", at)
+                texts[found.real] = ""  # a file that includes itself (or a cycle) is read once
+                try:
+                    body = read_header(found, d.name)
+                except IncludeError as e:
+                    raise IncludeError(where + e.message, at) from None
+                texts[found.real] = visit(body, os.path.dirname(found.path), f"{d.name}, ", at)
+        return blank(src, cuts)
+
+    code = visit(text, rules.local, "", None)
+    return code, {name: texts[real] for name, real in owner.items()}
 
 
-def device_source(text: str, include_dirs: list[str], local_dir: str | None = None) -> str:
-    """``text`` with host functions and unavailable ``#include`` lines blanked."""
-    for m in reversed(list(_INCLUDE.finditer(text))):
-        name = m.group(1)
-        dirs = include_dirs + ([local_dir] if local_dir else [])
-        if not any(os.path.isfile(os.path.join(d, name)) for d in dirs):
-            text = _blank(text, m.start(), m.end())
+def device_source(text: str) -> str:
+    """``text`` with host functions blanked (its includes are :func:`for_compiler`'s)."""
     src = parse(text)
     spans: list[tuple[int, int]] = []
 

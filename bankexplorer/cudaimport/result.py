@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
 from ..model.pattern import Pattern
-
-if TYPE_CHECKING:
-    from .compiled import Compiled
 
 
 @dataclass(frozen=True)
@@ -47,8 +44,8 @@ class ImportResult:
     sources: tuple[SourceSpan, ...]  # one per instruction of ``pattern``
     diagnostics: tuple[Diagnostic, ...]
     block_origin: str  # where the block size came from: "given", "launch at line N", ...
-    #: the compile step (``compiled.import_compiled``): None for an import as written
-    compiled: "Compiled | None" = None
+    #: the Import CUDA window's compile step (its ``Compiled``): None for an import as written
+    compiled: Any = None
     #: (i, j, active): instruction j, in the else branch of an ``if`` on the thread, makes the same access
     #: as instruction i in its then branch; nvcc makes it once for both (``active``: the lanes of both)
     twins: tuple[tuple[int, int, str], ...] = ()

@@ -8,7 +8,6 @@
    :mod:`.walk_statements` (statements, branches on the thread, declarations), :mod:`.walk_loops`
    (symbolic loops, unrolling). :class:`Translator` is those mixins put together.
 4. :mod:`.lower` -- the walk's findings as a Pattern (arrays, instructions, ``// block:`` settings).
-5. :mod:`.compiled` -- optional: the pattern adjusted to the code nvcc emits (NVRTC + nvdisasm).
 """
 
 from __future__ import annotations

@@ -47,7 +47,7 @@ def _check_output(args: argparse.Namespace, format_of) -> None:
         raise UsageError(f"unknown style {args.style!r} (styles: {', '.join(STYLE_NAMES)})")
     format_of(args.out)
     check_scale(args.scale)
-    check_writable(args.out)
+    check_writable(args.out, (args.file, args.compare))
 
 
 def _run_compare(args: argparse.Namespace) -> int:

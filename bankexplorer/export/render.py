@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 from ..io.atomic import atomic_write
+from ..io.atomic import check_writable as _check_writable
 from ..model.pattern import Pattern
 from .canvas import Canvas
 from .figure import VIEWS, Picture, picture
@@ -127,18 +128,10 @@ def format_of(path: str | os.PathLike) -> str:
     return suffix_format(path, FORMATS, "a .png or .svg file name")
 
 
-def check_writable(path: str | os.PathLike) -> None:
-    """Fail before rendering when the output cannot be written (no folder, no permission)."""
-    p = Path(path)
-    folder = p.parent if str(p.parent) else Path(".")
-    if not folder.is_dir():
-        raise ExportError(f"{path}: folder {str(folder)!r} does not exist")
-    if p.is_dir():
-        raise ExportError(f"{path}: is a folder, not a file name")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise ExportError(f"{path}: cannot write in folder {str(folder)!r} (permission denied)")
-    if p.exists() and not os.access(p, os.W_OK):
-        raise ExportError(f"{path}: the file exists and is not writable")
+def check_writable(path: str | os.PathLike, inputs=()) -> None:
+    """Fail before rendering when the output cannot be written (no folder, no permission) or is
+    one of the ``inputs`` (:func:`bankexplorer.io.atomic.check_writable`)."""
+    _check_writable(path, inputs, ExportError)
 
 
 def render(pattern: Pattern, view: str, fmt: str, scale: int = 1, style: str | None = None,

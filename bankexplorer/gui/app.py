@@ -432,10 +432,16 @@ class MainWindow(QMainWindow):
         self._decorate_timer.timeout.connect(self._decorate_instruction_table)
         model = self.instructions.table.model()
         for sig in (model.rowsInserted, model.modelReset):
-            sig.connect(lambda *_: self._decorate_timer.start(0))
+            sig.connect(self._queue_decorate)
         model.dataChanged.connect(self._table_data_changed)
         self.document.selectionChanged.connect(self._show_selected_note)
         self._decorate_instruction_table()
+
+    def _queue_decorate(self, *_) -> None:
+        try:
+            self._decorate_timer.start(0)
+        except RuntimeError:  # the window is being torn down (its timer went first)
+            pass
 
     def instruction_note(self, k: int) -> str:
         """The engine's note for instruction ``k`` ("" when none or nothing analyzed)."""
@@ -446,7 +452,7 @@ class MainWindow(QMainWindow):
 
     def _table_data_changed(self, top_left, *_) -> None:
         if not self._decorating and top_left.column() <= 1:
-            self._decorate_timer.start(0)
+            self._queue_decorate()
 
     def _decorate_instruction_table(self) -> None:
         self._decorating = True

@@ -10,12 +10,22 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from ..model.analysis import Analysis, analyze
+from ..model.analysis import Analysis
 from ..model.errors import BankExplorerError
 from ..model.pattern import Pattern
+from .recorded_analysis import RecordedAnalyzer
+
+#: every document's analyses; an imported kernel's distinct executions are found once (see
+#: :mod:`.recorded_analysis`), so an edit re-analyzes only those
+_ANALYZER = RecordedAnalyzer()
+
+
+def analyze(p: Pattern) -> Analysis:
+    return _ANALYZER.analyze(p)
 
 
 @dataclass(frozen=True)
@@ -27,6 +37,9 @@ class Selection:
     iteration: int = 0
     warp: int = 0
     lane: int | None = None
+    #: the instructions of a source line picked in an imported kernel's per-line view (the lists
+    #: mark them all; ``instruction`` is the one the views draw); empty otherwise
+    group: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -104,6 +117,7 @@ class Document(QObject):
         self.replay_step = None
         #: problems of the last rejected edit, as (path, message); empty after a good edit
         self.errors: list[tuple[str, str]] = []
+        self._executions: list = [None, {}]  # (analysis, {instruction: executions per warp})
         self.analysis = self._analyze(self.pattern)
         if self.analysis is not None:
             self.selection = Selection(instruction=self.analysis.most_expensive())
@@ -128,7 +142,7 @@ class Document(QObject):
     def _set_state(self, p: Pattern, an: Analysis | None) -> None:
         self.pattern = p
         self.analysis = an
-        self._clamp_selection()
+        self._clamp_selection(True)
         self.patternChanged.emit()
         self.analysisChanged.emit()
         if self.errors:
@@ -168,7 +182,14 @@ class Document(QObject):
         except BankExplorerError as e:
             return [(e.where, e.message)], None
         old = _analysis_problems(self.analysis) if self.analysis is not None else {}
-        fresh = [(f"instructions[{k}]", msg) for k, msg in sorted(_analysis_problems(an).items()) if old.get(k) != msg]
+        # an imported kernel laid out otherwise than compiled: an access the new layout makes
+        # impossible (a vector access no longer aligned) is the what-if's answer, shown on the
+        # instruction with its note, not a reason to refuse the layout
+        answers = set()
+        if new.kernel is not None and new.kernel.what_if(new.arrays):
+            answers = {k for k, ins in enumerate(new.instructions) if ins.recorded is not None}
+        fresh = [(f"instructions[{k}]", msg) for k, msg in sorted(_analysis_problems(an).items())
+                 if old.get(k) != msg and k not in answers]
         if fresh and len(_analysis_problems(an)) >= len(old):
             return fresh, None
         return [], an
@@ -190,16 +211,40 @@ class Document(QObject):
         return True
 
     # ---- selection and hover -----------------------------------------------------------------
-    def _clamp_selection(self) -> None:
+    def executions(self, k: int) -> np.ndarray:
+        """How many times each warp executes instruction ``k`` (its loop iterations, or for an
+        imported kernel's instruction its recorded executions, which differ between warps: a
+        branch, a loop whose trip count depends on the thread)."""
+        p, an = self.pattern, self.analysis
+        if not 0 <= k < len(p.instructions):
+            return np.zeros(p.warps, np.int64)
+        ins = p.instructions[k]
+        if ins.recorded is None:
+            return np.full(p.warps, max(ins.iterations(), 1), np.int64)
+        cache = self._executions
+        if cache[0] is not an:
+            cache[:] = [an, {}]
+        hit = cache[1].get(k)
+        if hit is None:
+            hit = cache[1][k] = np.bincount(ins.recorded.warp.astype(np.int64), minlength=p.warps)[:p.warps]
+        return hit
+
+    def _clamp_selection(self, moved: bool = False) -> None:
+        """Keep the selection inside the pattern. ``moved``: the instruction was just picked, so
+        a warp that never executes it gives way to the first that does."""
         p = self.pattern
         s = self.selection
         k = min(max(s.instruction, 0), max(len(p.instructions) - 1, 0))
-        it = s.iteration
-        if p.instructions:
-            it = min(max(it, 0), max(p.instructions[k].iterations() - 1, 0))
         w = min(max(s.warp, 0), max(p.warps - 1, 0))
+        it = max(s.iteration, 0)
+        if p.instructions:
+            runs = self.executions(k)
+            if moved and runs.size and not runs[w] and runs.any():
+                w = int(np.flatnonzero(runs)[0])
+            it = min(it, max(int(runs[w]) - 1 if runs.size else 0, 0))
         lane = s.lane if s.lane is None or 0 <= s.lane < p.hardware.warp_size else None
-        new = Selection(k, it, w, lane)
+        group = tuple(g for g in s.group if 0 <= g < len(p.instructions))
+        new = Selection(k, it, w, lane, group if k in group else ())
         if new != s:
             self.selection = new
             self.selectionChanged.emit()
@@ -214,11 +259,38 @@ class Document(QObject):
             s.warp if warp is None else warp,
             s.lane if lane is ... else lane,
         )
-        if instruction is not None and instruction != s.instruction and iteration is None:
+        moved = instruction is not None and instruction != s.instruction
+        if moved and iteration is None:
             new = replace(new, iteration=0)
+        if instruction is not None and instruction not in s.group:
+            new = replace(new, group=())  # one instruction picked: no longer a source line's
         if new != s:
             self.selection = new
-            self._clamp_selection()
+            self._clamp_selection(moved)
+            self.selectionChanged.emit()
+
+    def select_group(self, instructions, lane: int | None | type(...) = ...) -> None:
+        """Select the instructions of one source line: every list marks them, the views draw the
+        costliest (the most excess wavefronts, then the most wavefronts; ties: the first)."""
+        ks = tuple(sorted({int(k) for k in instructions if 0 <= int(k) < len(self.pattern.instructions)}))
+        if not ks:
+            return
+        k = ks[0]
+        an = self.analysis
+        if an is not None and len(an):
+            wf = np.maximum(an.result.wavefronts, 0)
+            excess = np.maximum(wf - an.result.ideal, 0)
+            best = None
+            for j in ks:
+                rows = an.rows_of(j)
+                key = (int(excess[rows].sum()), int(wf[rows].sum()))
+                if best is None or key > best:
+                    best, k = key, j
+        s = self.selection
+        new = Selection(k, 0 if k != s.instruction else s.iteration, s.warp, s.lane if lane is ... else lane, ks)
+        if new != s:
+            self.selection = new
+            self._clamp_selection(k != s.instruction)
             self.selectionChanged.emit()
 
     def set_replay_step(self, step) -> None:

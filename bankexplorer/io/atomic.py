@@ -1,15 +1,49 @@
 """All-or-nothing writes: a temporary file beside the target, then a rename.
 
 A crash, a full disk or a cancelled export never leaves a half-written pattern, trace or figure
-where the user's file was."""
+where the user's file was. :func:`check_writable` is every command's check before any work: the
+output can be written, and it is not one of the command's inputs (``cuda in.json --out in.json``
+would otherwise replace the pattern with the program written from it)."""
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO, Iterable, Iterator
+
+from ..model.errors import BankExplorerError, OutputError
+
+
+def check_writable(path: str | os.PathLike, inputs: Iterable[str | os.PathLike | None] = (),
+                   error: type[BankExplorerError] = OutputError) -> None:
+    """Fail with ``error`` when ``path`` cannot be written (no such folder, a folder, no
+    permission) or is one of ``inputs``: the same file, also through a symbolic or hard link."""
+    p = Path(path)
+    folder = p.parent if str(p.parent) else Path(".")
+    if not folder.is_dir():
+        raise error(f"{path}: folder {str(folder)!r} does not exist")
+    if p.is_dir():
+        raise error(f"{path}: is a folder, not a file name")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise error(f"{path}: cannot write in folder {str(folder)!r} (permission denied)")
+    for inp in inputs:
+        if inp is not None and str(inp) != "-" and same_file(p, inp):
+            link = "" if os.path.abspath(p) == os.path.abspath(inp) else ", through a link"
+            raise error(f"{path}: is the input file {str(inp)!r}{link}: writing it would lose the input; choose "
+                        f"another name")
+    if p.exists() and not os.access(p, os.W_OK):
+        raise error(f"{path}: the file exists and is not writable")
+
+
+def same_file(a: str | os.PathLike, b: str | os.PathLike) -> bool:
+    """Whether two names are one file (links followed; False when either does not exist)."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
 
 
 def _mode_for(path: Path) -> int:
@@ -29,7 +63,13 @@ def atomic_open(path: str | os.PathLike, text: bool = False) -> Iterator[IO]:
     ``with`` block ends without an exception."""
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except FileNotFoundError:  # the message would name the temporary file, not what is missing
+        raise FileNotFoundError(errno.ENOENT, f"folder {str(folder)!r} does not exist", str(path)) from None
+    except PermissionError:
+        raise PermissionError(errno.EACCES, f"cannot write in folder {str(folder)!r} (permission denied)",
+                              str(path)) from None
     try:
         os.chmod(tmp, _mode_for(path))
         with (os.fdopen(fd, "w", encoding="utf-8") if text else os.fdopen(fd, "wb")) as f:

@@ -1,8 +1,9 @@
 """``bankexplorer convert``: a pattern file of explicit-address instructions <-> a ``.jsonl`` trace.
 
 Both directions validate every instruction (the same messages as ``analyze``) and write the
-target atomically (a temporary file beside it, then a rename). Trace to pattern streams: each
-instruction line is copied as it is, so a trace of any length converts in constant memory.
+target atomically (a temporary file beside it, then a rename), never over the source. Trace to
+pattern streams: each instruction line is copied as it is, so a trace of any length converts in
+constant memory.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 
 from ..model.errors import FileFormatError
 from . import jsonread, patternfile, trace
-from .atomic import atomic_open
+from .atomic import atomic_open, check_writable
 
 
 def _kind(path: Path) -> str:
@@ -23,6 +24,7 @@ def _kind(path: Path) -> str:
 def convert(src: str | os.PathLike, dst: str | os.PathLike) -> int:
     """Convert ``src`` to ``dst`` (the direction from the suffixes); returns the instruction count."""
     src, dst = Path(src), Path(dst)
+    check_writable(dst, (src,))
     if _kind(src) == _kind(dst):
         raise FileFormatError([("", f"both files are {_kind(src)}s: convert a .json pattern to a .jsonl "
                                     "trace or back")], dst.name)

@@ -13,24 +13,27 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..model import expr as E
 from ..model.errors import ExprError, FileFormatError
 from ..model.hardware import ATOMIC_OPS, KINDS, MATRIX_KINDS, MAX_SHARED_BYTES, PRESETS, SPACES, WIDTHS, Hardware
 from ..model.layout import DTYPES, SharedArray, Transform
-from ..model.pattern import Figure, Instruction, Loop, Pattern
+from ..model.pattern import MAX_RECORDED_ROWS, Figure, Instruction, KernelSource, Loop, Pattern, Recorded
 from .atomic import atomic_write
 
 FORMAT = "bankexplorer-pattern"
-VERSION = 1
+VERSION = 2  # 2: an imported kernel (its "kernel" and each instruction's "recorded" executions); 1 otherwise
 MAX_FILE_BYTES = 32 << 20
 MAX_PC = (1 << 63) - 1
 FIGURE_STYLES = ("default", "slide", "dark")
 
-_TOP_KEYS = {"format", "version", "name", "description", "hardware", "block", "constants", "arrays", "instructions", "figure"}
+_TOP_KEYS = {"format", "version", "name", "description", "hardware", "block", "constants", "arrays", "instructions", "figure",
+             "kernel"}
 _HW_KEYS = {"preset", "banks", "bank_width", "warp_size", "shared_bytes"}
 _ARRAY_KEYS = {"name", "type", "dims", "padding", "base", "transform"}
 _INSTR_KEYS = {"kind", "width", "matrices", "trans", "array", "index", "loops", "active", "repeat", "addresses", "label",
-               "space", "op", "aggregate", "pc"}
+               "space", "op", "aggregate", "pc", "recorded"}
 _LOOP_KEYS = {"var", "start", "stop", "step"}
 
 
@@ -215,10 +218,20 @@ def _instruction(d: Any, path: str, P: _Problems) -> Instruction | None:
     array = None
     index: tuple[str, ...] = ()
     loops: list[Loop] = []
+    recorded = None
     active = _str(d, "active", path, P, "")
     if active.strip():
         _expr(active, f"{path}.active", P)
-    if "addresses" in d:
+    if "recorded" in d:
+        for k in ("index", "loops", "addresses", "active"):
+            if k in d:
+                P.add(f"{path}.{k}", "cannot be combined with recorded executions")
+        if "array" in d:
+            array = _str(d, "array", path, P, "") or None
+        recorded = _recorded(d["recorded"], f"{path}.recorded", P)
+        if not matrix and width is None:
+            P.add(f"{path}.width", "is required with recorded executions")
+    elif "addresses" in d:
         a = d["addresses"]
         for k in ("array", "index", "loops"):
             if k in d:
@@ -265,7 +278,142 @@ def _instruction(d: Any, path: str, P: _Problems) -> Instruction | None:
     if len(P.items) > n0:
         return None
     return Instruction(kind, width, matrices, trans, array, index, tuple(loops), active, repeat, addresses, label,
-                       space, op, aggregate is True, pc)
+                       space, op, aggregate is True, pc, recorded)
+
+
+_RECORDED_FIELDS = (("warp", "<i4", 1), ("element", "<i4", 32), ("offset", "<i2", 32), ("address", "<i4", 32))
+
+
+def _recorded(d: Any, path: str, P: _Problems) -> Recorded | None:
+    """Recorded executions: each field a zlib-compressed, base64 little-endian array of ``rows``
+    rows, decompressed to at most the size the row count says (a hostile file cannot make it grow)."""
+    import base64
+    import binascii
+    import zlib
+
+    if not isinstance(d, dict):
+        P.add(path, f"must be an object, got {_tname(d)}")
+        return None
+    _unknown(d, {"rows", "encoding"} | {f for f, _t, _n in _RECORDED_FIELDS}, path, P)
+    n = _int(d, "rows", path, P, None, lo=0, hi=MAX_RECORDED_ROWS)
+    if d.get("encoding", "zlib+base64") != "zlib+base64":
+        P.add(f"{path}.encoding", "must be 'zlib+base64'")
+    if n is None:
+        return None
+    out = {}
+    for f, dt, per in _RECORDED_FIELDS:
+        want = n * per * np.dtype(dt).itemsize
+        raw = d.get(f)
+        if not isinstance(raw, str):
+            P.add(f"{path}.{f}", "is required (base64 text)")
+            continue
+        try:
+            z = zlib.decompressobj()
+            data = z.decompress(base64.b64decode(raw, validate=True), want + 1)
+        except (binascii.Error, zlib.error, ValueError) as e:
+            P.add(f"{path}.{f}", f"is not zlib-compressed base64 data ({e})")
+            continue
+        if len(data) != want:
+            P.add(f"{path}.{f}", f"holds {len(data):,} bytes, {want:,} expected for {n:,} rows")
+            continue
+        out[f] = np.frombuffer(data, dt).reshape((n, per) if per > 1 else (n,)).astype(dt[1:])
+    if len(out) != len(_RECORDED_FIELDS):
+        return None
+    if n and (out["warp"].min() < 0 or out["warp"].max() >= 32):
+        P.add(f"{path}.warp", "warps are 0 to 31")
+    if n and (out["address"].min() < -1 or out["element"].min() < -1 or out["offset"].min() < 0
+              or out["offset"].max() >= 16):
+        P.add(path, "addresses and elements are -1 (inactive) or from 0; offsets from 0 to 15")
+    return Recorded(out["warp"].astype(np.int32), out["element"].astype(np.int32), out["offset"].astype(np.int16),
+                    out["address"].astype(np.int32))
+
+
+def _recorded_dict(r: Recorded) -> dict:
+    import base64
+    import zlib
+
+    d: dict[str, Any] = {"rows": len(r), "encoding": "zlib+base64"}
+    for f, dt, _per in _RECORDED_FIELDS:
+        d[f] = base64.b64encode(zlib.compress(np.ascontiguousarray(getattr(r, f), dt).tobytes(), 6)).decode()
+    return d
+
+
+_KERNEL_KEYS = {"source", "file", "arch", "block_index", "grid", "defines", "inputs", "compiled_arrays", "sass", "notes",
+                "timing_dependent", "warp_instructions"}
+
+
+def _kernel(d: Any, P: _Problems) -> KernelSource | None:
+    path = "kernel"
+    if not isinstance(d, dict):
+        P.add(path, f"must be an object, got {_tname(d)}")
+        return None
+    _unknown(d, _KERNEL_KEYS, path, P)
+    n0 = len(P.items)
+    text = _str(d, "source", path, P, "")
+    if len(text) > 1 << 20:
+        P.add(f"{path}.source", "is longer than 1 MiB")
+    dims = {}
+    for key, low in (("block_index", 0), ("grid", 1)):
+        v = d.get(key, [low] * 3)
+        if not isinstance(v, list) or len(v) != 3 or not all(_is_int(x) and low <= x < 1 << 31 for x in v):
+            P.add(f"{path}.{key}", f"must be three integers from {low}")
+            v = [low] * 3
+        dims[key] = tuple(v)
+    defines = d.get("defines", {})
+    if not isinstance(defines, dict) or not all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                                for v in defines.values()):
+        P.add(f"{path}.defines", "must be an object of name: number")
+        defines = {}
+    inputs = d.get("inputs", {})
+    if not isinstance(inputs, dict) or not all(isinstance(v, str) for v in inputs.values()):
+        P.add(f"{path}.inputs", "must be an object of parameter: file name")
+        inputs = {}
+    compiled = []
+    for k, a in enumerate(d.get("compiled_arrays", []) if isinstance(d.get("compiled_arrays", []), list) else []):
+        arr = _array(a, f"{path}.compiled_arrays[{k}]", P)
+        if arr:
+            compiled.append(arr)
+    rows = d.get("sass", [])
+    sass = []
+    if not isinstance(rows, list) or len(rows) > 200_000:
+        P.add(f"{path}.sass", "must be a list of at most 200,000 rows")
+        rows = []
+    for k, r in enumerate(rows):
+        ok = (isinstance(r, list) and len(r) == 10 and all(_is_int(x) for x in r[0:1] + r[2:8])
+              and isinstance(r[1], str) and isinstance(r[8], list) and all(isinstance(x, str) for x in r[8])
+              and isinstance(r[9], bool))
+        if not ok:
+            P.add(f"{path}.sass[{k}]", "must be [pc, sass, line, executed, threads, pred_on_threads, wavefronts, ideal, "
+                                       "[data parameters], timing]")
+            break
+        sass.append((r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], tuple(r[8]), r[9]))
+    notes = []
+    for k, nt in enumerate(d.get("notes", []) if isinstance(d.get("notes", []), list) else []):
+        if not (isinstance(nt, list) and len(nt) == 2 and _is_int(nt[0]) and isinstance(nt[1], str)):
+            P.add(f"{path}.notes[{k}]", "must be [line, message]")
+            break
+        notes.append((nt[0], nt[1]))
+    timing = d.get("timing_dependent", False)
+    if not isinstance(timing, bool):
+        P.add(f"{path}.timing_dependent", "must be true or false")
+    if len(P.items) > n0:
+        return None
+    return KernelSource(text, _str(d, "file", path, P, ""), _str(d, "arch", path, P, "sm_90"), dims["block_index"],
+                        dims["grid"], tuple(sorted(defines.items())), tuple(sorted(inputs.items())), tuple(compiled),
+                        tuple(sass), tuple(notes), timing is True,
+                        _int(d, "warp_instructions", path, P, 0, lo=0, hi=1 << 40) or 0)
+
+
+def _array_dict(a: SharedArray) -> dict:
+    ad: dict[str, Any] = {"name": a.name, "type": a.dtype, "dims": list(a.dims)}
+    if a.padding:
+        ad["padding"] = a.padding
+    if a.base:
+        ad["base"] = a.base
+    if a.transform.kind != "none":
+        ad["transform"] = {"kind": a.transform.kind,
+                           **{k: (list(v) if isinstance(v, tuple) else v) for k, v in a.transform.params}}
+    return ad
 
 
 def from_dict(d: Any, source: str = "") -> Pattern:
@@ -282,7 +430,7 @@ def from_dict(d: Any, source: str = "") -> Pattern:
     elif version > VERSION:
         P.add("version", f"{version} is newer than this BankExplorer understands ({VERSION}); please update")
     elif version < 1:
-        P.add("version", "must be 1")
+        P.add("version", "must be 1 or 2")
     name = _str(d, "name", "", P, "untitled")
     desc = _str(d, "description", "", P, "")
     hw = _hardware(d.get("hardware", {}), P)
@@ -343,9 +491,10 @@ def from_dict(d: Any, source: str = "") -> Pattern:
             P.add("figure.style", f"must be one of {', '.join(FIGURE_STYLES)}, got {style!r}")
             style = "default"
         figure = Figure(style, _str(fig, "title", "figure", P, ""))
+    kernel = _kernel(d["kernel"], P) if "kernel" in d else None
     if P.items:
         raise FileFormatError(P.items, source)
-    pat = Pattern(name, desc, hw, tuple(arrays), block, tuple(constants), tuple(instrs), figure)
+    pat = Pattern(name, desc, hw, tuple(arrays), block, tuple(constants), tuple(instrs), figure, kernel)
     structural = pat.validate()
     if structural:
         raise FileFormatError(structural, source)
@@ -354,7 +503,8 @@ def from_dict(d: Any, source: str = "") -> Pattern:
 
 def to_dict(p: Pattern) -> dict:
     """The file form of a pattern; defaults are written out so the file explains itself."""
-    d: dict[str, Any] = {"format": FORMAT, "version": VERSION, "name": p.name}
+    new = p.kernel is not None or any(i.recorded is not None for i in p.instructions)
+    d: dict[str, Any] = {"format": FORMAT, "version": VERSION if new else 1, "name": p.name}
     if p.description:
         d["description"] = p.description
     hw = p.hardware
@@ -367,17 +517,7 @@ def to_dict(p: Pattern) -> dict:
     if p.constants:
         d["constants"] = dict(p.constants)
     if p.arrays:
-        d["arrays"] = []
-        for a in p.arrays:
-            ad: dict[str, Any] = {"name": a.name, "type": a.dtype, "dims": list(a.dims)}
-            if a.padding:
-                ad["padding"] = a.padding
-            if a.base:
-                ad["base"] = a.base
-            if a.transform.kind != "none":
-                ad["transform"] = {"kind": a.transform.kind,
-                                   **{k: (list(v) if isinstance(v, tuple) else v) for k, v in a.transform.params}}
-            d["arrays"].append(ad)
+        d["arrays"] = [_array_dict(a) for a in p.arrays]
     d["instructions"] = []
     for i in p.instructions:
         x: dict[str, Any] = {"kind": i.kind}
@@ -388,6 +528,10 @@ def to_dict(p: Pattern) -> dict:
             x["width"] = i.width
         if i.explicit:
             x["addresses"] = list(i.addresses or ())
+        elif i.recorded is not None:
+            if i.array:
+                x["array"] = i.array
+            x["recorded"] = _recorded_dict(i.recorded)
         else:
             x["array"] = i.array
             x["index"] = list(i.index)
@@ -410,6 +554,14 @@ def to_dict(p: Pattern) -> dict:
         d["instructions"].append(x)
     if p.figure != Figure():
         d["figure"] = {"style": p.figure.style, "title": p.figure.title}
+    if p.kernel is not None:
+        k = p.kernel
+        d["kernel"] = {"source": k.text, "file": k.file, "arch": k.arch, "block_index": list(k.block_index),
+                       "grid": list(k.grid), "defines": dict(k.defines), "inputs": dict(k.inputs),
+                       "compiled_arrays": [_array_dict(a) for a in k.compiled_arrays],
+                       "sass": [[*r[:8], list(r[8]), bool(r[9])] for r in k.sass],
+                       "notes": [list(n) for n in k.notes], "timing_dependent": k.timing_dependent,
+                       "warp_instructions": k.warp_instructions}
     return d
 
 
@@ -432,24 +584,12 @@ def read_text(path: str | os.PathLike, max_bytes: int | None = MAX_FILE_BYTES) -
         raise FileFormatError([("", f"not UTF-8 text (byte {e.start})")], Path(path).name)
 
 
-def read_bytes(path: str | os.PathLike, max_bytes: int | None = MAX_FILE_BYTES) -> bytes:
-    """A file's bytes, with every failure a :class:`FileFormatError` (``max_bytes``: refuse larger)."""
-    path = Path(path)
-    name = path.name
-    try:
-        size = path.stat().st_size
-        if max_bytes is not None and size > max_bytes:
-            raise FileFormatError([("", f"file is {size:,} bytes; patterns are at most {max_bytes:,}")], name)
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise FileFormatError([("", "no such file")], str(path))
-    except IsADirectoryError:
-        raise FileFormatError([("", "is a directory, not a pattern file")], str(path))
-    except PermissionError:
-        raise FileFormatError([("", "permission denied")], str(path))
-    except OSError as e:
-        raise FileFormatError([("", e.strerror or str(e))], str(path))
-    return raw
+def read_bytes(path: str | os.PathLike, max_bytes: int | None = MAX_FILE_BYTES) -> bytes | bytearray:
+    """A file's bytes, with every failure a :class:`FileFormatError` (``max_bytes``: refuse larger);
+    a binary file (a NUL byte) is refused at its first block (:func:`.files.read_bytes`)."""
+    from .files import read_bytes as _read
+
+    return _read(path, max_bytes, "pattern file")
 
 
 def load(path: str | os.PathLike) -> Pattern:

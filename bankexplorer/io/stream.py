@@ -4,7 +4,8 @@ summary accumulated, the output written in large chunks.
 Rows carry the same fields as :meth:`Analysis.row_json` (file order; an explicit instruction is one
 row: iteration 0, warp 0). Each row's text is assembled from pieces formatted once: the fields of
 its template (kind, width, ...), its label, and its numbers, formatted once per distinct
-combination, which in a trace repeat a great deal.
+combination, which in a trace repeat a great deal. A bad line partway through a trace ends the
+output after the rows before it, with ``"error"`` in place of the totals: the JSON stays valid.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import IO
 import numpy as np
 
 from ..model.engine import count_wavefronts, narrow
+from ..model.errors import BankExplorerError
 from ..model.hardware import issue_cycles_one_warp, latency_cycles
 from ..model.summary import RowCounts, Summary
 from .trace import InstructionBatch, Source
@@ -104,9 +106,18 @@ class Streamer:
         # the engine on one batch (numpy, mostly without the interpreter lock) runs while the
         # next batch is read and the previous one written
         hw = self.src.header.hardware
+        batches = iter(self.src.batches)
+        bad: BankExplorerError | None = None
         with ThreadPoolExecutor(max_workers=1) as pool:
             pending = None
-            for b in self.src.batches:
+            while True:
+                try:
+                    b = next(batches)
+                except StopIteration:
+                    break
+                except BankExplorerError as e:  # a bad line: what came before it is still written
+                    bad = e
+                    break
                 b.batch.addr = narrow(b.batch.addr)
                 job = pool.submit(count_wavefronts, b.batch, hw)
                 if pending is not None:
@@ -114,6 +125,10 @@ class Streamer:
                 pending = (b, job)
             if pending is not None:
                 self._batch(*pending)
+        if bad is not None:
+            if self.as_json:  # valid JSON still: the rows so far, and the error instead of the totals
+                self.out.write('\n], "error": ' + json.dumps(str(bad)) + "}\n")
+            raise bad
         t = self.summary.totals
         if self.as_json:
             self.out.write('\n], "totals": ' + json.dumps(t) + ', "summary": ' + json.dumps(self.summary.to_json())

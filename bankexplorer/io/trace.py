@@ -30,6 +30,7 @@ from ..model.hardware import Hardware, aggregated_lanes, past_shared_memory, pas
 from ..model.pattern import MAX_REPEAT, Instruction, Pattern
 from . import jsonread
 from .addresses import Lanes, cut
+from .files import LineReader, open_input
 from . import patternfile as pf
 
 TRACE_FORMAT = "bankexplorer-trace"
@@ -365,13 +366,15 @@ def iter_jsonl_lines(path: str | Path, batch: int = BATCH) -> Iterator[tuple[lis
 
 def _jsonl(path: Path, batch: int) -> tuple[Pattern, Converter, Iterator[tuple[list[bytes], InstructionBatch]], Any]:
     source = path.name
-    f = _open(path)
+    f = open_input(path, "trace file")
+    lines = LineReader(f, source)
     try:
-        first = f.readline()
+        first = (lines.take(1) or [b""])[0]
         if not first.strip():
             raise FileFormatError([("line 1", "empty: a trace starts with a header line "
                                     f'({{"format": "{TRACE_FORMAT}", "version": 1, ...}})')], source)
         header = _header_pattern(jsonread.parse(first, "line 1", source), source)
+        lines.fill()  # the first block of instructions: a binary file fails here, before any output
     except BaseException:
         f.close()
         raise
@@ -382,7 +385,7 @@ def _jsonl(path: Path, batch: int) -> tuple[Pattern, Converter, Iterator[tuple[l
         lineno, count = 1, 0
         try:
             while True:
-                chunk = list(itertools.islice(f, batch))
+                chunk = lines.take(batch)
                 if not chunk:
                     return
                 nums: Any = range(lineno + 1, lineno + 1 + len(chunk))
@@ -393,26 +396,41 @@ def _jsonl(path: Path, batch: int) -> tuple[Pattern, Converter, Iterator[tuple[l
                     nums = [nums[i] for i in keep]
                 if not chunk:
                     continue
-                ds, exact = _parse_lines(chunk, nums, source)
-                place["lines"], place["base"] = list(nums), count
-                reparse = None if exact else (lambda c=chunk, n=nums: _parse_each(c, n, source))
-                yield chunk, conv.convert(ds, count, reparse)
-                count += len(ds)
+                try:
+                    got = convert(chunk, nums, count)
+                except FileFormatError as e:  # the lines before the bad one still come first
+                    k = _first_bad(e, nums)
+                    got = None
+                    if k:
+                        try:
+                            got = convert(chunk[:k], nums[:k], count)
+                        except FileFormatError:
+                            pass
+                    if got is not None:
+                        yield chunk[:k], got
+                    raise e
+                yield chunk, got
+                count += len(chunk)
         finally:
             f.close()
+
+    def convert(chunk: list[bytes], nums, count: int) -> InstructionBatch:
+        ds, exact = _parse_lines(chunk, nums, source)
+        place["lines"], place["base"] = list(nums), count
+        reparse = None if exact else (lambda c=chunk, n=nums: _parse_each(c, n, source))
+        return conv.convert(ds, count, reparse)
 
     return header, conv, gen(), f
 
 
-def _open(path: Path):
-    try:
-        return open(path, "rb")
-    except FileNotFoundError:
-        raise FileFormatError([("", "no such file")], str(path))
-    except IsADirectoryError:
-        raise FileFormatError([("", "is a directory, not a trace file")], str(path))
-    except PermissionError:
-        raise FileFormatError([("", "permission denied")], str(path))
+def _first_bad(e: FileFormatError, nums) -> int | None:
+    """The index in ``nums`` of the line ``e`` names first (``line 7: width``), if any."""
+    m = re.match(r"line (\d+)\b", e.problems[0][0] if e.problems else "")
+    if m is None:
+        return None
+    nums = list(nums)
+    line = int(m.group(1))
+    return nums.index(line) if line in nums else None
 
 
 def _parse_lines(chunk: list[bytes], nums, source: str) -> tuple[list, bool]:

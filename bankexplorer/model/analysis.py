@@ -396,6 +396,48 @@ def vector_note(arr, idx, addr: np.ndarray, served: np.ndarray, span: int) -> st
             f"the next elements of the layout along dimension {d}{mixed}")
 
 
+def _recorded(pattern: Pattern, ins: Instruction, width: int, W: int):
+    """An executed kernel's instruction: its recorded rows, the addresses recomputed through the
+    array's current layout (a what-if when they differ from the compiled ones, said in the note)."""
+    rec = ins.recorded
+    n = len(rec)
+    act = rec.address >= 0
+    addr = rec.address.astype(np.int64)
+    li = np.full((n, W, 3), -1, np.int64)
+    note = err = None
+    arr = pattern.array_map().get(ins.array) if ins.array else None
+    if arr is not None:
+        inarr = act & (rec.element >= 0)
+        idx = np.unravel_index(np.where(inarr, rec.element, 0).astype(np.int64), arr.dims)
+        try:
+            now = arr.byte_addresses(idx) + rec.offset.astype(np.int64)
+        except BankExplorerError as e:
+            now, err = addr, str(e)
+        addr = np.where(inarr, now, addr)
+        for d, i in enumerate(idx[:3]):
+            li[:, :, d] = np.where(inarr, i, -1)
+        moved = inarr & (addr != rec.address)
+        if moved.any() and err is None:
+            span = max(1, width // arr.elem_size)
+            note = (f"what-if: {arr.name} is not laid out as the kernel was compiled; these are the compiled "
+                    f"instructions' elements through the new layout (run it compiled again to confirm)")
+            if span > 1 and not ins.is_matrix:
+                vn = vector_note(arr, idx, addr, inarr, span)
+                odd = inarr & (addr % width != 0)
+                if odd.any():
+                    vn = (f"the compiled {width}-byte access is not aligned to {width} bytes in this layout, so the "
+                          f"compiler could not emit it as it did")
+                note += "; " + vn if vn else ""
+    occ = np.zeros(n, np.int64)  # the k-th execution of its warp
+    if n:
+        order = np.argsort(rec.warp, kind="stable")
+        w = rec.warp[order]
+        start = np.r_[0, np.flatnonzero(w[1:] != w[:-1]) + 1]
+        occ[order] = np.arange(n) - np.repeat(start, np.diff(np.r_[start, n]))
+    tid = np.where(act, rec.warp[:, None].astype(np.int64) * W + np.arange(W), -1)
+    return np.where(act, addr, 0), act, li, tid, rec.warp.astype(np.int64), occ, err, note
+
+
 def analyze(pattern: Pattern, detail: bool = True) -> Analysis:
     """Analyze a validated pattern. Problems inside one instruction (a bad expression, an index
     out of bounds, a misaligned vector) become that instruction's error; the rest is analyzed."""
@@ -413,6 +455,28 @@ def analyze(pattern: Pattern, detail: bool = True) -> Analysis:
     instr_notes: dict[int, str] = {}
     for k, ins in enumerate(pattern.instructions):
         width = ins.lane_width(arrays)
+        if ins.recorded is not None:
+            ad, act, li, tid, wp, it, err, note = _recorded(pattern, ins, width, W)
+            if note:
+                instr_notes[k] = note
+            loops, L, nw = [{}], len(ins.recorded), 1
+            if err:
+                instr_errors[k] = err
+            loop_values.append([])
+            rows = L
+            kinds.append(np.full(rows, ins.engine_kind(arrays)))
+            widths.append(np.full(rows, width))
+            mats.append(np.full(rows, ins.matrices if ins.is_matrix else 0))
+            addrs.append(ad)
+            acts.append(act)
+            srcs.append(np.full(rows, k))
+            iters.append(it)
+            wps.append(wp)
+            reps.append(np.full(rows, ins.repeat, np.int64))
+            tids.append(tid)
+            lidx.append(li)
+            errs += [err] * rows
+            continue
         if ins.explicit:
             a = list(ins.addresses) + [None] * (W - len(ins.addresses))
             act = np.array([x is not None for x in a[:W]], bool)[None, :]

@@ -36,6 +36,10 @@ class ExprError(BankExplorerError):
         super().__init__(f"{message} at column {pos + 1} of {text!r}", where)
 
 
+class OutputError(BankExplorerError):
+    """A file that cannot, or must not, be written (no such folder, or it is one of the inputs)."""
+
+
 class PatternError(BankExplorerError):
     """A pattern (file or document) that is not well-formed."""
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Iterator
 
+import numpy as np
+
 from .hardware import ATOMIC_OPS, KINDS, MATRIX_KINDS, NVIDIA_SM70_SM90, SPACES, WIDTHS, Hardware, atomic_is_native, kind_code
 from .layout import SharedArray
 
@@ -39,6 +41,65 @@ class Loop:
         return range(self.start, self.stop, self.step)
 
 
+#: recorded executions a pattern may hold (all instructions together): an imported kernel's every
+#: executed shared-memory warp instruction, kept interactive (about 130 MB at the limit)
+MAX_RECORDED_ROWS = 500_000
+
+
+@dataclass(frozen=True, eq=False)
+class Recorded:
+    """What one instruction of an executed kernel did, execution by execution: the warp, and per
+    lane the element of the instruction's array it accessed (a flat, row-major index; -1 where the
+    lane was inactive or its address lies in no array) with the byte offset of the access inside
+    that element, and the byte address as compiled (-1 inactive). Addresses are recomputed from the
+    elements through the array's layout, so a padding or swizzle edit is answered at once (a
+    what-if: the compiled code used the layout it was compiled with)."""
+
+    warp: np.ndarray  # (n,) int32
+    element: np.ndarray  # (n, W) int32
+    offset: np.ndarray  # (n, W) int16
+    address: np.ndarray  # (n, W) int32
+
+    def __len__(self) -> int:
+        return int(self.warp.shape[0])
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Recorded) and all(
+            np.array_equal(getattr(self, f), getattr(other, f)) for f in ("warp", "element", "offset", "address"))
+
+    def __hash__(self) -> int:
+        return hash((len(self), self.address.tobytes()[:256]))
+
+
+@dataclass(frozen=True)
+class KernelSource:
+    """Where an imported kernel's pattern came from, so it can be shown and run again: the CUDA
+    text, how it was launched (the names of the data files, not their bytes), the arrays as
+    compiled (an edit to them is a what-if), and every SASS instruction's counts from the run."""
+
+    text: str
+    file: str = ""  # the source file's name (no folder)
+    arch: str = "sm_90"
+    block_index: tuple[int, int, int] = (0, 0, 0)
+    grid: tuple[int, int, int] = (1, 1, 1)
+    defines: tuple[tuple[str, float], ...] = ()
+    inputs: tuple[tuple[str, str], ...] = ()  # pointer parameter -> data file name
+    compiled_arrays: tuple = ()  # the SharedArrays as declared and compiled
+    #: per SASS instruction: (pc, sass, line, executed, threads, pred_on_threads, wavefronts or -1,
+    #: ideal or -1, the parameters its addresses depend on, whether they depend on timing)
+    sass: tuple[tuple, ...] = ()
+    notes: tuple[tuple[int, str], ...] = ()
+    timing_dependent: bool = False
+    warp_instructions: int = 0
+
+    def what_if(self, arrays) -> list[str]:
+        """The arrays whose layout differs from the compiled one (their names)."""
+        compiled = {a.name: a for a in self.compiled_arrays}
+        return [a.name for a in arrays if a.name in compiled and
+                (a.padding, a.transform, a.dims, a.dtype, a.base) != (compiled[a.name].padding,
+                 compiled[a.name].transform, compiled[a.name].dims, compiled[a.name].dtype, compiled[a.name].base)]
+
+
 @dataclass(frozen=True)
 class Instruction:
     """One shared-memory instruction in the kernel, executed by every warp of the block.
@@ -62,6 +123,8 @@ class Instruction:
     op: str = "add"  # atomics: add (a float add on float arrays), min, max, ..., exch, cas, popc_inc
     aggregate: bool = False  # atomics: warp-aggregated by the compiler, one lane per warp issues it
     pc: int | None = None  # explicit-address traces: the program counter of the instruction (for per-pc totals)
+    #: an executed kernel's instruction: its recorded executions (instead of index expressions)
+    recorded: Recorded | None = None
 
     @property
     def explicit(self) -> bool:
@@ -109,6 +172,8 @@ class Instruction:
         return ""
 
     def iterations(self) -> int:
+        if self.recorded is not None:
+            return 0  # counted by MAX_RECORDED_ROWS, not expanded per warp
         n = 1
         for lp in self.loops:
             n *= len(lp.values())
@@ -173,6 +238,16 @@ class Instruction:
             if not self.is_matrix and self.width is None:
                 p.append(("width", "explicit addresses need a width"))
             return p
+        if self.recorded is not None:
+            if not self.is_matrix and self.width is None:
+                p.append(("width", "recorded executions need a width"))
+            if self.array is not None and self.array not in arrays:
+                p.append(("array", f"unknown array {self.array!r}"))
+            elif self.array is not None:
+                el = self.recorded.element
+                if el.size and int(el.max()) >= arrays[self.array].numel:
+                    p.append(("recorded", f"an element index past the end of {self.array}"))
+            return p
         if self.array not in arrays:
             known = ", ".join(arrays) or "none defined"
             p.append(("array", f"unknown array {self.array!r} (arrays: {known})"))
@@ -188,7 +263,11 @@ class Instruction:
             if lp.step == 0:
                 p.append((f"loops[{k}].step", "must not be 0"))
                 continue
-            total *= max(len(lp.values()), 0)
+            if not len(lp.values()):  # else its index would name a loop variable that has no value
+                p.append((f"loops[{k}]", f"'{lp.var}' takes no value (start {lp.start}, stop {lp.stop}, step "
+                                         f"{lp.step}): the instruction would never execute"))
+                continue
+            total *= len(lp.values())
         if total > MAX_LOOP_ITERATIONS:
             p.append(("loops", f"{total:,} iterations is too many (at most {MAX_LOOP_ITERATIONS:,})"))
         return p
@@ -212,6 +291,7 @@ class Pattern:
     constants: tuple[tuple[str, int], ...] = ()
     instructions: tuple[Instruction, ...] = ()
     figure: Figure = field(default_factory=Figure)
+    kernel: KernelSource | None = None  # an imported kernel: its source, launch and run
 
     @property
     def threads(self) -> int:
@@ -254,6 +334,10 @@ class Pattern:
         arrays = self.array_map()
         for k, ins in enumerate(self.instructions):
             p += [(f"instructions[{k}].{w}", m) for w, m in ins.validate(arrays)]
+        recorded = sum(len(ins.recorded) for ins in self.instructions if ins.recorded is not None)
+        if recorded > MAX_RECORDED_ROWS:
+            p.append(("instructions", f"{recorded:,} recorded warp instructions is too many for one pattern (at most "
+                                      f"{MAX_RECORDED_ROWS:,})"))
         if not p:
             n = self.warps * sum(ins.iterations() for ins in self.instructions)
             if n > MAX_WARP_INSTRUCTIONS:

@@ -1,6 +1,8 @@
 """``bankexplorer import-cuda K.cu``: compile the kernel, execute one block, and report per source
-line what every shared-memory SASS instruction cost; ``--sass-json`` writes every SASS
-instruction's counts (the columns of Nsight Compute's source page), ``--out`` a pattern file.
+line what every shared-memory SASS instruction cost, and what the source as written (the
+unoptimised build, -G, executed the same way) would; ``--as-written`` reports that build alone.
+``--sass-json`` writes every SASS instruction's counts (the columns of Nsight Compute's source
+page), ``--out`` a pattern file.
 """
 
 from __future__ import annotations
@@ -13,9 +15,12 @@ import sys
 import numpy as np
 
 from ..cli import EXIT_BAD_INPUT, UsageError
+from ..cudaimport.includes import IncludeError
+from .cubin import CubinError
+from .decode import DecodeError
 from .issue import EmulationError
 from .launch import EXTERN_BYTES, LaunchConfig, LaunchError, text_settings
-from .run import MAX_WARP_INSTRUCTIONS, KernelRun, emulate
+from .run import MAX_WARP_INSTRUCTIONS, CompileFailed, KernelRun, SassRow, emulate
 from .state import MemoryFault
 
 
@@ -103,16 +108,53 @@ def config(args: argparse.Namespace, text: str) -> tuple[LaunchConfig, str, dict
     return LaunchConfig(block, index, grid, scalars, arrays, extern), origin, macros
 
 
+def _op(sass: str) -> str:
+    return sass.split()[1] if sass.startswith("@") else sass.split()[0]
+
+
+def report_rows(r: KernelRun) -> list[SassRow]:
+    """The rows a report lists: as compiled, the executed shared-memory SASS instructions; as
+    written (the unoptimised build), one per source access, named by the shared instruction it
+    stands for (``LDS``, ``STS.64``, ``ATOMS``), on the user's line (a header function's accesses
+    on the line that called it), with the SASS that made it."""
+    if r.optimized:
+        return [x for x in r.rows if x.wavefronts is not None and x.executed]
+    from .compare import written_name
+    from .run import TIMING
+
+    acc = r.accesses
+    groups: dict[tuple[int, int, str], SassRow] = {}
+    taint: dict[tuple[int, int, str], int] = {}
+    for i, line, code, width, wf, ideal, t in zip(acc.index.tolist(), acc.line.tolist(), acc.kind.tolist(),
+                                                   acc.width.tolist(), acc.wavefronts.tolist(), acc.ideal.tolist(),
+                                                   acc.taint.tolist()):
+        key = (line, i, written_name(code, width))
+        row = groups.get(key)
+        if row is None:
+            row = groups[key] = SassRow(r.rows[i].pc, f"{key[2]}  ({r.rows[i].sass})", line, wavefronts=0, ideal=0)
+        row.executed += 1
+        row.wavefronts += wf
+        row.ideal += ideal
+        taint[key] = taint.get(key, 0) | t
+    names = [n for n in r.buffers]
+    for key, row in groups.items():
+        row.data = tuple(n for k, n in enumerate(names) if taint[key] >> k & 1)
+        row.timing = bool(taint[key] & int(TIMING))
+    return sorted(groups.values(), key=lambda x: (x.line, x.pc))
+
+
 def print_report(r: KernelRun, origin: str, where: str, pattern=None, changes=(), show_sass: bool = False) -> None:
     from ..compiler import nvrtc
 
     unmeasured = "" if r.arch in nvrtc.MEASURED_ARCHITECTURES else " (not measured on a GPU: the bank rules are sm_90's)"
+    build = f"as compiled for {r.arch}" if r.optimized else \
+        f"as written (the unoptimised build, -G, one instruction per source access) for {r.arch}"
     print(f"kernel {r.kernel}: block {'x'.join(map(str, r.block))} ({origin}), block index "
-          f"{','.join(map(str, r.block_index))}; as compiled for {r.arch}{unmeasured}, executed on the CPU "
+          f"{','.join(map(str, r.block_index))}; {build}{unmeasured}, executed on the CPU "
           f"({r.warp_instructions:,} warp instructions, {r.seconds:.2f} s)")
     if pattern is not None and pattern.arrays:
         print("arrays: " + ", ".join(f"{a.dtype} {a.name}" + "".join(f"[{d}]" for d in a.dims) for a in pattern.arrays))
-    shared = [x for x in r.rows if x.wavefronts is not None and x.executed]
+    shared = report_rows(r)
     by_line: dict[int, list] = {}
     for x in shared:
         by_line.setdefault(x.line, []).append(x)
@@ -121,8 +163,7 @@ def print_report(r: KernelRun, origin: str, where: str, pattern=None, changes=()
         xs = by_line[line]
         ops: dict[str, int] = {}
         for x in xs:
-            op = x.sass.split()[1] if x.sass.startswith("@") else x.sass.split()[0]
-            ops[op] = ops.get(op, 0) + 1
+            ops[_op(x.sass)] = ops.get(_op(x.sass), 0) + 1
         what = ", ".join(f"{n} x {op}" if n > 1 else op for op, n in ops.items())
         what = what if len(what) <= 34 else what[:33] + "…"
         ex, wf, ideal = (sum(getattr(x, k) for x in xs) for k in ("executed", "wavefronts", "ideal"))
@@ -162,40 +203,62 @@ def print_report(r: KernelRun, origin: str, where: str, pattern=None, changes=()
 
 
 def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
-    """Compile and execute a whole kernel; None for a snippet (the caller reads it as written)."""
+    """Compile and execute a whole kernel (``--as-written``: its unoptimised build, -G); None for a
+    snippet (the caller reads it symbolically, the only way a text with no kernel can be read)."""
     from ..io.atomic import atomic_write
-    from .to_pattern import kernel_pattern
+    from .to_pattern import PatternTooLarge, kernel_pattern
 
-    if "__global__" not in text:  # a snippet: nothing to compile, read it as written
+    if "__global__" not in text:  # a snippet: nothing to compile
         return None
     from ..compiler import nvrtc
 
+    as_written = bool(getattr(args, "as_written", False))
     arch = args.arch or nvrtc.DEFAULT_ARCH
     if arch not in nvrtc.ARCHITECTURES:
         raise UsageError(f"--arch {arch!r}: choose one of {', '.join(nvrtc.ARCHITECTURES)}")
     if not nvrtc.available():
-        raise UsageError(f"{where}: executing a kernel needs the compiler: {nvrtc.INSTALL_HINT} (or --as-written)")
+        raise UsageError(f"{where}: {nvrtc.INSTALL_HINT}")
     cfg, origin, macros = config(args, text)
     path = None if args.file == "-" else args.file
+    kw = dict(path=path, defines=macros, include_dirs=list(args.include_dirs), kernel=args.kernel,
+              budget=args.max_instructions)
     try:
-        r = emulate(text, cfg, arch, path=path, defines=macros, include_dirs=list(args.include_dirs),
-                    kernel=args.kernel, budget=args.max_instructions)
-    except (EmulationError, LaunchError, MemoryFault) as e:
+        r = emulate(text, cfg, arch, optimize=not as_written, **kw)
+    except CompileFailed as e:
+        from ..compiler.diagnostics import compiler_diagnostics
+
+        for d in compiler_diagnostics(e.log, "error"):
+            print(f"{where}:{d}", file=sys.stderr)
+        print(f"bankexplorer: {where}: the kernel does not compile", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (EmulationError, LaunchError, MemoryFault, DecodeError, CubinError) as e:
         print(f"bankexplorer: {where}: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except IncludeError as e:
+        print(f"bankexplorer: {where}:{e.line}: {e.message}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     if args.sass_json:
-        atomic_write(args.sass_json, (json.dumps(r.to_json(), indent=1) + "\n").encode())
-    from .to_pattern import kernel_pattern
-
+        try:  # the array each shared-memory instruction touches, as the pattern attributes it
+            named = {i.pc: i.array for i in kernel_pattern(r, text, "kernel", origin, cfg, path=path).instructions
+                     if i.array}
+        except PatternTooLarge:
+            named = {}
+        atomic_write(args.sass_json, (json.dumps(r.to_json(named), indent=1) + "\n").encode())
     if args.out:
         from ..io import patternfile
         from pathlib import Path
 
         name = args.name or (Path(args.file).stem if args.file != "-" else "Imported CUDA")
-        pat = kernel_pattern(r, text, name, origin)
+        inputs = {a.partition("=")[0]: os.path.basename(a.partition("=")[2]) for a in args.arrays}
+        try:
+            pat = kernel_pattern(r, text, name, origin, cfg, inputs, path)
+        except PatternTooLarge as e:
+            print(f"bankexplorer: {where}: {e}", file=sys.stderr)
+            return EXIT_BAD_INPUT
         patternfile.save(pat, args.out)
-        print(f"wrote {args.out}: {len(pat.arrays)} array(s), {len(pat.instructions):,} executed warp instruction(s), "
-              f"block {'x'.join(map(str, pat.block))} ({origin})")
+        rows = sum(len(i.recorded) for i in pat.instructions)
+        print(f"wrote {args.out}: {len(pat.arrays)} array(s), {len(pat.instructions):,} shared-memory SASS "
+              f"instruction(s) executed {rows:,} times, block {'x'.join(map(str, pat.block))} ({origin})")
         return 0
     if args.sass_json and not args.detail:
         return 0
@@ -203,9 +266,14 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
     from ..model.analysis import analyze
     from .compare import written_vs_compiled
 
-    pat = kernel_pattern(r, text, args.name or "kernel", origin)
-    changes = written_vs_compiled(text, r, cfg.block, {**macros, **cfg.scalars}, cfg.extern_bytes, path,
-                                  list(args.include_dirs))
+    pat = kernel_pattern(r, text, args.name or "kernel", origin, cfg, path=path)
+    changes = []
+    if not as_written:  # the same kernel as written: its unoptimised build, executed the same way
+        try:
+            changes = written_vs_compiled(emulate(text, cfg, arch, optimize=False, **kw), r)
+        except (EmulationError, LaunchError, MemoryFault, IncludeError, DecodeError, CubinError) as e:
+            print(f"{where}: note: no as-written comparison: the unoptimised build (-G) cannot be executed "
+                  f"({str(e).splitlines()[0]})", file=sys.stderr)
     print_report(r, origin, where, pat, changes, args.sass)
     if args.detail:
         print()

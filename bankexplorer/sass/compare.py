@@ -1,26 +1,35 @@
-"""As written vs as compiled, per source line: what reading the source one access at a time
-predicts next to what the compiled code executed (fused vector accesses, atomic forms, removed
-loads). The "as written" side is the source-level import; a line it cannot read is left out."""
+"""As written vs as compiled, per source line, from one engine: the emulator runs the unoptimised
+build (``-G``: every access the source writes is its own instruction, on its own line) and the
+optimised one, and each line lists the shared-memory instructions each build executed and their
+wavefronts (fused vector accesses, atomic forms, removed or hoisted loads are what differ).
+
+The unoptimised build reaches shared memory through generic addresses (``LD.E``), so its accesses
+are named, and costed, as the shared instruction the source wrote (``LDS``, ``STS.64``, ``ATOMS``).
+"""
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
 
-from .run import KernelRun
+import numpy as np
 
-_OPS = {"load": "LDS", "store": "STS", "atomic": "ATOMS", "ldmatrix": "LDSM", "stmatrix": "STSM"}
+from ..model import hardware as hwr
+from .launch import LaunchConfig
+from .run import MAX_WARP_INSTRUCTIONS, KernelRun, emulate
+
+_NAMES = {"load": "LDS", "load_generic": "LDS", "store": "STS", "ldmatrix": "LDSM", "stmatrix": "STSM"}
 _SUFFIX = {1: ".U8", 2: ".U16", 8: ".64", 16: ".128"}
 
 
 @dataclass(frozen=True)
 class LineChange:
     line: int
-    written: str  # "128 x LDS"
-    compiled: str  # "16 x LDS.128 + 64 x LDS"
+    written: str  # "1,024 x LDS"
+    compiled: str  # "512 x LDS + 128 x LDS.128"
     wavefronts_written: int
     wavefronts_compiled: int
-    sass: tuple[str, ...]  # the line's shared-memory SASS, as disassembled
+    sass: tuple[str, ...]  # the line's shared-memory SASS as compiled, as disassembled
 
     @property
     def differs(self) -> bool:
@@ -31,45 +40,62 @@ def _counts(c: Counter) -> str:
     return " + ".join(f"{n:,} x {op}" for op, n in c.items() if n) or "-"
 
 
-def written_vs_compiled(text: str, run: KernelRun, block, defines: dict, extern: int | None, path: str | None,
-                        include_dirs: list[str]) -> list[LineChange]:
-    from ..cudaimport import ImportOptions, import_cuda
-    from ..model.analysis import analyze
+def _kind_names() -> dict[int, str]:
+    names = {}
+    for kind, code in hwr.KIND_CODE.items():
+        names[code] = "ATOMS" if kind.startswith("atomic") else _NAMES.get(kind, kind.upper())
+    return names
 
-    opts = ImportOptions(block=tuple(block), defines={k: int(v) for k, v in defines.items() if float(v).is_integer()},
-                         extern_bytes=extern, path=path, include_dirs=list(include_dirs))
-    try:
-        res = import_cuda(text, opts)
-        an = analyze(res.pattern, detail=False)
-    except Exception:  # noqa: BLE001 - the comparison is a courtesy: the compiled numbers stand alone
-        return []
-    if any(d.severity == "error" for d in res.diagnostics):
-        return []
-    arrays = res.pattern.array_map()
-    written: dict[int, Counter] = {}
-    wf_written: Counter = Counter()
-    for k, ins in enumerate(res.pattern.instructions):
-        line = res.sources[k].line if k < len(res.sources) else 0
-        rows = an.rows_of(k)
-        if k in an.instruction_errors or not rows.size:
-            continue
-        w = ins.lane_width(arrays)
-        name = _OPS[ins.kind] + ("" if ins.kind in ("atomic", "ldmatrix", "stmatrix") else _SUFFIX.get(w, ""))
-        written.setdefault(line, Counter())[name] += int(rows.size)
-        wf_written[line] += int(an.result.wavefronts[rows].sum())
-    compiled: dict[int, Counter] = {}
-    wf_compiled: Counter = Counter()
+
+def written_name(kind_code: int, width: int) -> str:
+    """The shared instruction an access of the unoptimised build stands for: ``LDS.64``, ``ATOMS``."""
+    base = _kind_names()[int(kind_code)]
+    if base in ("LDSM", "STSM"):
+        return base
+    if base == "ATOMS":
+        return "ATOMS.64" if width == 8 else "ATOMS"
+    return base + _SUFFIX.get(int(width), "")
+
+
+def per_line(run: KernelRun, as_written: bool | None = None) -> tuple[dict[int, Counter], Counter, dict[int, list[str]]]:
+    """Per source line: how many warp instructions of each shared-memory instruction the run
+    executed, their wavefronts, and (as compiled) the line's SASS. An unoptimised run's accesses
+    are counted one per warp that accessed shared memory, under the name of the shared instruction
+    they stand for, on the user's line (a header function's: the line that called it); an
+    optimised run's as executed, by opcode."""
+    as_written = (not run.optimized) if as_written is None else as_written
+    counts: dict[int, Counter] = {}
+    wavefronts: Counter = Counter()
     sass: dict[int, list[str]] = {}
+    if as_written:
+        acc = run.accesses
+        for line, code, width, wf in zip(acc.line.tolist(), acc.kind.tolist(), acc.width.tolist(),
+                                         np.asarray(acc.wavefronts).tolist()):
+            counts.setdefault(line, Counter())[written_name(code, width)] += 1
+            wavefronts[line] += wf
+        return counts, wavefronts, sass
     for r in run.rows:
         if r.wavefronts is None:
             continue
         sass.setdefault(r.line, []).append(r.sass)
         if r.executed:
-            op = r.sass.split()[0] if not r.sass.startswith("@") else r.sass.split()[1]
-            compiled.setdefault(r.line, Counter())[op] += r.executed
-            wf_compiled[r.line] += r.wavefronts
-    out = []
-    for line in sorted(set(written) | set(compiled)):
-        out.append(LineChange(line, _counts(written.get(line, Counter())), _counts(compiled.get(line, Counter())),
-                              wf_written[line], wf_compiled[line], tuple(sass.get(line, ()))))
-    return out
+            op = r.sass.split()[1] if r.sass.startswith("@") else r.sass.split()[0]
+            counts.setdefault(r.line, Counter())[op] += r.executed
+            wavefronts[r.line] += r.wavefronts
+    return counts, wavefronts, sass
+
+
+def written_vs_compiled(written: KernelRun, compiled: KernelRun) -> list[LineChange]:
+    """Every source line with a shared-memory access in either build, in line order."""
+    w, wf_w, _ = per_line(written, as_written=True)
+    c, wf_c, sass = per_line(compiled, as_written=False)
+    return [LineChange(line, _counts(w.get(line, Counter())), _counts(c.get(line, Counter())), wf_w[line], wf_c[line],
+                       tuple(sass.get(line, ()))) for line in sorted(set(w) | set(c))]
+
+
+def run_as_written(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None = None,
+                   defines: dict[str, int | float] | None = None, include_dirs: list[str] | None = None,
+                   kernel: str | None = None, budget: int = MAX_WARP_INSTRUCTIONS) -> KernelRun:
+    """The source as written: the unoptimised build (``-G``) of ``text``, one block executed."""
+    return emulate(text, cfg, arch, path=path, defines=defines, include_dirs=include_dirs, kernel=kernel,
+                   budget=budget, optimize=False)

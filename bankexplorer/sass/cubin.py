@@ -47,6 +47,27 @@ class KernelImage:
     constant0_size: int
     banks: dict[int, bytes] = field(default_factory=dict)  # initialised constant banks (__constant__ is bank 3)
     ptx: str = ""  # the PTX ptxas compiled, when the line-table build kept it
+    #: ``__device__`` variables: the bytes of .nv.global.init then .nv.global (zeros), and where
+    #: each variable starts in them
+    globals_data: bytes = b""
+    globals_at: dict[str, int] = field(default_factory=dict)
+    #: addresses the driver writes into constant banks: (bank, offset, variable, addend)
+    relocations: list[tuple[int, int, str, int]] = field(default_factory=list)
+    patches: list[tuple[int, int, int]] = field(default_factory=list)  # filled at launch: (bank, offset, address)
+
+
+def _symbols(data: bytes, secs) -> list[tuple[str, int, int]]:
+    """(name, section index, value) of every symbol."""
+    st = next((s for s in secs if s[1] == 2), None)  # SHT_SYMTAB
+    if st is None:
+        return []
+    strtab = secs[st[4]]
+    out = []
+    for k in range(st[3] // 24):
+        name, info, other, shndx, value, size = struct.unpack_from("<IBBHQQ", data, st[2] + 24 * k)
+        end = data.index(b"\0", strtab[2] + name)
+        out.append((data[strtab[2] + name:end].decode("latin-1"), shndx, value))
+    return out
 
 
 def _sections(data: bytes):
@@ -117,13 +138,40 @@ def read(cubin: bytes, kernel: str) -> KernelImage:
     static_shared = sh[3] if sh else 0
     c0 = by_name.get(f".nv.constant0.{kernel}")
     banks: dict[int, bytes] = {}
-    for s in secs:
+    for s in secs:  # the module's banks, then this kernel's own (switch jump tables are bank 2)
         m = re.fullmatch(r"\.nv\.constant(\d+)", s[0])
         if m and m.group(1) != "0":
+            banks[int(m.group(1))] = body(s[0])
+    for s in secs:
+        m = re.fullmatch(r"\.nv\.constant(\d+)\.(.+)", s[0])
+        if m and m.group(1) != "0" and m.group(2) == kernel:
             banks[int(m.group(1))] = body(s[0])
     ptx = ""
     if ".nv_debug_ptx_txt" in by_name:
         ptx = body(".nv_debug_ptx_txt").replace(b"\0", b"\n").decode("utf-8", "replace")
     params.sort(key=lambda p: p.ordinal)
+    for s in secs:  # a constant bank without initial bytes is zeros
+        m = re.fullmatch(r"\.nv\.constant(\d+)", s[0])
+        if m and m.group(1) != "0" and len(banks.get(int(m.group(1)), b"")) < s[3]:
+            banks[int(m.group(1))] = banks.get(int(m.group(1)), b"").ljust(s[3], b"\0")
+    # __device__ variables and the constant-bank slots that hold their addresses
+    index = {s[0]: k for k, s in enumerate(secs)}
+    gdata, gstart = b"", {}
+    for name in (".nv.global.init", ".nv.global"):
+        if name in by_name:
+            gstart[index[name]] = len(gdata)
+            gdata += body(name).ljust(by_name[name][3], b"\0")
+            gdata = gdata.ljust(-(-len(gdata) // 16) * 16, b"\0")
+    syms = _symbols(cubin, secs)
+    at = {n: gstart[sh] + v for n, sh, v in syms if sh in gstart}
+    relocs = []
+    for s in secs:
+        m = re.fullmatch(r"\.rela\.nv\.constant(\d+)", s[0])
+        if not m or s[1] != 4:  # SHT_RELA
+            continue
+        for k in range(s[3] // 24):
+            off, info, addend = struct.unpack_from("<QQq", cubin, s[2] + 24 * k)
+            sym = syms[info >> 32][0] if (info >> 32) < len(syms) else ""
+            relocs.append((int(m.group(1)), off, sym, addend))
     return KernelImage(kernel, param_base, params, static_shared, sh[6] if sh else 16, max(frame, stack) + frame,
-                       c0[3] if c0 else param_base + param_size, banks, ptx)
+                       c0[3] if c0 else param_base + param_size, banks, ptx, gdata, at, relocs)

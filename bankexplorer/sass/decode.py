@@ -21,6 +21,10 @@ _FUNC_START = re.compile(r"^(?P<name>[^\s.:][^\s:]*):\s*$")
 _LABEL = re.compile(r"^\s*(?P<name>\.L_\w+):")
 _ENTRY = re.compile(r'\.other\s+(?P<name>\S+),@"STO_CUDA_ENTRY')
 _GUARD = re.compile(r"^@(?P<neg>!)?(?P<name>U?P(?:T|\d))\s+")
+#: ``32@lo((func + .L_x_0@srel))``: half of a code address, the return address of an absolute call
+_CODE_ADDRESS = re.compile(r"^32@(?P<half>lo|hi)\(\((?P<func>[^\s+()]+)\s*\+\s*(?P<label>[.\w$]+)@srel\)\)$")
+#: ``32@lo(sym)``, ``32@hi((sym + 0x10))``: half of a global variable's address
+_DATA_ADDRESS = re.compile(r"^32@(?P<half>lo|hi)\(\(?(?P<sym>[^\s+()]+)(?:\s*\+\s*(?P<off>0x[0-9a-f]+|\d+))?\)?\)$")
 _FLOAT = re.compile(r"^[-+]?(?:\d+\.\d*(?:e[-+]?\d+)?|\d+e[-+]?\d+|\d+|QNAN|INF|NAN)$", re.I)
 
 
@@ -39,6 +43,9 @@ class Instruction:
     text: str  # as the disassembler printed it (guard included, no trailing ';')
     line: int  # source line in the user's file; 0 when the line table says nothing
     function: str  # the function (section symbol) the code sits in
+    #: the line is the user's file's (False: a header function's own line, as in code built without
+    #: inlining, -G, where the line that matters is that of the user's call: :mod:`.simt` tracks it)
+    own_line: bool = True
 
     @property
     def base(self) -> str:
@@ -55,7 +62,9 @@ class Instruction:
 
 @dataclass(frozen=True)
 class Program:
-    """The code of one kernel (its section: the kernel and the subroutines ptxas put after it)."""
+    """The code of one kernel: its section (the kernel and the subroutines ptxas put after it) and
+    the sections of the functions it calls (code built without inlining, -G, calls them; each is
+    placed after the previous one, so every instruction has its own pc)."""
 
     kernel: str
     instructions: tuple[Instruction, ...]
@@ -159,12 +168,13 @@ def operand(tok: str) -> Operand:
     return Other(t)
 
 
-def _split(args: str) -> list[str]:
+def split_top(args: str, opens: str = "[(", closes: str = "])") -> list[str]:
+    """``args`` cut at the commas outside any bracket (operands; a C parameter list with "<([")."""
     out, depth, cur = [], 0, ""
     for ch in args:
-        if ch in "[(":
+        if ch in opens:
             depth += 1
-        elif ch in "])":
+        elif ch in closes:
             depth -= 1
         if ch == "," and depth == 0:
             out.append(cur)
@@ -176,9 +186,9 @@ def _split(args: str) -> list[str]:
     return [o.strip() for o in out]
 
 
-def decode_line(pc: int, body: str, line: int = 0, function: str = "") -> Instruction:
+def decode_line(pc: int, body: str, line: int = 0, function: str = "", own_line: bool = True) -> Instruction:
     """``/*0050*/ @P0 BRA `(.L_x_1) ;`` without the offset and ';' -> an Instruction."""
-    text = re.sub(r"\s+", " ", body).strip()
+    text = re.sub(r"\s+", " ", re.sub(r"\(\*.*?\*\)", "", body)).strip()  # no (*"BRANCH_TARGETS ..."*) notes
     guard = None
     rest = text
     m = _GUARD.match(rest)
@@ -186,27 +196,34 @@ def decode_line(pc: int, body: str, line: int = 0, function: str = "") -> Instru
         guard = _pred(("!" if m.group("neg") else "") + m.group("name"))
         rest = rest[m.end():]
     op, _, args = rest.partition(" ")
+    if op.split(".")[0] in ("BRX", "JMX") and "," not in args:  # BRX R4 -0x230: a register and an offset
+        args = ", ".join(args.split())
     operands = []
-    for tok in _split(args):
+    for tok in split_top(args):
         # a RET names its function after the register (``R20 `(kernel)``): two operands
         if " `(" in tok:
             a, b = tok.split(" `(", 1)
             operands += [operand(a), operand("`(" + b)]
+        elif re.fullmatch(r"U?R(?:Z|\d+) [-+]?0x[0-9a-f]+", tok):  # RET.ABS.NODEC R20 0x0: register, offset
+            a, b = tok.split(" ", 1)
+            operands += [operand(a), operand(b)]
         else:
             operands.append(operand(tok))
-    return Instruction(pc, op, guard, tuple(operands), text.replace(".reuse", ""), line, function)
+    return Instruction(pc, op, guard, tuple(operands), text.replace(".reuse", ""), line, function, own_line)
 
 
-def decode(text: str, kernel: str | None = None, main_file: str | None = None) -> Program:
+def decode(text: str, kernel: str | None = None, main_file: str | None = None,
+           symbols: dict[str, int] | None = None) -> Program:
     """The kernel's section of ``nvdisasm -gi`` output (the first entry function when ``kernel``
-    is None). ``main_file``: code inlined from headers is put on the line of this file that it was
-    inlined at."""
+    is None) and those of the functions it calls. ``main_file``: code inlined from headers is put
+    on the line of this file that it was inlined at. ``symbols``: the addresses of global
+    variables, for the instructions that load them (``MOV R2, 32@lo(table)``)."""
+    symbols = symbols or {}
     sections: dict[str, list[Instruction]] = {}
     labels: dict[str, dict[str, int]] = {}
     entries: list[str] = []
-    func_at: dict[str, str] = {}
     section = func = ""
-    line = 0
+    line, own = 0, True
     pending: list[str] = []
     for raw in text.splitlines():
         m = _SECTION.match(raw)
@@ -214,7 +231,7 @@ def decode(text: str, kernel: str | None = None, main_file: str | None = None) -
             section = func = m.group("name")
             sections.setdefault(section, [])
             labels.setdefault(section, {})
-            line = 0
+            line, own = 0, main_file is None
             continue
         m = _ENTRY.search(raw)
         if m:
@@ -236,6 +253,7 @@ def decode(text: str, kernel: str | None = None, main_file: str | None = None) -
             if locs:
                 mine = [int(n) for f, n in locs if main_file is None or f.rsplit("/", 1)[-1] == main_file]
                 line = mine[0] if mine else int(locs[-1][1])
+                own = bool(mine)
             continue
         m = _INSTR.search(raw)
         if m:
@@ -243,21 +261,52 @@ def decode(text: str, kernel: str | None = None, main_file: str | None = None) -
             for lb in pending:
                 labels[section][lb] = pc
             pending.clear()
-            sections[section].append(decode_line(pc, m.group("body"), line, func))
-            func_at[section] = func_at.get(section, func)
+            sections[section].append(decode_line(pc, m.group("body"), line, func, own))
     if not sections:
         raise DecodeError("the disassembly has no code")
     name = kernel or (entries[0] if entries else next(iter(sections)))
     if name not in sections:
         raise DecodeError(f"no kernel named {name!r} in the code (kernels: {', '.join(entries) or 'none'})")
-    lbl = labels[name]
+    # the kernel's section first, then every section it calls (transitively), one after the other
+    size = {k: (v[-1].pc + 16 if v else 0) for k, v in sections.items()}
+    order, base, end = [name], {name: 0}, size[name]
+    for sec in order:
+        for ins in sections[sec]:
+            for o in ins.operands:
+                if isinstance(o, Label) and o.name not in labels[sec] and o.name in sections and o.name not in base:
+                    base[o.name] = -(-end // 0x100) * 0x100
+                    order.append(o.name)
+                    end = base[o.name] + size[o.name]
+
+    def resolve(sec: str, o):
+        if isinstance(o, Label):
+            if o.name in labels[sec]:
+                return Label(o.name, base[sec] + labels[sec][o.name])
+            if o.name in base:
+                return Label(o.name, base[o.name] + labels[o.name].get(o.name, 0))
+            return Label(o.name, None)
+        if isinstance(o, Other):
+            m = _CODE_ADDRESS.match(o.text)
+            if m and m.group("func") in base and m.group("label") in labels[m.group("func")]:
+                addr = base[m.group("func")] + labels[m.group("func")][m.group("label")]
+                return Imm(addr & 0xFFFFFFFF if m.group("half") == "lo" else addr >> 32)
+            m = _DATA_ADDRESS.match(o.text)
+            if m and m.group("sym") in symbols:
+                addr = symbols[m.group("sym")] + (_num(m.group("off")) if m.group("off") else 0)
+                return Imm(addr & 0xFFFFFFFF if m.group("half") == "lo" else addr >> 32)
+        return o
+
     code = []
-    for ins in sections[name]:
-        if any(isinstance(o, Label) for o in ins.operands):
-            ops = tuple(Label(o.name, lbl.get(o.name)) if isinstance(o, Label) else o for o in ins.operands)
-            ins = Instruction(ins.pc, ins.opcode, ins.guard, ops, ins.text, ins.line, ins.function)
-        code.append(ins)
-    return Program(name, tuple(code), dict(lbl))
+    lbl: dict[str, int] = {}
+    for sec in order:
+        b = base[sec]
+        lbl.update({k: v + b for k, v in labels[sec].items() if sec == name or k not in lbl})
+        for ins in sections[sec]:
+            if b or any(isinstance(o, Label | Other) for o in ins.operands):
+                ins = Instruction(ins.pc + b, ins.opcode, ins.guard, tuple(resolve(sec, o) for o in ins.operands),
+                                  ins.text, ins.line, ins.function, ins.own_line)
+            code.append(ins)
+    return Program(name, tuple(code), lbl)
 
 
 def entry_names(text: str) -> list[str]:

@@ -215,7 +215,9 @@ class Issue:
               "SR_CLOCKLO": lambda: self.run.clock(), "SR_CLOCKHI": lambda: U32(0),
               "SR_GLOBALTIMERLO": lambda: self.run.clock(), "SR_GLOBALTIMERHI": lambda: U32(0),
               "SR_CTAID": lambda: U32(0), "SR_SMID": lambda: U32(0), "SR_NSMID": lambda: U32(132),
-              "SR_GRIDID": lambda: U32(1)}
+              "SR_GRIDID": lambda: U32(1),
+              # the lowest offset the stack may grow down to (code built with -G checks it on each call)
+              "SR_LMEMHIOFF": lambda: U32(0)}
         fn = sr.get(name)
         if fn is None:
             raise EmulationError(f"{self.ins.text!r}: special register {name} is not modelled")

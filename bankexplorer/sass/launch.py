@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cubin import KernelImage
-from .state import GLOBAL_BASE, GLOBAL_STRIDE, Buffer
+from .state import CONSTANTS_BASE, GLOBAL_BASE, GLOBAL_STRIDE, LOCAL_WINDOW, SHARED_WINDOW, Buffer
 
 BUFFER_BYTES = 16 << 20
+GLOBALS_BUFFER = "__device__ variables"  #: the buffer of the kernel's own global variables
 EXTERN_BYTES = 48 << 10
 DEFAULT_SCALAR = 64
 SHARED_RESERVED = 0x400  #: the bytes sm_90 keeps at the start of a block's shared memory
@@ -84,20 +85,9 @@ def demangle_name(symbol: str) -> str:
 
 
 def _split_params(text: str) -> list[str]:
-    out, depth, cur = [], 0, ""
-    for ch in text:
-        if ch in "<([":
-            depth += 1
-        elif ch in ">)]":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        out.append(cur)
-    return [p.strip() for p in out if p.strip() and p.strip() != "void"]
+    from .decode import split_top
+
+    return [p for p in split_top(text, "<([", ">)]") if p and p != "void"]
 
 
 def kernel_params(source: str, name: str) -> list[ParamDecl] | None:
@@ -155,23 +145,45 @@ def has_extern_shared(ptx: str) -> bool:
     return any(m.group(3) == "" for m in _SHARED_DECL.finditer(ptx))
 
 
-def constant_bank0(image: KernelImage, cfg: LaunchConfig, decls: list[ParamDecl]) -> tuple[np.ndarray, list[Buffer]]:
+#: where the driver puts blockDim, gridDim, the stack top and the generic addresses of local memory,
+#: of ``__constant__`` data and (before sm_90) of shared memory in constant bank 0, per architecture
+#: (the parameters' place is in the cubin); each as the compiled code reads it (-G code makes the
+#: generic address of a local variable from the local window, of a ``__constant__`` one from the
+#: constant window)
+_SM80_BANK0 = {"ntid": 0x0, "nctaid": 0xC, "stack": 0x28, "local_window": 0x20, "shared_window": 0x18,
+               "constant_window": 0x50}
+_SM100_BANK0 = {"ntid": 0x360, "nctaid": 0x370, "stack": 0x37C, "local_window": 0x2F8, "constant_window": 0x120}
+BANK0_LAYOUT = {"default": {"ntid": 0x0, "nctaid": 0xC, "stack": 0x28, "local_window": 0x20, "constant_window": 0xD0},
+                "sm_80": _SM80_BANK0, "sm_86": _SM80_BANK0, "sm_89": _SM80_BANK0,
+                "sm_100": _SM100_BANK0, "sm_120": _SM100_BANK0}
+
+
+def constant_bank0(image: KernelImage, cfg: LaunchConfig, decls: list[ParamDecl],
+                   arch: str = "sm_90") -> tuple[np.ndarray, list[Buffer]]:
     """Bank 0 as the driver writes it (block and grid sizes, the stack top, the parameters) and
     the pointer parameters' buffers."""
-    size = max(image.constant0_size, image.param_base + sum(p.size for p in image.params), 0x40)
+    where = BANK0_LAYOUT.get(arch, BANK0_LAYOUT["default"])
+    size = max(image.constant0_size, image.param_base + sum(p.size for p in image.params),
+               max(where.values()) + 8)
     bank = np.zeros(-(-size // 8) * 8, np.uint8)
 
     def put(off: int, value: int, n: int) -> None:
         bank[off:off + n] = np.frombuffer(int(value & ((1 << (8 * n)) - 1)).to_bytes(n, "little"), np.uint8)
 
     for k in range(3):
-        put(4 * k, cfg.block[k], 4)
-        put(0xC + 4 * k, cfg.grid[k], 4)
-    put(0x28, image.local_bytes, 4)  # the stack pointer starts at the top of local memory
+        put(where["ntid"] + 4 * k, cfg.block[k], 4)
+        put(where["nctaid"] + 4 * k, cfg.grid[k], 4)
+    put(where["stack"], image.local_bytes, 4)  # the stack pointer starts at the top of local memory
+    put(where["local_window"], LOCAL_WINDOW, 8)
+    put(where["constant_window"], CONSTANTS_BASE, 8)
+    if "shared_window" in where:
+        put(where["shared_window"], SHARED_WINDOW, 8)
     if len(decls) != len(image.params):
         raise LaunchError(f"the kernel has {len(image.params)} parameters in the compiled code but "
                           f"{len(decls)} in the source")
     buffers: list[Buffer] = []
+    patches: list[tuple[int, int, int]] = []
+    image.patches = patches  # (bank, offset, 64-bit address) for the constant banks besides 0
     known = {d.name for d in decls}
     for name in list(cfg.arrays) + list(cfg.scalars):
         if name not in known:
@@ -194,14 +206,30 @@ def constant_bank0(image: KernelImage, cfg: LaunchConfig, decls: list[ParamDecl]
             raise LaunchError(f"--arg {d.name}: the parameter is not a pointer ({d.type} {d.name}); give it a "
                               f"value with -D {d.name}=VALUE")
         value = cfg.scalars.get(d.name, DEFAULT_SCALAR)
+        words = d.type.replace("const", "").split()
         if d.floating:
-            f = np.array(value, np.float64 if p.size == 8 else np.float32)
-            bank[off:off + p.size] = np.frombuffer(f.tobytes(), np.uint8)[:p.size]
+            if "bfloat" in d.type:  # the high half of the float's bits, rounded to nearest even
+                b32 = int(np.array(value, np.float32).view(np.uint32))
+                put(off, (b32 + 0x7FFF + ((b32 >> 16) & 1)) >> 16, 2)
+            else:
+                ft = {8: np.float64, 4: np.float32, 2: np.float16}.get(p.size, np.float32)
+                bank[off:off + p.size] = np.frombuffer(np.array(value, ft).tobytes(), np.uint8)[:p.size]
+        elif words == ["bool"]:  # a C++ conversion: any non-zero value is true
+            put(off, int(bool(value)), p.size)
         elif p.size in (1, 2, 4, 8):
             put(off, int(value), p.size)
         else:
             raise LaunchError(f"parameter {d.type} {d.name} ({p.size} bytes) is a structure: only pointers, "
                               f"integers and floating-point values can be given")
+    if image.globals_data or image.relocations:
+        # the __device__ variables, in a buffer of their own, and their addresses where the code finds them
+        base = GLOBAL_BASE + len(buffers) * GLOBAL_STRIDE
+        data = np.zeros(max(len(image.globals_data), 16), np.uint8)
+        data[:len(image.globals_data)] = np.frombuffer(image.globals_data, np.uint8)
+        buffers.append(Buffer(GLOBALS_BUFFER, base, data, 0))
+        for bank_no, off, sym, addend in image.relocations:
+            if sym in image.globals_at:
+                patches.append((bank_no, off, base + image.globals_at[sym] + addend))
     return bank, buffers
 
 

@@ -9,31 +9,38 @@ threads, predicated-on threads, and for shared-memory instructions wavefronts an
 
 from __future__ import annotations
 
+import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..model import hardware as hwr
-from ..model.engine import WarpBatch, count_wavefronts
 from . import cubin as cubin_mod
 from .decode import Program, decode, entry_names
 from .issue import EmulationError, Issue
-from .launch import (LaunchConfig, LaunchError, SharedArray, constant_bank0, demangle_name, has_extern_shared,
+from .launch import (GLOBALS_BUFFER, LaunchConfig, LaunchError, SharedArray, constant_bank0, demangle_name, has_extern_shared,
                      kernel_params, shared_arrays)
 from .ops import table_for
+from .record import TIMING, Accesses, Recorder
 from .simt import SELF_ADVANCING, Scheduler
-from .state import WARP, Block, GlobalMemory
+from .state import CONSTANTS_BASE, WARP, Block, Buffer, GlobalMemory
 
 #: warp instructions one run may execute before it stops (a hostile or endless kernel)
 MAX_WARP_INSTRUCTIONS = 20_000_000
-TIMING = np.uint32(1 << 31)  #: the taint bit of values whose order of arrival between warps decides them
 
 _SHARED_BASES = {"LDS", "STS", "ATOMS", "LDSM", "STSM"}
 
 
 class BudgetExceeded(EmulationError):
     pass
+
+
+class CompileFailed(LaunchError):
+    """The text does not compile: ``log`` holds the compiler's messages."""
+
+    def __init__(self, log: str):
+        super().__init__(f"the kernel does not compile:\n{log.strip()}")
+        self.log = log
 
 
 @dataclass
@@ -65,22 +72,6 @@ class SassRow:
 
 
 @dataclass
-class Accesses:
-    """Every executed shared-memory warp instruction: one row per warp and issue."""
-
-    index: np.ndarray  # (N,) instruction index in the program
-    warp: np.ndarray  # (N,)
-    kind: np.ndarray  # (N,) engine kind codes
-    width: np.ndarray
-    matrices: np.ndarray
-    addr: np.ndarray  # (N, 32) byte addresses in shared memory
-    active: np.ndarray  # (N, 32)
-    taint: np.ndarray  # (N,) OR of the address taint over the active lanes
-    wavefronts: np.ndarray | None = None
-    ideal: np.ndarray | None = None
-
-
-@dataclass
 class KernelRun:
     arch: str
     kernel: str  # the source name
@@ -97,13 +88,18 @@ class KernelRun:
     notes: list[tuple[int, str]] = field(default_factory=list)  # (line, message)
     seconds: float = 0.0
     warp_instructions: int = 0
+    optimized: bool = True  # False: the unoptimised build (-G), the source as written
 
-    def to_json(self) -> dict:
-        return {"arch": self.arch, "block": list(self.block), "block_index": list(self.block_index),
+    def to_json(self, arrays_by_pc: dict[int, str] | None = None) -> dict:
+        rows = [r.to_json() for r in self.rows]
+        for d in rows:
+            if arrays_by_pc and d["pc"] in arrays_by_pc:
+                d["array"] = arrays_by_pc[d["pc"]]
+        build = {} if self.optimized else {"build": "as written (-G)"}
+        return {"arch": self.arch, **build, "block": list(self.block), "block_index": list(self.block_index),
                 "kernel": self.kernel, "timing_dependent": self.timing_dependent,
                 "notes": [{"line": ln, "message": m} for ln, m in self.notes],
-                "warp_instructions": self.warp_instructions,
-                "sass": [r.to_json() for r in self.rows]}
+                "warp_instructions": self.warp_instructions, "sass": rows}
 
 
 class Run:
@@ -115,15 +111,11 @@ class Run:
         self.block = block
         self.table = table_for(arch)
         self.buffers = buffers
-        n = len(program.instructions)
-        self.executed = np.zeros(n, np.int64)
-        self.threads = np.zeros(n, np.int64)
-        self.pred_on = np.zeros(n, np.int64)
+        self.record = Recorder(program, block.lanes)
         self.budget = budget
         self.issued = 0
         self.timing_notes: dict[int, str] = {}
         self.data_branches: dict[int, int] = {}  # instruction index -> taint of a deciding predicate
-        self._rows: list[tuple] = []
         self._clock = 0
         self.sched = Scheduler(self, program.instructions[0].pc)
 
@@ -135,119 +127,128 @@ class Run:
     def note_timing(self, ins, message: str) -> None:
         self.timing_notes.setdefault(ins.line, message)
 
-    def shared_access(self, iss: Issue, kind: str, width: int, addr: np.ndarray, mask: np.ndarray,
-                      matrices: int = 0, op: str = "add", space: str = "shared") -> None:
-        m = mask.reshape(-1, WARP)
-        warps = np.flatnonzero(m.any(axis=1))
-        if warps.size == 0:
-            return
-        code = hwr.kind_code(kind, width, space, op)
-        a = addr.reshape(-1, WARP)[warps]
-        act = m[warps]
-        if kind in hwr.MATRIX_KINDS:  # every lane gives a row address; the hardware reads them all
-            act = np.broadcast_to(iss.S.reshape(-1, WARP)[warps], act.shape)
-        t = np.broadcast_to(np.asarray(iss.taint, np.uint32), (self.block.lanes,)).reshape(-1, WARP)[warps]
-        taint = np.bitwise_or.reduce(np.where(act, t, 0), axis=1)
-        idx = self.program.index_of[iss.ins.pc]
-        self._rows.append((idx, warps, code, width, matrices, a.copy(), act.copy(), taint))
-
     # ------------------------------------------------------------------ the loop
     def execute(self) -> None:
         program, table, sched = self.program, self.table, self.sched
         index_of = program.index_of
+        bases = [ins.base for ins in program.instructions]
         with np.errstate(all="ignore"):
             while True:
                 nxt = sched.next()
                 if nxt is None:
                     return
                 pc, S = nxt
-                ins = program.at(pc)
-                fn = table.get(ins.base)
-                if fn is None:
-                    raise EmulationError(f"line {ins.line}: the SASS instruction {ins.text!r} ({ins.base}) is not "
-                                         f"modelled, so this kernel cannot be executed")
-                iss = Issue(self, ins, S)
-                k = index_of[pc]
-                per_warp = S.reshape(-1, WARP)
-                warps = int(per_warp.any(axis=1).sum())
-                self.executed[k] += warps
-                self.threads[k] += int(S.sum())
-                self.pred_on[k] += int(iss.on.sum()) if iss.on is not S else int(S.sum())
-                self.issued += warps
-                if self.issued > self.budget:
-                    raise BudgetExceeded(f"stopped after {self.budget:,} warp instructions (line {ins.line}, "
-                                         f"{ins.text!r}): the kernel does not finish within the budget (an endless "
-                                         f"or very long loop?); raise it with --max-instructions")
-                try:
-                    fn(iss)
-                except EmulationError:
-                    raise
-                except (IndexError, ValueError, TypeError, AttributeError) as e:
-                    raise EmulationError(f"line {ins.line}: cannot execute {ins.text!r}: {e}") from None
-                if ins.base in ("BRA", "BREAK") and ins.guard is not None and not ins.guard.true:
-                    t = np.bitwise_or.reduce(np.where(S, self.block.PTT[ins.guard.index] if not ins.guard.uniform
-                                                      else self.block.UPT[ins.guard.index][self.block.warp_of], 0))
-                    if t:
-                        self.data_branches[k] = self.data_branches.get(k, 0) | int(t)
-                if ins.base not in SELF_ADVANCING:
+                warps = int(S.reshape(-1, WARP).any(axis=1).sum())
+                threads = int(S.sum())
+                while True:  # the same threads issue on, instruction after instruction, while straight_on says so
+                    k = index_of[pc]
+                    ins, base = program.instructions[k], bases[k]
+                    fn = table.get(base)
+                    if fn is None:
+                        raise EmulationError(f"line {ins.line}: the SASS instruction {ins.text!r} ({base}) is "
+                                             f"not modelled, so this kernel cannot be executed")
+                    iss = Issue(self, ins, S)
+                    self.record.issue(k, warps, S, iss.on)
+                    self.issued += warps
+                    if self.issued > self.budget:
+                        raise BudgetExceeded(f"stopped after {self.budget:,} warp instructions (line {ins.line}, "
+                                             f"{ins.text!r}): the kernel does not finish within the budget (an "
+                                             f"endless or very long loop?); raise it with --max-instructions")
+                    try:
+                        fn(iss)
+                    except EmulationError:
+                        raise
+                    except (IndexError, ValueError, TypeError, AttributeError) as e:
+                        raise EmulationError(f"line {ins.line}: cannot execute {ins.text!r}: {e}") from None
+                    if base in ("BRA", "BREAK") and ins.guard is not None and not ins.guard.true:
+                        t = np.bitwise_or.reduce(np.where(S, self.block.PTT[ins.guard.index] if not ins.guard.uniform
+                                                          else self.block.UPT[ins.guard.index][self.block.warp_of], 0))
+                        if t:
+                            self.data_branches[k] = self.data_branches.get(k, 0) | int(t)
+                    if base in SELF_ADVANCING:
+                        break
+                    if sched.straight_on(pc, iss):
+                        pc += 16
+                        continue
                     sched.advance(pc, iss)
-
-    # ------------------------------------------------------------------ results
-    def accesses(self) -> Accesses:
-        rows = self._rows
-        if not rows:
-            z = np.zeros(0, np.int64)
-            return Accesses(z, z, z, z, z, np.zeros((0, WARP), np.int64), np.zeros((0, WARP), bool),
-                            np.zeros(0, np.uint32), z, z)
-        counts = [len(r[1]) for r in rows]
-        rep = lambda i: np.repeat(np.array([r[i] for r in rows]), counts)  # noqa: E731
-        acc = Accesses(rep(0), np.concatenate([r[1] for r in rows]), rep(2), rep(3), rep(4),
-                       np.concatenate([r[5] for r in rows]).astype(np.int64), np.concatenate([r[6] for r in rows]),
-                       np.concatenate([r[7] for r in rows]).astype(np.uint32))
-        batch = WarpBatch(acc.kind, acc.width, acc.matrices, acc.addr, acc.active)
-        res = count_wavefronts(batch, hwr.NVIDIA_SM70_SM90, executions=False)
-        acc.wavefronts = np.maximum(res.wavefronts, 0)
-        acc.ideal = np.maximum(res.ideal, 0)
-        return acc
-
+                    break
 
 def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None = None,
             defines: dict[str, int | float] | None = None, include_dirs: list[str] | None = None,
-            kernel: str | None = None, budget: int = MAX_WARP_INSTRUCTIONS, build=None) -> KernelRun:
-    """Compile ``text``, run one block of ``kernel`` (the first one when None) and count."""
+            kernel: str | None = None, budget: int = MAX_WARP_INSTRUCTIONS, build=None,
+            timings: dict[str, float] | None = None, optimize: bool = True) -> KernelRun:
+    """Compile ``text``, run one block of ``kernel`` (the first one when None) and count.
+    ``timings``, when given, receives the seconds of each stage. ``optimize=False``: the source as
+    written, from the unoptimised build (-G): one instruction per source access, each costed as
+    the shared-memory instruction it stands for."""
     from ..compiler.kernel import build as build_kernel
 
     t0 = time.perf_counter()
-    b = build or build_kernel(text, arch, {**(defines or {}), **cfg.scalars}, path, include_dirs)
+    b = build or build_kernel(text, arch, {**(defines or {}), **cfg.scalars}, path, include_dirs, optimize=optimize)
+    optimize = getattr(b, "optimized", optimize)
     if not b.ok:
-        raise LaunchError(f"the kernel does not compile:\n{b.log.strip()}")
+        raise CompileFailed(b.log)
     entries = entry_names(b.sass)
     if not entries:
         raise LaunchError("the compiled code has no kernel (a template kernel needs its parameters: -D NAME=VALUE)")
     symbol = entries[0]
-    if kernel is not None:
+    if kernel is None:  # the first kernel of the source, as a launcher reading it would take
+        order = re.findall(r"__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\(",
+                           re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S))
+        named = [e for n in order for e in entries if demangle_name(e) == n]
+        symbol = named[0] if named else entries[0]
+    else:
         named = [e for e in entries if demangle_name(e) == kernel or e == kernel]
         if not named:
             raise LaunchError(f"no kernel named {kernel!r} (the code has {', '.join(map(demangle_name, entries))})")
         symbol = named[0]
-    program = decode(b.sass, symbol, b.name)
+    t1 = time.perf_counter()
     image = cubin_mod.read(b.cubin, symbol)
     name = demangle_name(symbol)
     decls = kernel_params(text, name)
     if decls is None:
         raise LaunchError(f"cannot find the parameters of kernel {name!r} in the source")
-    bank0, buffers = constant_bank0(image, cfg, decls)
+    extra = set(cfg.scalars) - {d.name for d in decls}
+    if extra:  # a template parameter's value (it chose the instantiation) is not a launch value
+        from ..cudaimport.device_source import kernel_parameters
+
+        if extra <= kernel_parameters(text):
+            cfg = replace(cfg, scalars={k: v for k, v in cfg.scalars.items() if k not in extra})
+    bank0, buffers = constant_bank0(image, cfg, decls, arch)
+    gbase = next((buf.base for buf in buffers if buf.name == GLOBALS_BUFFER), None)
+    program = decode(b.sass, symbol, b.name,  # -G code loads a variable's address as 32@lo(name)
+                     {k: gbase + v for k, v in image.globals_at.items()} if gbase is not None else None)
     extern = cfg.extern_bytes if has_extern_shared(image.ptx) else 0
     arrays = shared_arrays(image.ptx, image.static_shared, extern)
     shared_bytes = -(-image.static_shared // 16) * 16 + extern
     banks = {0: bank0, **{k: np.frombuffer(v, np.uint8).copy() for k, v in image.banks.items()}}
+    for bank_no, off, address in image.patches:
+        if bank_no in banks and off + 8 <= banks[bank_no].size:
+            banks[bank_no][off:off + 8] = np.frombuffer(int(address).to_bytes(8, "little"), np.uint8)
+    memory = list(buffers)
+    if 3 in image.banks:  # __constant__ data, read through a generic pointer (code built with -G)
+        memory.append(Buffer("(constant data)", CONSTANTS_BASE, np.frombuffer(image.banks[3], np.uint8).copy(),
+                             static=True))
     block = Block(cfg.block, cfg.block_index, cfg.grid, shared_bytes, image.local_bytes, banks,
-                  GlobalMemory(buffers))
+                  GlobalMemory(memory))
     run = Run(program, block, arch, [buf.name for buf in buffers], budget)
+    run.record.as_written = not optimize
+    if not optimize:
+        from .written import aggregate_runs
+
+        run.record.aggregate_runs = aggregate_runs(image.ptx, program)
+    t2 = time.perf_counter()
     run.execute()
-    acc = run.accesses()
-    rows = [SassRow(ins.pc, ins.text, ins.line, int(run.executed[i]), int(run.threads[i]), int(run.pred_on[i]))
+    t3 = time.perf_counter()
+    acc = run.record.accesses()
+    rec = run.record
+    rows = [SassRow(ins.pc, ins.text, ins.line, int(rec.executed[i]), int(rec.threads[i]), int(rec.pred_on[i]))
             for i, ins in enumerate(program.instructions)]
+    if acc.index.size:  # a header function's shared access: on the user's line that called it most
+        static = np.array([ins.line for ins in program.instructions], np.int64)[acc.index]
+        for i in np.unique(acc.index[acc.line != static]):
+            lines, counts = np.unique(acc.line[acc.index == i], return_counts=True)
+            rows[i].line = int(lines[counts.argmax()])
     shared_idx = {i for i, ins in enumerate(program.instructions) if ins.base in _SHARED_BASES}
     for i in shared_idx:
         rows[i].wavefronts, rows[i].ideal = 0, 0
@@ -270,7 +271,8 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
             names = ", ".join(f"`{n}`" for n in r.data)
             given = [n for n in r.data if cfg.arrays.get(n)]
             fill = "" if len(given) == len(r.data) else " (zero-filled: no data was given)"
-            notes.append((r.line, f"{r.sass.split()[0]}: its addresses depend on the data in {names}{fill}"))
+            op = r.sass.split()[1] if r.sass.startswith("@") else r.sass.split()[0]
+            notes.append((r.line, f"{op}: its addresses depend on the data in {names}{fill}"))
     for k, t in run.data_branches.items():
         names = [n for j, n in enumerate(run.buffers) if t >> j & 1]
         if names:
@@ -284,10 +286,12 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
         if t & int(TIMING):
             notes.append((program.instructions[k].line, "a branch here depends on the order in which warps reach "
                                                         "shared memory: its counts depend on the GPU's timing"))
+    if timings is not None:
+        timings.update(prepare=t1 - t0, decode=t2 - t1, execute=t3 - t2, cost=time.perf_counter() - t3)
     final = {buf.name: buf.data for buf in buffers}
     timed = {buf.name: buf.timing for buf in buffers if buf.timing is not None and buf.timing.any()}
     for n, tb in timed.items():
         notes.append((0, f"`{n}`: {int(tb.sum()):,} bytes hold values that depend on the order in which warps "
                          f"reached shared memory (a race or contended atomics): another GPU run may differ"))
     return KernelRun(arch, name, symbol, cfg.block, cfg.block_index, rows, acc, arrays, final, timed, timing,
-                     sorted(set(notes)), time.perf_counter() - t0, run.issued)
+                     sorted(set(notes)), time.perf_counter() - t0, run.issued, optimize)

@@ -11,13 +11,18 @@ meet again only where the code says so, never because their pcs happen to agree:
 * ``BAR.SYNC`` is issued by each group as it arrives; the threads wait until the block's barrier
   completes (every living thread, or the count the instruction names).
 * ``EXIT`` ends threads; barriers stop waiting for them.
+* ``CALL`` / ``RET``: a call jumps (the return address is in a register the code set); each thread
+  also keeps the user's line it called from, so that a header function's accesses (code built
+  without inlining, -G, calls ``atomicAdd``'s body) count on the line that called it (:attr:`Scheduler.site`).
 
 Which group issues next decides only the order of memory effects: within a warp, the running
 group goes on until it waits or ends (where a branch splits it, the branch-taken part first); across
 warps, the lowest pc, for every warp whose running group is there, so warps run in lockstep where
-their code agrees and warp 0's effects come first within a step. A warp (or a group) kept waiting
-:data:`STARVATION` steps, as in a spin loop that waits for another thread, goes first, and the run
-says that the GPU's scheduling decided its counts.
+their code agrees and warp 0's effects come first within a step. A warp kept waiting
+:data:`WARP_STARVATION` steps (others spin on a flag or a lock it would release) runs first until it
+waits; a group that has run :data:`STARVATION` issues in a row lets the other groups of its warp
+run. What a spinning thread then reads was written by another warp since the last barrier, which
+the data taint marks: the run says that the GPU's timing decided those counts.
 """
 
 from __future__ import annotations
@@ -25,10 +30,12 @@ from __future__ import annotations
 import numpy as np
 
 from .issue import EmulationError, Issue
-from .operands import Imm, Label, Pred, Reg
+from .operands import Barrier, Imm, Label, Pred, Reg
 from .state import WARP
 
-STARVATION = 20_000  #: steps a warp (or a group of one) waits before it issues out of turn
+STARVATION = 20_000  #: issues a group runs in a row before the other groups of its warp get a turn
+WARP_STARVATION = 64  #: steps a warp waits before it runs out of pc order (until it waits or this long)
+MAX_CALL_DEPTH = 64  #: calls a thread may nest (the hardware's stack is small too)
 # Measured: groups of a warp do not merge because their pcs meet (BSYNC and WARPSYNC are issued
 # once per arriving group), so the order of a warp's groups changes no count. Among the policies
 # tried (branch-taken part first, fall-through first, lowest pc first; each with and without
@@ -72,15 +79,23 @@ class Scheduler:
         self.groups: list[list[Group]] = [[Group(w, int(self.alive[w]), entry)] if self.alive[w] else []
                                           for w in range(self.W)]
         self.idle = [0] * self.W  # steps since each warp last issued
+        self.priority: int | None = None  # a warp that waited too long: it runs first for a while
+        self.priority_left = 0
         # waiting groups: (kind, pc) -> {warp: bits}; kind "BSYNC", "WARPSYNC" or ("BAR", id)
         self.waiting: dict[tuple, dict[int, int]] = {}
-        self.wait_masks: dict[tuple, dict[int, int]] = {}  # WARPSYNC: the union of the waiters' masks
+        self.wait_masks: dict[tuple, np.ndarray] = {}  # WARPSYNC: each held lane's mask (warps x 32)
         self.bar_count: dict[int, int] = {}
         self.bar_arrived: dict[int, int] = {}
         self.reduce: dict[int, tuple[str, np.ndarray]] = {}
         self.bar_result = np.zeros(b.lanes, np.uint32)
         self.epoch = 0  # completed block barriers (for race detection)
         self.chosen: list[Group] = []
+        self.alone = False
+        # per thread: the user's line of the innermost call made from the user's code (0: none), and
+        # the lines of the calls it is nested in
+        self.site = np.zeros(b.lanes, np.int64)
+        self.depth = np.zeros(b.lanes, np.int64)
+        self.sites = np.zeros((0, b.lanes), np.int64)
 
     def _check_pc(self, pc: int) -> None:
         if pc not in self.run.program.index_of:
@@ -109,13 +124,19 @@ class Scheduler:
             if any(ws for ws in self.waiting.values()):
                 raise EmulationError(self._deadlock())
             return None
-        starved = max(heads, key=lambda h: self.idle[h[1]])
-        if self.idle[starved[1]] > STARVATION:
-            pc = starved[0]
-            self.run.note_timing(self.run.program.at(pc), "waits in a loop for another warp: how many passes it "
-                                                          "makes depends on the GPU's scheduling")
+        # a warp kept waiting (others spin at lower pcs, polling what it would write) runs first until it
+        # waits or ends; whatever a poll then reads depends on timing, which the data taint says
+        if self.priority is not None and self.groups[self.priority] and self.priority_left > 0:
+            self.priority_left -= 1
+            pc = self.groups[self.priority][0].pc
         else:
-            pc = min(heads)[0]
+            self.priority = None
+            starved = max(heads, key=lambda h: self.idle[h[1]])
+            if self.idle[starved[1]] > WARP_STARVATION:
+                self.priority, self.priority_left = starved[1], WARP_STARVATION
+                pc = starved[0]
+            else:
+                pc = min(heads)[0]
         chosen = []
         for w, gs in enumerate(self.groups):
             if gs and gs[0].pc == pc:
@@ -124,6 +145,7 @@ class Scheduler:
             elif gs:
                 self.idle[w] += 1
         self.chosen = chosen
+        self.alone = not any(self.groups)  # every group of the block issues now
         bits = np.zeros(self.W, "<u4")
         for g in chosen:
             bits[g.warp] = g.bits
@@ -141,35 +163,56 @@ class Scheduler:
         group that splits runs its branch-taken part first; the rest waits its turn. ``only``: the
         warps that ``hold`` applies to (the others go on)."""
         S = iss.S
-        nxt = np.full(S.shape, pc + 16, np.int64)
-        for mask, target in iss.jumps:
-            nxt[mask & S] = target
         gone = None
         if iss.exited is not None and iss.exited.any():
             gone = _lane_bits(iss.exited & S).astype(np.int64)
             self.alive &= ~gone
-        per = nxt.reshape(-1, WARP)
-        for g in self.chosen:
-            bits = g.bits & ~int(gone[g.warp]) if gone is not None else g.bits
-            if not bits:
-                continue
-            if hold is not None and (only is None or g.warp in only):
-                self._hold(hold, g.warp, bits, pc)
-                continue
-            row = per[g.warp]
-            lanes = np.flatnonzero(_lanes(np.array([bits], "<u4"))[:WARP])
-            targets = row[lanes]
-            t0 = int(targets[0])
-            if (targets == t0).all():
-                g.pc, g.bits, g.age = t0, bits, g.age + 1
-                self._add(g, first=True)
-                continue
-            parts = [(int(t), int(np.bitwise_or.reduce(np.left_shift(1, lanes[targets == t])))) for t in np.unique(targets)]
-            order = sorted(parts, key=lambda p: _first(p[0], pc))
-            for k, (t, b) in enumerate(reversed(order)):
-                self._add(Group(g.warp, b, t), first=True)
+        if not iss.jumps and hold is None:  # the common case: every group steps to the next instruction
+            for g in self.chosen:
+                bits = g.bits & ~int(gone[g.warp]) if gone is not None else g.bits
+                if bits:
+                    g.pc, g.bits, g.age = pc + 16, bits, g.age + 1
+                    self._add(g, first=True)
+        else:
+            nxt = np.full(S.shape, pc + 16, np.int64)
+            for mask, target in iss.jumps:
+                nxt[mask & S] = target
+            per = nxt.reshape(-1, WARP)
+            live = S.reshape(-1, WARP) if gone is None else (S & ~iss.exited).reshape(-1, WARP)
+            lo = np.where(live, per, np.iinfo(np.int64).max).min(axis=1)
+            hi = np.where(live, per, np.iinfo(np.int64).min).max(axis=1)
+            for g in self.chosen:
+                bits = g.bits & ~int(gone[g.warp]) if gone is not None else g.bits
+                if not bits:
+                    continue
+                if hold is not None and (only is None or g.warp in only):
+                    self._hold(hold, g.warp, bits, pc)
+                    continue
+                w = g.warp
+                if lo[w] == hi[w]:
+                    g.pc, g.bits, g.age = int(lo[w]), bits, g.age + 1
+                    self._add(g, first=True)
+                    continue
+                lanes = np.flatnonzero(live[w])
+                targets = per[w][lanes]
+                parts = [(int(t), int(np.bitwise_or.reduce(np.left_shift(1, lanes[targets == t]))))
+                         for t in np.unique(targets)]
+                for t, b in reversed(sorted(parts, key=lambda p: _first(p[0], pc))):
+                    self._add(Group(w, b, t), first=True)
         if gone is not None:
             self._release_all()
+
+    def straight_on(self, pc: int, iss: Issue) -> bool:
+        """Straight-line code in lockstep, the common case (and nearly all of a -G build): when the
+        issuing groups are every group of the block and none of them branches, exits or waits, they
+        all go on to ``pc + 16`` and the next issue is theirs again with no decision to make. Then
+        this moves them on as :meth:`advance` would and says so; the caller issues ``pc + 16`` with
+        the same threads."""
+        if not self.alone or iss.jumps or iss.exited is not None or pc + 16 not in self.run.program.index_of:
+            return False
+        for g in self.chosen:
+            g.pc, g.age = pc + 16, g.age + 1
+        return True
 
     def _hold(self, key: tuple, warp: int, bits: int, pc: int) -> None:
         ws = self.waiting.setdefault(key, {})
@@ -182,13 +225,12 @@ class Scheduler:
         self.advance(iss.ins.pc, iss, hold=key)
         self._release(key)
 
-    def warpsync(self, iss: Issue, want: np.ndarray) -> None:
-        key = ("WARPSYNC", iss.ins.pc)
-        masks = self.wait_masks.setdefault(key, {})
-        wb = want.reshape(-1, WARP)
-        for g in self.chosen:
-            lanes = np.flatnonzero(_lanes(np.array([g.bits], "<u4"))[:WARP])
-            masks[g.warp] = masks.get(g.warp, 0) | int(np.bitwise_or.reduce(wb[g.warp][lanes].astype(np.int64)))
+    def warpsync(self, iss: Issue, want: np.ndarray, exclusive: bool = False) -> None:
+        """Hold each thread until every living thread its mask names is here; ``exclusive``
+        (WARPSYNC.EXCLUSIVE, a tiled partition's sync): the threads go on as one group per mask."""
+        key = ("WARPSYNC", iss.ins.pc, exclusive)
+        masks = self.wait_masks.setdefault(key, np.zeros((self.W, WARP), np.int64))
+        np.copyto(masks, want.reshape(-1, WARP), where=iss.S.reshape(-1, WARP))
         self.advance(iss.ins.pc, iss, hold=key)
         self._release(key)
 
@@ -201,14 +243,28 @@ class Scheduler:
             alive = int(self.alive[warp])
             if key[0] == "BSYNC":
                 members = int(_lane_bits(self.run.block.B[key[2]])[warp]) & alive
-                ok = members & ~bits == 0
+                if members & ~bits == 0:
+                    del ws[warp]
+                    self._add(Group(warp, bits & alive, pc + 16), first=True)
+                continue
+            # WARPSYNC: a held lane goes on once every living lane of its mask is held here
+            masks = self.wait_masks[key][warp]
+            lanes = [ln for ln in range(WARP) if bits >> ln & 1]
+            ready = [ln for ln in lanes if int(masks[ln]) & alive & ~bits == 0]
+            if not ready:
+                continue
+            groups: dict[int, int] = {}
+            for ln in ready:
+                m = int(masks[ln]) if key[2] else 0  # exclusive: one group per mask
+                groups[m] = groups.get(m, 0) | (1 << ln)
+            left = bits & ~sum(groups.values())
+            if left:
+                ws[warp] = left
             else:
-                ok = self.wait_masks[key].get(warp, 0) & alive & ~bits == 0
-            if ok:
                 del ws[warp]
-                if key[0] == "WARPSYNC":
-                    self.wait_masks[key].pop(warp, None)
-                self._add(Group(warp, bits & alive, pc + 16), first=True)
+            for g in reversed(list(groups.values())):
+                if g & alive:
+                    self._add(Group(warp, g & alive, pc + 16), first=True)
 
     def _release_all(self) -> None:
         for key in list(self.waiting):
@@ -312,6 +368,30 @@ def op_bssy(iss: Issue) -> None:
     B[warps] = iss.on[warps]
 
 
+def op_bmov(iss: Issue) -> None:
+    """``BMOV.32.CLEAR Rd, Bn``: a convergence barrier's members (the warp's lane mask) into a
+    register, the barrier emptied; ``BMOV.32 Bn, Rs``: the members back (a function built with -G
+    keeps its caller's barrier this way across its own)."""
+    ops = iss.ins.operands
+    b = iss.b
+    warps = np.repeat(iss.on.reshape(-1, WARP).any(axis=1), WARP)
+    if isinstance(ops[0], Barrier):
+        v = np.broadcast_to(np.asarray(iss.u(1), np.uint32), iss.S.shape)
+        # the warp's mask as its first issuing lane holds it
+        _w, first = b.first_lanes(iss.on)
+        per_warp = np.zeros(b.warps, np.uint32)
+        per_warp[_w] = v[first]
+        bits = (np.repeat(per_warp, WARP) >> b.lane_id) & 1
+        b.B[ops[0].index][warps] = bits[warps].astype(bool)
+        return
+    if not isinstance(ops[1], Barrier):
+        raise EmulationError(f"{iss.ins.text!r}: BMOV moves a convergence barrier")
+    x = ops[1].index
+    iss.set(0, np.repeat(_lane_bits(b.B[x]), WARP).astype(np.uint32))
+    if "CLEAR" in iss.ins.mods:
+        b.B[x][warps] = False
+
+
 def op_bsync(iss: Issue) -> None:
     iss.run.sched.bsync(iss)
 
@@ -330,7 +410,7 @@ def op_warpsync(iss: Issue) -> None:
         want = np.full(iss.S.shape, FULL, np.int64)
     else:
         want = _mask_operand(iss, 0)
-    iss.run.sched.warpsync(iss, np.where(iss.S, want, 0))
+    iss.run.sched.warpsync(iss, np.where(iss.S, want, 0), "EXCLUSIVE" in iss.ins.mods)
 
 
 def op_nop(iss: Issue) -> None:
@@ -338,7 +418,26 @@ def op_nop(iss: Issue) -> None:
 
 
 def op_call(iss: Issue) -> None:
+    sched = iss.run.sched
+    lanes = np.flatnonzero(iss.on)
+    d = sched.depth[lanes]
+    if lanes.size and int(d.max()) >= MAX_CALL_DEPTH:
+        raise EmulationError(f"{iss.ins.text!r}: calls nest deeper than {MAX_CALL_DEPTH} (endless recursion?)")
+    if lanes.size and int(d.max()) >= sched.sites.shape[0]:
+        sched.sites = np.vstack([sched.sites, np.zeros((1, sched.sites.shape[1]), np.int64)])
+    sched.sites[d, lanes] = sched.site[lanes]
+    sched.depth[lanes] = d + 1
+    if iss.ins.own_line and iss.ins.line:
+        sched.site[lanes] = iss.ins.line
     iss.jump(iss.on, _target(iss))
+
+
+def op_brx(iss: Issue) -> None:
+    """``BRX Ra, imm``: an indirect branch (a switch's jump table): to pc + 16 + Ra + imm, per lane."""
+    to = np.broadcast_to(np.asarray(iss.u(0)).astype(np.int64), iss.S.shape) + int(iss.raw(1)) + iss.ins.pc + 16
+    to = to & 0xFFFFFFFF
+    for pc in np.unique(to[iss.on]):
+        iss.jump(iss.on & (to == pc), int(pc))
 
 
 def op_ret(iss: Issue) -> None:
@@ -346,6 +445,12 @@ def op_ret(iss: Issue) -> None:
     if not isinstance(reg, Reg):
         raise EmulationError(f"{iss.ins.text!r}: the return address is not in a register")
     to = np.broadcast_to(np.asarray(iss.bits(reg)), iss.S.shape)
+    if len(iss.ins.operands) > 1 and isinstance(iss.ins.operands[1], Imm):  # RET.ABS R20 0x0: plus an offset
+        to = to + np.int64(iss.ins.operands[1].value)
+    sched = iss.run.sched
+    lanes = np.flatnonzero(iss.on & (sched.depth > 0))
+    sched.depth[lanes] -= 1
+    sched.site[lanes] = sched.sites[sched.depth[lanes], lanes]
     for pc in np.unique(to[iss.on]):
         iss.jump(iss.on & (to == pc), int(pc))
 
@@ -397,6 +502,7 @@ SELF_ADVANCING = {"BAR", "BSYNC", "WARPSYNC", "BREAK"}
 
 CONTROL = {
     "BRA": op_bra, "JMP": op_bra, "EXIT": op_exit, "BSSY": op_bssy, "BSYNC": op_bsync, "BREAK": op_break,
-    "WARPSYNC": op_warpsync, "ENDCOLLECTIVE": op_nop, "CALL": op_call, "RET": op_ret, "BAR": op_bar,
-    "B2R": op_b2r, "YIELD": op_nop, "NANOSLEEP": op_nop, "BPT": op_trap, "KILL": op_exit,
+    "WARPSYNC": op_warpsync, "ENDCOLLECTIVE": op_nop, "CALL": op_call, "RET": op_ret, "BAR": op_bar, "BRX": op_brx,
+    "JMX": op_brx,
+    "B2R": op_b2r, "BMOV": op_bmov, "YIELD": op_nop, "NANOSLEEP": op_nop, "BPT": op_trap, "KILL": op_exit,
 }

@@ -16,6 +16,7 @@ from .operands import PT
 WARP = 32
 GLOBAL_BASE = 0x7F00_0000_0000  #: generic address of the first pointer parameter's buffer
 GLOBAL_STRIDE = 1 << 32  #: one buffer every 4 GiB of the address space
+CONSTANTS_BASE = GLOBAL_BASE + 257 * GLOBAL_STRIDE  #: generic address of ``__constant__`` data (bank 3)
 SHARED_WINDOW_HI = 0x7E00  #: high 32 bits of the generic address of shared memory (SR_SWINHI)
 LOCAL_WINDOW_HI = 0x7D00  #: high 32 bits of the generic address of local memory
 SHARED_WINDOW = SHARED_WINDOW_HI << 32
@@ -37,6 +38,8 @@ class Buffer:
     given: int = 0
     #: bytes whose last store held a value that depends on the order between warps (None: none)
     timing: np.ndarray | None = None
+    #: the kernel's own global variables (not a parameter: what it holds taints nothing)
+    static: bool = False
 
 
 class GlobalMemory:

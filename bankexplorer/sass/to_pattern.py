@@ -1,25 +1,33 @@
-"""An executed kernel as a pattern: every shared-memory warp instruction it executed, with its
-lanes' addresses, source line and SASS; the arrays as the source declares them.
+"""An executed kernel as a pattern: its shared-memory SASS instructions, each with every execution
+recorded (warp, and per lane the element of its array and the byte within it), the arrays as the
+source declares them, and the kernel's source, launch and per-SASS counts.
 
-The pattern reopens to the same numbers with no compiler (its instructions are explicit
-addresses), and ``analyze``, ``export`` and the window work on it like on any pattern.
+The pattern reopens to the same numbers with no compiler, and ``analyze``, ``export``, the advisor
+and the window work on it like on any pattern. Editing an array's padding or swizzle recomputes
+the recorded elements' addresses through the new layout at once: a what-if, which the analysis
+says, until the kernel is run again as compiled.
 """
 
 from __future__ import annotations
 
+import os
 import re
 
 import numpy as np
 
 from ..model import hardware as hwr
 from ..model.layout import DTYPES, SharedArray
-from ..model.pattern import Instruction, Pattern
-from .launch import SHARED_RESERVED
+from ..model.pattern import MAX_RECORDED_ROWS, Instruction, KernelSource, Pattern, Recorded
+from .launch import SHARED_RESERVED, LaunchConfig, constants
 from .run import KernelRun
 
 _KIND_NAMES = {v: k for k, v in hwr.KIND_CODE.items()}
 _DECL = re.compile(r"__shared__\s+(?:__align__\s*\(\s*\d+\s*\)\s+)?(?:const\s+|volatile\s+)*"
                    r"([A-Za-z_][\w:]*(?:\s+[A-Za-z_]\w*)?)\s+(?:__align__\s*\(\s*\d+\s*\)\s+)?([A-Za-z_]\w*)\s*((?:\[[^\]]*\])*)")
+
+
+class PatternTooLarge(ValueError):
+    pass
 
 
 def _source_types(text: str) -> dict[str, tuple[str, list[str]]]:
@@ -45,10 +53,10 @@ def _dims(texts: list[str], numel: int, names: dict[str, str]) -> tuple[int, ...
     return (numel,)
 
 
-def kernel_pattern(run: KernelRun, text: str, name: str, block_origin: str = "") -> Pattern:
+def kernel_arrays(run: KernelRun, text: str) -> list[SharedArray]:
+    """The shared arrays as the source declares them (element type and dimensions), at the offsets
+    the compiled code uses them (0 = the first byte a kernel's arrays can have)."""
     from ..cudaimport.types import dtype_of
-
-    from .launch import constants
 
     arrays = []
     decls = _source_types(text)
@@ -56,30 +64,75 @@ def kernel_pattern(run: KernelRun, text: str, name: str, block_origin: str = "")
     for a in run.arrays or []:
         ctype, dim_texts = decls.get(a.name, ("", []))
         dtype = dtype_of(ctype) if ctype else None
-        if dtype is None:
-            dtype = {8: "double", 4: "int", 2: "short", 1: "char"}.get(a.align, "char") if a.size % max(a.align, 1) == 0 \
-                else "char"
+        if dtype is None or a.size % DTYPES[dtype]:
+            dtype = {8: "uint64", 4: "uint32", 2: "unsigned short"}.get(a.align, "uint8") \
+                if a.size % max(a.align, 1) == 0 else "uint8"
         es = DTYPES[dtype]
         numel = max(a.size // es, 1)
-        arrays.append(SharedArray(name=a.name, dtype=dtype, dims=_dims(dim_texts, numel, names), base=a.offset - SHARED_RESERVED))
+        arrays.append(SharedArray(name=a.name, dtype=dtype, dims=_dims(dim_texts, numel, names),
+                                  base=a.offset - SHARED_RESERVED))
+    return arrays
+
+
+def kernel_pattern(run: KernelRun, text: str, name: str, block_origin: str = "", cfg: LaunchConfig | None = None,
+                   inputs: dict[str, str] | None = None, path: str | None = None) -> Pattern:
+    arrays = kernel_arrays(run, text)
     acc = run.accesses
-    rows = run.rows
+    if acc.index.size > MAX_RECORDED_ROWS:
+        raise PatternTooLarge(f"the kernel executed {acc.index.size:,} shared-memory warp instructions: a pattern holds "
+                              f"at most {MAX_RECORDED_ROWS:,} (a smaller block or loop, or --sass-json for the counts)")
+    starts = np.array([a.base for a in arrays], np.int64)
+    order = np.argsort(starts)
+    addr = np.where(acc.active, acc.addr - SHARED_RESERVED, -1)
+    # which array each lane's address lies in
+    which = np.full(addr.shape, -1, np.int64)
+    if arrays:
+        pos = np.searchsorted(starts[order], addr, side="right") - 1
+        cand = order[np.maximum(pos, 0)]
+        ends = np.array([a.base + a.nbytes for a in arrays], np.int64)
+        inside = (pos >= 0) & (addr >= 0) & (addr < ends[cand])
+        which = np.where(inside, cand, -1)
     instructions = []
-    for r in range(acc.index.size):
-        k = int(acc.index[r])
-        row = rows[k]
-        kind = _KIND_NAMES[int(acc.kind[r])]
-        op = "add"
-        space = "shared"
+    for k in np.unique(acc.index):
+        rows = np.flatnonzero(acc.index == k)
+        srow = run.rows[int(k)]
+        w = which[rows]
+        hits = w[w >= 0]
+        arr_i = int(np.bincount(hits).argmax()) if hits.size else -1
+        a = arrays[arr_i] if arr_i >= 0 else None
+        el = np.full(w.shape, -1, np.int64)
+        off = np.zeros(w.shape, np.int64)
+        if a is not None:
+            mine = w == arr_i
+            rel = addr[rows] - a.base
+            el = np.where(mine, rel // a.elem_size, -1)
+            off = np.where(mine, rel % a.elem_size, 0)
+        kind = _KIND_NAMES[int(acc.kind[rows[0]])]
+        op, space = "add", "shared"
         if kind == "load_generic":
             kind, space = "load", "generic"
         elif kind in ("atomic_cas", "atomic_cas_loop"):
             kind, op = "atomic", "cas"
         elif kind == "atomic_merged":
             kind, op = "atomic", "popc_inc"
-        addrs = tuple(int(x) - SHARED_RESERVED if on else None for x, on in zip(acc.addr[r], acc.active[r]))
-        mats = int(acc.matrices[r]) or 1
-        instructions.append(Instruction(kind=kind, width=int(acc.width[r]) if kind not in hwr.MATRIX_KINDS else None,
-                                        matrices=mats, addresses=addrs, label=f"L{row.line} {row.sass} (warp {int(acc.warp[r])})",
-                                        space=space, op=op, pc=row.pc))
-    return Pattern(name=name, block=run.block, arrays=tuple(arrays), instructions=tuple(instructions))
+        elif kind == "atomic":
+            m = re.search(r"ATOMS\.(\w+)", srow.sass)
+            op = {"ADD": "add", "MIN": "min", "MAX": "max", "INC": "inc", "DEC": "dec", "AND": "and", "OR": "or",
+                  "XOR": "xor", "EXCH": "exch"}.get(m.group(1) if m else "", "add")
+        rec = Recorded(acc.warp[rows].astype(np.int32), el.astype(np.int32), off.astype(np.int16),
+                       addr[rows].astype(np.int32))
+        matrices = int(acc.matrices[rows[0]]) or 1
+        instructions.append(Instruction(
+            kind=kind, width=None if kind in hwr.MATRIX_KINDS else int(acc.width[rows[0]]), matrices=matrices,
+            array=a.name if a is not None else None, label=f"L{srow.line} {srow.sass}", space=space, op=op,
+            pc=srow.pc, recorded=rec))
+    src = KernelSource(
+        text=text, file=os.path.basename(path) if path else "", arch=run.arch, block_index=tuple(run.block_index),
+        grid=tuple(cfg.grid) if cfg else tuple(i + 1 for i in run.block_index),
+        defines=tuple(sorted((k, v) for k, v in (cfg.scalars if cfg else {}).items())),
+        inputs=tuple(sorted((inputs or {}).items())), compiled_arrays=tuple(arrays),
+        sass=tuple((r.pc, r.sass, r.line, r.executed, r.threads, r.pred_on_threads,
+                    -1 if r.wavefronts is None else r.wavefronts, -1 if r.ideal is None else r.ideal,
+                    tuple(r.data), r.timing) for r in run.rows),
+        notes=tuple(run.notes), timing_dependent=run.timing_dependent, warp_instructions=run.warp_instructions)
+    return Pattern(name=name, block=run.block, arrays=tuple(arrays), instructions=tuple(instructions), kernel=src)

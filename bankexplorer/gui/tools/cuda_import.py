@@ -1,63 +1,71 @@
-"""Tools > Import CUDA...: paste a kernel's shared-memory code, see its bank conflicts as you type,
-and import it into the window as one undoable edit.
+"""Tools > Import CUDA...: paste or open a kernel; it is compiled and one block of it executed on the
+CPU while you type, and its shared-memory cost shown per source line; import it into the window as
+one undoable edit.
 
-Code on the left (line numbers; the line of the worst conflict has a red background and a red
-gutter mark; problems are underlined where they are), the analysis on the right (one row per
-shared-memory instruction with its wavefronts, ideal and N-way; the problems with line:column).
-Clicking an instruction selects the code it came from; moving the cursor in the code selects the
-instructions of that line. The import is :func:`bankexplorer.cudaimport.import_cuda`, which only
-parses the text; then, when the ``compile`` extra is installed, the text is compiled with NVRTC in a
-background thread (:func:`bankexplorer.cudaimport.compiled.import_compiled`) and the results switch
-to what the compiled code executes ("as compiled"), with the lines that differ listed. Typing never
-waits for the compiler: a result for an older text is dropped.
+The code is on the left (line numbers; the worst line red; compile errors underlined; lines whose
+addresses depend on data or on timing marked in the gutter). On the right: the launch (block size,
+block index, grid, architecture, and a row per kernel parameter: a pointer gets a ``.npy`` file,
+"zero-filled" until one is attached; a scalar gets a value), then the per-line view
+(:class:`~bankexplorer.gui.kernel_lines.LineTree`: executed warp instructions, threads, wavefronts
+vs ideal, worst lines first, each line's SASS under it) and the run's notes.
+
+A whole kernel (a ``__global__`` function) goes through :func:`bankexplorer.sass.run.emulate` and
+:func:`bankexplorer.sass.to_pattern.kernel_pattern` on a worker thread
+(:class:`~bankexplorer.gui.kernel_runner.KernelRunner`): edits are debounced, and a result for a
+text or launch that has changed since is dropped. A few lines with no ``__global__`` function are
+read as written by :func:`bankexplorer.cudaimport.import_cuda` (nothing to compile). Without the
+compiler the window says in one line how to get it.
+
+Clicking a line selects its code and, once imported, its instructions in every view of the window.
 """
 
 from __future__ import annotations
 
-import threading
-from dataclasses import replace
+import os
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QElapsedTimer, QEventLoop, QRect, QSize, Qt, QTimer, Signal
+import numpy as np
+from PySide6.QtCore import QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction, QColor, QFontDatabase, QKeySequence, QPainter, QTextCharFormat, QTextCursor, QTextFormat,
 )
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QDialog, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget,
-    QListWidgetItem, QPlainTextEdit, QPushButton, QSplitter, QTableWidget, QTableWidgetItem, QTableWidgetSelectionRange, QTextEdit,
-    QVBoxLayout, QWidget,
+    QComboBox, QDialog, QFileDialog, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
+    QPlainTextEdit, QPushButton, QSizePolicy, QSplitter, QTextEdit, QToolButton, QVBoxLayout, QWidget,
 )
 
 from ...compiler import nvrtc
-from ...cudaimport import ImportOptions, ImportResult, InstructionStat, import_cuda, instruction_stats, parse_block
-from ...cudaimport.compiled import import_compiled
-from ...cudaimport.result import Diagnostic, SourceSpan
-from ...model.analysis import analyze
-from ...model.errors import BankExplorerError
+from ...model.pattern import MAX_THREADS
 from ...resources import EXAMPLES
 from ..document import Document
+from ..kernel_lines import DATA, TIMING, WORST_BG, LineStat, LineTree, SassStat, instruction_lines, stats_from_run
+from ..kernel_runner import KernelRunner, Launch, Outcome, Session, remember
 from ..palette import SCREEN
 
 if TYPE_CHECKING:
     from ..app import MainWindow
 
-#: pause after the last keystroke before re-importing (typing a word is one import, not five)
-DEBOUNCE_MS = 250
+#: pause after the last keystroke before compiling and running again
+DEBOUNCE_MS = 400
 CUDA_EXAMPLES = EXAMPLES / "cuda"
+#: a pointer parameter's buffer (what ``sass.launch`` gives each): an attached array must fit
+MAX_ARRAY_BYTES = 16 << 20
 
-WORST_BG = QColor(255, 222, 222)
 WORST_MARK = QColor(*SCREEN.conflict)
 SELECTED_LINE_BG = QColor(222, 235, 255)
-SELECTED_SPAN_BG = QColor(170, 200, 250)
 SEVERITY_COLOR = {"error": QColor(*SCREEN.conflict), "warning": QColor(220, 130, 0), "note": QColor(120, 120, 130)}
 GOOD = QColor(30, 130, 60)
+GREY = "#6a6a6a"
 
 STARTER = """\
-// Paste the lines of a kernel that declare and index shared memory.
-// The block size comes from a launch below, a '// block: 32, 8' comment or the Block box.
+// Paste or open a kernel: it is compiled and one block executed on the CPU as you type.
+// The block size comes from a '// block: 32, 8' comment, a launch, or the Block box.
 #define TILE 32
 
-__global__ void transpose(float* out, const float* in)
+__global__ void transpose(float *out, const float *in)
 {
     __shared__ float tile[TILE][TILE];
     int x = threadIdx.x, y = threadIdx.y;
@@ -68,24 +76,81 @@ __global__ void transpose(float* out, const float* in)
         out[(y + j) * TILE + x] = tile[x][y + j];
 }
 
-void launch(float* out, const float* in)
+void launch(float *out, const float *in)
 {
     transpose<<<1, dim3(32, 8)>>>(out, in);
 }
 """
 
 
-def _swatch(color: QColor, text: str) -> str:
-    return f"<span style='background:{color.name()}'>&nbsp;&nbsp;&nbsp;</span>&nbsp;{text}"
+@dataclass(frozen=True)
+class Problem:
+    """Something to mark in the code: a compile error, a line the run has a note on."""
+
+    line: int
+    column: int
+    severity: str  # error | warning | note
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.severity}: {self.message}"
 
 
-_LEGEND = "&nbsp;&nbsp;".join([
-    _swatch(WORST_BG, "worst conflict"), _swatch(SELECTED_SPAN_BG, "selected access"),
-    f"<span style='color:{SEVERITY_COLOR['error'].name()}'>●</span>&nbsp;error",
-    f"<span style='color:{SEVERITY_COLOR['warning'].name()}'>●</span>&nbsp;warning (underlined in the code)",
-])
+def _blank_comments(text: str) -> str:
+    return re.sub(r"//[^\n]*|/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
 
 
+def kernel_name(text: str) -> str | None:
+    """The first ``__global__`` function's name (the one a run executes unless told)."""
+    clean = _blank_comments(text)
+    for m in re.finditer(r"\b__global__\b", clean):
+        for f in re.finditer(r"([A-Za-z_]\w*)\s*\(", clean[m.end():m.end() + 2000]):
+            if f.group(1) not in ("__launch_bounds__", "__attribute__", "__align__", "alignas", "__declspec"):
+                return f.group(1)
+    return None
+
+
+def parse_dims(text: str, what: str, least: int) -> tuple[int, int, int]:
+    """``32,8`` / ``32x8`` / ``256`` -> (x, y, z); ValueError saying what to write."""
+    parts = [p for p in text.lower().replace("x", ",").replace(" ", "").split(",") if p]
+    try:
+        dims = [int(p) for p in parts]
+    except ValueError:
+        dims = []
+    if not 1 <= len(dims) <= 3 or min(dims) < least:
+        raise ValueError(f"{what} {text!r}: write 1 to 3 numbers of at least {least}, e.g. "
+                         f"{'32,8' if least else '1,0'}")
+    return tuple(dims + [1 if least else 0] * (3 - len(dims)))  # type: ignore[return-value]
+
+
+def parse_number(text: str) -> int | float:
+    t = text.strip().replace("_", "")
+    try:
+        return int(t, 0)
+    except ValueError:
+        return float(t)
+
+
+def input_lines(text: str) -> dict[str, str]:
+    """The ``// input: NAME = FILE.npy`` lines of a kernel: the data it was measured with."""
+    return dict(re.findall(r"//\s*input:\s*(\w+)\s*=\s*(\S+)", text))
+
+
+def load_npy(path: str) -> bytes:
+    """The bytes an attached ``.npy`` array fills its buffer with (no pickles; C order)."""
+    if os.path.getsize(path) > MAX_ARRAY_BYTES + 4096:
+        raise ValueError(f"{Path(path).name} is larger than a parameter's {MAX_ARRAY_BYTES >> 20} MiB buffer")
+    arr = np.load(path, allow_pickle=False)
+    if not isinstance(arr, np.ndarray):
+        raise ValueError(f"{Path(path).name} holds several arrays (.npz): save one array with numpy.save")
+    data = np.ascontiguousarray(arr).tobytes()
+    if len(data) > MAX_ARRAY_BYTES:
+        raise ValueError(f"{Path(path).name}: {len(data):,} bytes do not fit a parameter's {MAX_ARRAY_BYTES >> 20} MiB "
+                         f"buffer")
+    return data
+
+
+# ---- the code editor -------------------------------------------------------------------------------
 class _Gutter(QWidget):
     def __init__(self, editor: "CodeEditor"):
         super().__init__(editor)
@@ -99,8 +164,9 @@ class _Gutter(QWidget):
 
 
 class CodeEditor(QPlainTextEdit):
-    """A plain-text editor with line numbers and marks: the worst line, the selected
-    instruction's code and problems, each also shown in the gutter."""
+    """A plain-text editor with line numbers and marks: the worst line, the selected line,
+    problems (underlined, a dot in the gutter) and lines whose addresses depend on data (D) or on
+    timing (T)."""
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -110,17 +176,17 @@ class CodeEditor(QPlainTextEdit):
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.setTabStopDistance(4 * self.fontMetrics().horizontalAdvance(" "))
         self.worst_line: int | None = None
-        self.selected: list[SourceSpan] = []
-        self.diagnostics: list[Diagnostic] = []
+        self.selected_line: int | None = None
+        self.diagnostics: list[Problem] = []
+        self.flags: dict[int, str] = {}  # line -> "D" (data) / "T" (timing)
         self.gutter = _Gutter(self)
         self.blockCountChanged.connect(self._update_margin)
         self.updateRequest.connect(self._scroll_gutter)
         self._update_margin()
 
-    # ---- gutter ------------------------------------------------------------------------------
     def gutter_width(self) -> int:
         digits = len(str(max(1, self.blockCount())))
-        return 22 + self.fontMetrics().horizontalAdvance("9") * max(3, digits)
+        return 34 + self.fontMetrics().horizontalAdvance("9") * max(3, digits)
 
     def _update_margin(self, *_):
         self.setViewportMargins(self.gutter_width(), 0, 0, 0)
@@ -139,43 +205,63 @@ class CodeEditor(QPlainTextEdit):
     def paint_gutter(self, event) -> None:
         p = QPainter(self.gutter)
         p.fillRect(event.rect(), QColor(244, 244, 242))
-        worst_lines = {self.worst_line} if self.worst_line else set()
         diag_lines: dict[int, str] = {}
         for d in self.diagnostics:
-            if d.severity == "note":
-                continue
-            if diag_lines.get(d.line) != "error":
+            if d.severity != "note" and diag_lines.get(d.line) != "error":
                 diag_lines[d.line] = d.severity
         block = self.firstVisibleBlock()
         top = round(self.blockBoundingGeometry(block).translated(self.contentOffset()).top())
         h = self.fontMetrics().height()
         w = self.gutter.width()
+        small = self.font()
+        small.setPointSizeF(max(small.pointSizeF() - 2, 6))
         while block.isValid() and top <= event.rect().bottom():
             line = block.blockNumber() + 1
             bottom = top + round(self.blockBoundingRect(block).height())
             if block.isVisible() and bottom >= event.rect().top():
-                if line in worst_lines:
+                if line == self.worst_line:
                     p.fillRect(0, top, w, bottom - top, WORST_BG)
                     p.fillRect(0, top, 4, bottom - top, WORST_MARK)
                 if line in diag_lines:
                     p.setBrush(SEVERITY_COLOR[diag_lines[line]])
                     p.setPen(Qt.PenStyle.NoPen)
                     r = max(3, h // 5)
-                    p.drawEllipse(8 - r, top + h // 2 - r, 2 * r, 2 * r)
-                p.setPen(WORST_MARK if line in worst_lines else QColor(*SCREEN.faint))
+                    p.drawEllipse(9 - r, top + h // 2 - r, 2 * r, 2 * r)
+                flag = self.flags.get(line)
+                if flag:
+                    p.setFont(small)
+                    p.setPen(TIMING if flag == "T" else DATA)
+                    p.drawText(14, top, 12, h, int(Qt.AlignmentFlag.AlignCenter), flag)
+                    p.setFont(self.font())
+                p.setPen(WORST_MARK if line == self.worst_line else QColor(*SCREEN.faint))
                 p.drawText(0, top, w - 6, h, int(Qt.AlignmentFlag.AlignRight), str(line))
             block = block.next()
             top = bottom
         p.end()
 
-    # ---- marks -------------------------------------------------------------------------------
-    def set_marks(self, worst_line: int | None, diagnostics: list[Diagnostic],
-                  selected: list[SourceSpan] | None = None) -> None:
+    def set_marks(self, worst_line: int | None, diagnostics: list[Problem], flags: dict[int, str] | None = None) -> None:
         self.worst_line = worst_line
         self.diagnostics = list(diagnostics)
-        if selected is not None:
-            self.selected = list(selected)
+        if flags is not None:
+            self.flags = dict(flags)
         self._apply_marks()
+
+    def select_line(self, line: int | None, scroll: bool = True) -> None:
+        self.selected_line = line
+        self._apply_marks()
+        if line is not None and scroll:
+            block = self.document().findBlockByNumber(line - 1)
+            if block.isValid():
+                c = QTextCursor(block)
+                self.blockSignals(True)
+                self.setTextCursor(c)
+                self.blockSignals(False)
+                self.centerCursor() if not self._visible(line) else self.ensureCursorVisible()
+
+    def _visible(self, line: int) -> bool:
+        block = self.document().findBlockByNumber(line - 1)
+        r = self.blockBoundingGeometry(block).translated(self.contentOffset())
+        return 0 <= r.top() and r.bottom() <= self.viewport().height()
 
     def _line_selection(self, line: int, color: QColor) -> QTextEdit.ExtraSelection | None:
         block = self.document().findBlockByNumber(line - 1)
@@ -188,43 +274,35 @@ class CodeEditor(QPlainTextEdit):
         return sel
 
     def cursor_at(self, line: int, column: int) -> QTextCursor:
-        """A cursor at 1-based (line, column), clamped to the text."""
         doc = self.document()
         block = doc.findBlockByNumber(max(0, min(line - 1, doc.blockCount() - 1)))
         c = QTextCursor(block)
         c.movePosition(QTextCursor.MoveOperation.Right, n=max(0, min(column - 1, block.length() - 1)))
         return c
 
-    def _span_cursor(self, s: SourceSpan) -> QTextCursor:
-        c = self.cursor_at(s.line, s.column)
-        end = self.cursor_at(s.end_line, s.end_column)
-        c.setPosition(end.position(), QTextCursor.MoveMode.KeepAnchor)
-        return c
-
     def _apply_marks(self) -> None:
         sels: list[QTextEdit.ExtraSelection] = []
-        if self.worst_line:
-            s = self._line_selection(self.worst_line, WORST_BG)
-            if s is not None:
-                sels.append(s)
-        for span in self.selected:
-            s = self._line_selection(span.line, SELECTED_LINE_BG)
-            if s is not None:
-                sels.append(s)
-            s = QTextEdit.ExtraSelection()
-            s.format.setBackground(SELECTED_SPAN_BG)
-            s.cursor = self._span_cursor(span)
-            sels.append(s)
+        for line, color in ((self.worst_line, WORST_BG), (self.selected_line, SELECTED_LINE_BG)):
+            if line:
+                s = self._line_selection(line, color)
+                if s is not None:
+                    sels.append(s)
         for d in self.diagnostics:
             if d.severity == "note":
                 continue
-            c = self.cursor_at(d.line, d.column)
-            c.movePosition(QTextCursor.MoveOperation.EndOfWord, QTextCursor.MoveMode.KeepAnchor)
-            if not c.hasSelection():  # at the end of a line or on punctuation: mark one character
+            block = self.document().findBlockByNumber(d.line - 1)
+            if not block.isValid():
+                continue
+            c = QTextCursor(block)
+            if d.column > 1:
                 c = self.cursor_at(d.line, d.column)
-                if c.atBlockEnd() and not c.atBlockStart():
-                    c.movePosition(QTextCursor.MoveOperation.Left)
-                c.movePosition(QTextCursor.MoveOperation.Right, QTextCursor.MoveMode.KeepAnchor)
+                c.movePosition(QTextCursor.MoveOperation.EndOfWord, QTextCursor.MoveMode.KeepAnchor)
+            else:  # the whole line, from its first non-blank character
+                text = block.text()
+                c.movePosition(QTextCursor.MoveOperation.Right, n=len(text) - len(text.lstrip()))
+                c.movePosition(QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor)
+            if not c.hasSelection():
+                continue
             s = QTextEdit.ExtraSelection()
             fmt = QTextCharFormat()
             fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
@@ -236,109 +314,167 @@ class CodeEditor(QPlainTextEdit):
         self.setExtraSelections(sels)
         self.gutter.update()
 
-    def show_span(self, span: SourceSpan) -> None:
-        """Select the code of ``span`` and scroll to it."""
-        self.setTextCursor(self._span_cursor(span))
-        self.ensureCursorVisible()
+
+# ---- a pointer or scalar parameter ------------------------------------------------------------------
+class ParamRow:
+    """The widgets of one kernel parameter in the launch grid."""
+
+    def __init__(self, dialog: "CudaImportDialog", name: str, ctype: str, pointer: bool):
+        self.name, self.ctype, self.pointer = name, ctype, pointer
+        self.label = QLabel(f"<code>{ctype} <b>{name}</b></code>")
+        self.label.setTextFormat(Qt.TextFormat.RichText)
+        self.widgets: list[QWidget] = [self.label]
+        if pointer:
+            self.data: bytes | None = None
+            self.file: str = ""
+            self.state = QLabel()
+            self.state.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            self.attach = QPushButton("Attach .npy…")
+            self.attach.setToolTip(f"Fill {name}'s buffer from the start with a numpy array (.npy, no pickles); "
+                                   f"the rest of its 16 MiB stays zero")
+            self.attach.clicked.connect(lambda: dialog.choose_array(name))
+            self.detach = QToolButton()
+            self.detach.setText("×")
+            self.detach.setToolTip(f"Detach: {name} zero-filled again")
+            self.detach.clicked.connect(lambda: dialog.detach(name))
+            self.widgets += [self.state, self.attach, self.detach]
+            self.show_state()
+        else:
+            self.edit = QLineEdit()
+            self.edit.setPlaceholderText("64")
+            self.edit.setToolTip(f"The value of {name} at launch (empty: 64, as the measurements' launcher gives "
+                                 f"every scalar)")
+            self.edit.textChanged.connect(dialog._changed)
+            self.widgets.append(self.edit)
+
+    def show_state(self, origin: str = "") -> None:
+        if self.data is None:
+            self.state.setText(f"<i style='color:{GREY}'>zero-filled</i>")
+            self.state.setToolTip(f"{self.name} points to 16 MiB of zeros: attach the data it is meant to read")
+            self.detach.setEnabled(False)
+        else:
+            self.state.setText(f"{self.file} <span style='color:{GREY}'>({len(self.data):,} B{origin})</span>")
+            self.state.setToolTip(f"{self.name} starts with the bytes of {self.file}")
+            self.detach.setEnabled(True)
+
+    def value(self) -> int | float | None:
+        t = self.edit.text().strip()
+        return parse_number(t) if t else None
 
 
+# ---- the dialog ----------------------------------------------------------------------------------------
 class CudaImportDialog(QDialog):
-    """The editor. ``analysisUpdated`` is emitted after every (debounced) import."""
+    """``analysisUpdated`` is emitted after every result shown (a run, a failed run, a snippet)."""
 
     analysisUpdated = Signal()
-    #: (generation, ImportResult): a background compile finished (emitted from its thread)
-    compiled = Signal(int, object)
 
     def __init__(self, document: Document, parent: QWidget | None = None):
         super().__init__(parent)
         self.document = document
         self.setWindowTitle("Import CUDA")
         self.setWindowFlag(Qt.WindowType.Window, True)
-        self.result: ImportResult | None = None
-        self.stats: list[InstructionStat] = []
         self.name = "Imported CUDA"
-        self._following_cursor = False
+        self.path: str | None = None  # the kernel's file, when it came from one
+        self.outcome: Outcome | None = None  # the result shown
+        self.stats: list[LineStat] = []
+        self.snippet = None  # an ImportResult, for a snippet read as written
+        self.state = "idle"  # idle | running | done | failed | unavailable | snippet | invalid
+        self.params: dict[str, ParamRow] = {}
+        self._param_key: tuple = ()
+        self._expect = -1  # the generation whose result is wanted
+        self._launch: Launch | None = None
+        self.imported_kernel = None  # the KernelSource this dialog last put in the document
+        self._detached: set[str] = set()  # detached by hand: its // input: line does not attach it again
+        self.runner = KernelRunner(self)
+        self.runner.finished.connect(self._finished)
 
-        self.editor = CodeEditor()
-        self.editor.setPlaceholderText("Paste CUDA code here")
+        # ---- top row
         self.examples = QComboBox()
         self.examples.addItem("Examples…", None)
         for path in sorted(CUDA_EXAMPLES.glob("*.cu")):
             self.examples.addItem(path.stem.replace("_", " "), str(path))
         self.examples.activated.connect(self._load_example)
-        self.block_edit = QLineEdit()
-        self.block_edit.setPlaceholderText("auto, or e.g. 32,8")
-        self.block_edit.setFixedWidth(150)
-        self.block_edit.setToolTip("Threads per block: x[,y[,z]]. Empty: a <<<grid, block>>> launch or a "
-                                   "'// block: x, y' comment in the code, else 32.")
-        self.extern_edit = QLineEdit()
-        self.extern_edit.setPlaceholderText("auto")
-        self.extern_edit.setToolTip("Bytes of dynamic shared memory for 'extern __shared__' arrays. Empty: the "
-                                    "launch's third argument or a '// extern-size: N' comment, else 48 KiB.")
-        self.extern_edit.setFixedWidth(110)
-        self.view_combo = QComboBox()
-        self.view_combo.addItem("As compiled", "compiled")
-        self.view_combo.addItem("As written", "written")
-        self.view_combo.setToolTip("As compiled: the kernel is compiled with NVRTC and the results follow the machine "
-                                   "code (fused vector accesses, atomic forms, removed loads). As written: each "
-                                   "access of the source on its own.")
+        self.open_button = QPushButton("Open…")
+        self.open_button.setToolTip("Open a .cu file (its // input: lines attach the arrays beside it)")
+        self.open_button.clicked.connect(self._open_file)
         self.arch_combo = QComboBox()
         for a in nvrtc.ARCHITECTURES:
             self.arch_combo.addItem(a if a in nvrtc.MEASURED_ARCHITECTURES else f"{a} (not measured)", a)
         self.arch_combo.setCurrentIndex(nvrtc.ARCHITECTURES.index(nvrtc.DEFAULT_ARCH))
         self.arch_combo.setToolTip("Architecture to compile for. The bank rules were measured on sm_90 (H100).")
-        self.sass_button = QPushButton("SASS")
-        self.sass_button.setCheckable(True)
-        self.sass_button.setToolTip("Show the shared-memory machine instructions of each line")
-        self.sass_view = QPlainTextEdit()
-        self.sass_view.setReadOnly(True)
-        self.sass_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.sass_view.setVisible(False)
-        self.sass_view.setMaximumHeight(180)
-        self.sass_button.toggled.connect(self.sass_view.setVisible)
-        self._generation = 0
-        self.compile_state = "off"  # off | compiling | compiled | failed | unavailable
-        self.compiled.connect(self._compiled)
-
+        self.arch_combo.currentIndexChanged.connect(self._changed)
         top = QHBoxLayout()
         top.addWidget(self.examples)
+        top.addWidget(self.open_button)
         top.addStretch(1)
-        top.addWidget(QLabel("Block:"))
-        top.addWidget(self.block_edit)
-        top.addWidget(QLabel("extern bytes:"))
-        top.addWidget(self.extern_edit)
-        top.addWidget(QLabel("View:"))
-        top.addWidget(self.view_combo)
+        top.addWidget(QLabel("Compile for"))
         top.addWidget(self.arch_combo)
-        top.addWidget(self.sass_button)
-        left = QWidget()
-        lv = QVBoxLayout(left)
-        lv.setContentsMargins(0, 0, 0, 0)
-        lv.addWidget(self.editor)
 
+        # ---- left: the code
+        self.editor = CodeEditor()
+        self.editor.setPlaceholderText("Paste a CUDA kernel here")
+
+        # ---- right: launch, per-line view, notes
+        self.block_edit = QLineEdit()
+        self.block_edit.setPlaceholderText("auto")
+        self.block_edit.setToolTip("Threads per block: x[,y[,z]]. Empty: a '// block: x, y' comment, a "
+                                   "<<<grid, block>>> launch or __launch_bounds__ in the code, else 32.")
+        self.block_origin = QLabel()
+        self.block_origin.setStyleSheet(f"color:{GREY}")
+        self.index_edit = QLineEdit()
+        self.index_edit.setPlaceholderText("0,0,0")
+        self.index_edit.setToolTip("Which block to execute: blockIdx x[,y[,z]] (one block is executed)")
+        self.grid_edit = QLineEdit()
+        self.grid_edit.setPlaceholderText("auto")
+        self.grid_edit.setToolTip("gridDim x[,y[,z]] (empty: one block more than the block index in each dimension)")
+        self.extern_edit = QLineEdit()
+        self.extern_edit.setPlaceholderText("auto")
+        self.extern_edit.setToolTip("Bytes of dynamic shared memory for 'extern __shared__' arrays. Empty: a "
+                                    "'// extern-size: N' comment or the launch's third argument, else 48 KiB.")
+        for e in (self.block_edit, self.index_edit, self.grid_edit, self.extern_edit):
+            e.setMinimumWidth(70)
+            e.textChanged.connect(self._changed)
+        launch = QGridLayout()
+        launch.setHorizontalSpacing(6)
+        launch.setVerticalSpacing(3)
+        launch.addWidget(QLabel("Block"), 0, 0)
+        launch.addWidget(self.block_edit, 0, 1)
+        launch.addWidget(QLabel("Block index"), 0, 2)
+        launch.addWidget(self.index_edit, 0, 3)
+        launch.addWidget(QLabel("Grid"), 0, 4)
+        launch.addWidget(self.grid_edit, 0, 5)
+        launch.addWidget(QLabel("extern bytes"), 0, 6)
+        launch.addWidget(self.extern_edit, 0, 7)
+        launch.addWidget(self.block_origin, 1, 1, 1, 7)
+        self.params_box = QWidget()
+        self.params_grid = QGridLayout(self.params_box)
+        self.params_grid.setContentsMargins(0, 0, 0, 0)
+        self.params_grid.setHorizontalSpacing(8)
+        self.params_grid.setVerticalSpacing(2)
+        self.params_title = QLabel("<b>Parameters</b>")
+
+        self.hint = QLabel(nvrtc.INSTALL_HINT)
+        self.hint.setStyleSheet("color:#a05000;")
+        self.hint.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.hint.setVisible(False)
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.RichText)
-        self.table = QTableWidget(0, 5)
-        self.table.setHorizontalHeaderLabels(["line", "instruction", "wavefronts", "ideal", "N-way"])
-        self.table.verticalHeader().setVisible(False)
-        self.table.setWordWrap(False)
-        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        hh = self.table.horizontalHeader()
-        hh.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        for c in (0, 2, 3, 4):
-            hh.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
-        self.table.setToolTip("Worst warp instruction of each access (over warps and loop iterations). "
-                              "Click one to select its code.")
-        self.problems = QListWidget()
-        self.problems.setMaximumHeight(150)
-        self.problems.setWordWrap(True)
-        self.problems.itemClicked.connect(self._go_to_problem)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.summary.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        self.lines = LineTree()
+        self.lines.linePicked.connect(self._line_picked)
+        self.lines.sassPicked.connect(self._sass_picked)
+        self.notes_label = QLabel("Notes")
+        self.notes = QListWidget()
+        self.notes.setWordWrap(True)
+        self.notes.setMaximumHeight(120)
+        self.notes.itemClicked.connect(self._go_to_note)
+
         self.import_button = QPushButton("Import into window")
         self.import_button.setDefault(True)
-        self.import_button.setToolTip("Replace the window's pattern with this one (Edit > Undo brings the old one back)")
+        self.import_button.setToolTip("Replace the window's pattern with this kernel's shared-memory instructions as "
+                                      "executed (Edit > Undo brings the old one back)")
         self.import_button.clicked.connect(self.import_into_document)
         close = QPushButton("Close")
         close.clicked.connect(self.close)
@@ -352,330 +488,510 @@ class CudaImportDialog(QDialog):
         right = QWidget()
         rv = QVBoxLayout(right)
         rv.setContentsMargins(0, 0, 0, 0)
+        rv.setSpacing(4)
+        rv.addLayout(launch)
+        rv.addWidget(self.params_title)
+        rv.addWidget(self.params_box)
+        rv.addWidget(self.hint)
         rv.addWidget(self.summary)
-        rv.addWidget(self.table, 1)
-        rv.addWidget(self.sass_view)
-        legend = QLabel(_LEGEND)
-        legend.setWordWrap(True)
-        rv.addWidget(legend)
-        self.problems_label = QLabel("Problems")
-        rv.addWidget(self.problems_label)
-        rv.addWidget(self.problems)
+        rv.addWidget(self.lines, 1)
+        rv.addWidget(self.notes_label)
+        rv.addWidget(self.notes)
 
         split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(left)
+        split.addWidget(self.editor)
         split.addWidget(right)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 1)
+        split.setChildrenCollapsible(False)
         self.splitter = split
         self._sized = False
         outer = QVBoxLayout(self)
         outer.addLayout(top)
         outer.addWidget(split, 1)
         outer.addLayout(buttons)
-        self.resize(1400, 800)
+        self.resize(1500, 860)
 
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.setInterval(DEBOUNCE_MS)
         self.timer.timeout.connect(self.refresh)
-        self.editor.textChanged.connect(self._text_changed)
-        self.block_edit.textChanged.connect(self._text_changed)
-        self.extern_edit.textChanged.connect(self._text_changed)
-        self.view_combo.currentIndexChanged.connect(lambda *_: self.refresh())
-        self.arch_combo.currentIndexChanged.connect(lambda *_: self.refresh())
-        self.table.itemSelectionChanged.connect(self._instruction_selected)
+        self.editor.textChanged.connect(self._changed)
         self.editor.cursorPositionChanged.connect(self._cursor_moved)
-        self.document.patternChanged.connect(self._document_changed)
+        self.document.selectionChanged.connect(self._document_selection)
         self.editor.setPlainText(STARTER)
         self.refresh()
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)
-        if not self._sized:  # code 3/5, results 2/5 of the width, whatever their size hints say
+        if not self._sized:  # code 2/5, launch and lines 3/5 of the width
             self._sized = True
             w = max(self.splitter.width(), 600)
-            self.splitter.setSizes([w * 3 // 5, w - w * 3 // 5])
+            self.splitter.setSizes([w * 2 // 5, w - w * 2 // 5])
 
-    def _document_changed(self) -> None:
-        """The window's hardware (banks, bank width, warp size) is what the import is analyzed on."""
-        if self.result is not None and self.document.pattern.hardware != self.result.pattern.hardware:
-            self.timer.start()
+    # ---- the text and the launch ----------------------------------------------------------------
+    def set_text(self, text: str, name: str | None = None, path: str | None = None) -> None:
+        """Show ``text`` (a kernel opened from ``path``, an example) and run it now."""
+        self.path = path
+        self.name = name or (Path(path).stem if path else self.name)
+        for row in self.params.values():  # another kernel: its own data
+            if row.pointer:
+                row.data, row.file = None, ""
+        self._detached = set()
+        self.editor.setPlainText(text)
+        self.refresh()
 
-    # ---- import ------------------------------------------------------------------------------
-    def _text_changed(self) -> None:
+    def _changed(self, *_) -> None:
         self.status.setText("")
-        self._generation += 1  # a compile of the text before this edit is out of date
+        self.runner.cancel()  # whatever runs now is for the text before this edit
+        self._expect = -1
         self.timer.start()
 
-    def _options(self) -> tuple[ImportOptions, str | None]:
+    def launch(self) -> Launch:
+        """The launch the fields describe (ValueError with what to fix)."""
+        from ...sass.launch import text_settings
+
+        text = self.editor.toPlainText()
+        settings = text_settings(text)
+        if self.block_edit.text().strip():
+            block, origin = parse_dims(self.block_edit.text(), "block", 1), "given"
+        elif "block" in settings:
+            block, origin = settings["block"]
+        else:
+            block, origin = (32, 1, 1), "default"
+        if int(np.prod(block)) > MAX_THREADS:
+            raise ValueError(f"block {'x'.join(map(str, block))}: {int(np.prod(block)):,} threads is more than a block "
+                             f"can have ({MAX_THREADS})")
+        index = parse_dims(self.index_edit.text(), "block index", 0) if self.index_edit.text().strip() else (0, 0, 0)
+        grid = parse_dims(self.grid_edit.text(), "grid", 1) if self.grid_edit.text().strip() else None
+        if grid is not None and any(i >= g for i, g in zip(index, grid)):
+            raise ValueError(f"block index {index} is outside the grid {grid}")
+        ext = self.extern_edit.text().strip().replace("_", "").replace(",", "")
+        extern = None
+        if ext:
+            if not ext.isdigit() or int(ext) > 227 << 10:
+                raise ValueError(f"extern bytes {ext!r}: write a number of bytes up to 232,448 (227 KiB)")
+            extern = int(ext)
+        elif "extern-size" in settings:
+            extern = int(settings["extern-size"][0])
+        scalars, arrays, inputs = {}, {}, {}
+        for name, row in self.params.items():
+            if row.pointer:
+                if row.data is not None:
+                    arrays[name], inputs[name] = row.data, row.file
+            else:
+                try:
+                    v = row.value()
+                except ValueError:
+                    raise ValueError(f"{name}: {row.edit.text()!r} is not a number") from None
+                if v is not None:
+                    scalars[name] = v
+        return Launch(text, self.name, tuple(block), tuple(index), grid, tuple(sorted(scalars.items())),
+                      tuple(sorted(arrays.items())), tuple(sorted(inputs.items())), self.arch_combo.currentData(),
+                      self.path, extern, origin)
+
+    def _sync_params(self, text: str, name: str | None) -> None:
+        """One row per parameter of the kernel (values and attached data kept by name)."""
+        from ...sass.launch import kernel_params
+
+        decls = kernel_params(text, name) if name else None
+        key = tuple((d.name, d.type, d.pointer) for d in decls or ())
+        if key != self._param_key:
+            self._param_key = key
+            old = self.params
+            while self.params_grid.count():
+                w = self.params_grid.takeAt(0).widget()
+                if w is not None:
+                    w.setParent(None)
+            self.params = {}
+            for r, d in enumerate(decls or ()):
+                row = ParamRow(self, d.name, d.type, d.pointer)
+                prev = old.get(d.name)
+                if prev is not None and prev.pointer == d.pointer:
+                    if d.pointer:
+                        row.data, row.file = prev.data, prev.file
+                        row.show_state()
+                    else:
+                        row.edit.blockSignals(True)
+                        row.edit.setText(prev.edit.text())
+                        row.edit.blockSignals(False)
+                for c, w in enumerate(row.widgets):
+                    self.params_grid.addWidget(w, r, c)
+                self.params[d.name] = row
+            self.params_grid.setColumnStretch(1, 1)
+            self.params_title.setVisible(bool(self.params))
+            self.params_box.setVisible(bool(self.params))
+        # the data a kernel names on its "// input:" lines, beside its file
+        folder = Path(self.path).parent if self.path else None
+        for pname, fname in input_lines(text).items():
+            row = self.params.get(pname)
+            if row is not None and row.pointer and row.data is None and folder is not None \
+                    and pname not in self._detached and (folder / fname).is_file():
+                try:
+                    self.attach(pname, str(folder / fname), origin=", from its // input: line", run=False)
+                except (OSError, ValueError):
+                    pass
+
+    def choose_array(self, name: str) -> None:
+        start = str(Path(self.path).parent) if self.path else str(Path.home())
+        path, _ = QFileDialog.getOpenFileName(self, f"Data for {name}", start, "numpy arrays (*.npy);;All files (*)")
+        if path:
+            try:
+                self.attach(name, path)
+            except (OSError, ValueError, EOFError) as e:
+                self.status.setText(f"<span style='color:{WORST_MARK.name()}'>{name}: cannot use {Path(path).name}: "
+                                    f"{e}</span>")
+
+    def attach(self, name: str, path: str, origin: str = "", run: bool = True) -> None:
+        """Fill pointer parameter ``name`` from the ``.npy`` file ``path`` (ValueError when it is
+        not one, or too large) and run again."""
+        row = self.params.get(name)
+        if row is None or not row.pointer:
+            raise ValueError(f"the kernel has no pointer parameter {name!r}")
+        try:
+            row.data = load_npy(path)
+        except (ValueError, EOFError) as e:
+            raise ValueError(str(e) if "npy" in str(e) or "buffer" in str(e) else
+                             f"{Path(path).name} is not a .npy array file ({e})") from None
+        row.file = Path(path).name
+        self._detached.discard(name)
+        row.show_state(origin)
+        if run:
+            self.refresh()
+
+    def detach(self, name: str) -> None:
+        row = self.params.get(name)
+        if row is not None and row.pointer:
+            row.data, row.file = None, ""
+            self._detached.add(name)
+            row.show_state()
+            self.refresh()
+
+    # ---- running ----------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Compile and run the text now (the timer calls this after a pause in typing)."""
+        self.timer.stop()
+        text = self.editor.toPlainText()
+        name = kernel_name(text)
+        self._sync_params(text, name)
+        if name is None:
+            self._run_snippet(text)
+            return
+        self.snippet = None
+        try:
+            launch = self.launch()
+        except ValueError as e:
+            self.state = "invalid"
+            self._launch = None
+            self._show(problem=str(e))
+            return
+        self.block_origin.setText(f"{'×'.join(map(str, launch.block))} ({launch.origin})"
+                                  if not self.block_edit.text().strip() else "")
+        if not nvrtc.available():
+            self.state = "unavailable"
+            self._launch = None
+            self._show()
+            return
+        self.state = "running"
+        self._launch = launch
+        self._expect = self.runner.submit(launch)
+        self._show()
+
+    def _finished(self, generation: int, out: Outcome) -> None:
+        if generation != self._expect:
+            return  # a run for a text or launch that has changed since
+        self.outcome = out
+        self.state = "done" if out.ok else "failed"
+        if out.ok and out.run.kernel != kernel_name(out.launch.text):  # another kernel ran: its parameters
+            self._sync_params(out.launch.text, out.run.kernel)
+        self._show()
+
+    def wait_compiled(self, timeout_ms: int = 60000) -> bool:
+        """Process events until the run of the text as it is now is shown (tests, screenshots,
+        Import into window)."""
+        if self.timer.isActive():
+            self.refresh()
+        return self.runner.wait(timeout_ms) and self.state != "running"
+
+    def _run_snippet(self, text: str) -> None:
+        """A few lines with no kernel around them: read as written (nothing to compile)."""
+        from ...cudaimport import ImportOptions, import_cuda
+        from ...model.analysis import analyze
+        from ...model.errors import BankExplorerError
+
+        self.runner.cancel()
+        self._launch = None
         opts = ImportOptions(name=self.name, hardware=self.document.pattern.hardware)
         problem = None
-        if self.block_edit.text().strip():
-            try:
-                opts.block = parse_block(self.block_edit.text())
-            except ValueError as e:
-                problem = str(e)
-        ext = self.extern_edit.text().strip().replace("_", "").replace(",", "")
-        if ext:
-            if ext.isdigit() and 1 <= int(ext) <= 1 << 30:
-                opts.extern_bytes = int(ext)
-            else:
-                problem = f"extern bytes {ext!r}: write a number of bytes from 1 to 2**30"
-        return opts, problem
-
-    def refresh(self) -> None:
-        """Import the text now (the timer calls this after a pause in typing)."""
-        self.timer.stop()
-        opts, problem = self._options()
-        text = self.editor.toPlainText()
-        self.result = import_cuda(text, opts)
-        self._generation += 1
-        self.compile_state = "off"
-        if self.view_combo.currentData() == "compiled":
-            if not nvrtc.available():
-                self.compile_state = "unavailable"
-            elif "__global__" not in text:  # a few lines pasted on their own: nothing to compile
-                self.compile_state = "snippet"
-            elif problem is None:
-                self.compile_state = "compiling"
-                gen, arch = self._generation, self.arch_combo.currentData()
-
-                def work() -> None:
-                    try:
-                        res = import_compiled(text, opts, arch)
-                    except Exception as e:  # never lose the editor to a compiler problem
-                        res = e
-                    try:
-                        self.compiled.emit(gen, res)
-                    except RuntimeError:  # the dialog was closed and deleted meanwhile
-                        pass
-
-                threading.Thread(target=work, daemon=True, name="nvrtc-compile").start()
-        self._show(problem)
-
-    def _compiled(self, generation: int, res) -> None:
-        """A background compile finished: show it, unless the text changed since."""
-        if generation != self._generation:
-            return
-        if isinstance(res, Exception):
-            self.compile_state = "failed"
-            self.compile_message = f"could not compile: {res}"
-        else:
-            self.result = res
-            self.compile_state = res.compiled.status if res.compiled else "failed"
-            self.compile_message = res.compiled.message if res.compiled else ""
-        _opts, problem = self._options()
-        self._show(problem)
-
-    def wait_compiled(self, timeout_ms: int = 20000) -> bool:
-        """Process events until the background compile is in (tests, and Import into window)."""
-        t = QElapsedTimer()
-        t.start()
-        while self.compile_state == "compiling" and t.elapsed() < timeout_ms:
-            QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
-        return self.compile_state != "compiling"
-
-    def _show(self, problem: str | None) -> None:
         try:
-            an = analyze(self.result.pattern, detail=False)
-            self.stats = instruction_stats(self.result, an)
-            totals = an.totals()
-        except BankExplorerError as e:  # a pattern the model rejects as a whole: say so, keep the editor usable
-            self.stats, totals = [], None
-            problem = problem or str(e)
-        worst = max((s for s in self.stats if s.excess > 0), key=lambda s: (s.excess, s.degree), default=None)
-        self.worst = worst
-        self._fill_table()
-        self._fill_problems(problem)
-        self._fill_summary(totals)
-        self.editor.set_marks(worst.line if worst else None, list(self.result.diagnostics), [])
-        self.import_button.setEnabled(bool(self.result.pattern.instructions) and problem is None)
-        self._fill_sass()
+            if self.block_edit.text().strip():
+                opts.block = parse_dims(self.block_edit.text(), "block", 1)
+        except ValueError as e:
+            problem = str(e)
+        self.state = "snippet"
+        self.snippet = res = import_cuda(text, opts)
+        stats = []
+        try:
+            an = analyze(res.pattern, detail=False)
+        except BankExplorerError as e:
+            an, problem = None, problem or str(e)
+        if an is not None:
+            res_ = an.result
+            for k, ins in enumerate(res.pattern.instructions):
+                rows = an.rows_of(k)
+                ok = res_.wavefronts[rows] >= 0
+                stats.append(SassStat(k, ins.title(), res.sources[k].line if k < len(res.sources) else 0,
+                                      int((ok & res_.served[rows].any(axis=1)).sum()),
+                                      int(res_.served[rows][ok].sum()), int(res_.wavefronts[rows][ok].sum()),
+                                      int(res_.ideal[rows][ok].sum()), instruction=k))
+        from ..kernel_lines import _by_line
+
+        self.stats = _by_line(stats)
+        self.block_origin.setText(f"{'×'.join(map(str, res.pattern.block))} ({res.block_origin})"
+                                  if not self.block_edit.text().strip() else "")
+        self._show(problem=problem)
+
+    # ---- showing ----------------------------------------------------------------------------------
+    def _show(self, problem: str | None = None) -> None:
+        out = self.outcome if self.state in ("done", "failed") else None
+        text_lines = self.editor.toPlainText().split("\n")
+        if self.state == "done":
+            self.stats = stats_from_run(out.run)
+        elif self.state not in ("snippet",) and self.state != "running":
+            self.stats = []
+        # while running: the last numbers stay (greyed by the summary), typing is never blocked
+        self.lines.set_stats(self.stats, text_lines)
+        self.lines.setEnabled(self.state != "running")
+        self.hint.setVisible(self.state == "unavailable")
+        diags: list[Problem] = []
+        notes: list[tuple[int, str, str]] = []
+        if out is not None:
+            diags += [Problem(ln, 1, "error" if msg.startswith(("error", "catastrophic")) else "warning", msg)
+                      for ln, msg in out.problems]
+            if out.run is not None:
+                notes += [(ln, "note", msg) for ln, msg in out.run.notes]
+                if out.run.timing_dependent:
+                    notes.append((0, "note", "some counts depend on the order in which warps run (the GPU's timing)"))
+            if out.message and not out.problems:
+                notes.insert(0, (0, "error" if not out.ok else "warning", out.message))
+        if self.snippet is not None:
+            diags += [Problem(d.line, d.column, d.severity, d.message) for d in self.snippet.diagnostics]
+        if problem:
+            notes.insert(0, (0, "error", problem))
+        for d in diags:
+            notes.append((d.line, d.severity, d.message))
+        flags = {}
+        for ls in self.stats:
+            if ls.timing:
+                flags[ls.line] = "T"
+            elif ls.data:
+                flags[ls.line] = "D"
+        worst = self.stats[0].line if self.stats and self.stats[0].excess > 0 else None
+        if self.state != "running":
+            self.editor.set_marks(worst, diags, flags)
+        self._fill_notes(notes)
+        self._fill_summary(problem)
+        can = (self.state == "done" and out is not None and out.pattern is not None) or \
+              (self.state == "snippet" and self.snippet is not None and bool(self.snippet.pattern.instructions)
+               and problem is None)
+        self.import_button.setEnabled(bool(can) or self.state == "running")
+        self._document_selection()
         self.analysisUpdated.emit()
 
-    def _fill_sass(self) -> None:
-        comp = self.result.compiled if self.result is not None else None
-        if comp is None or comp.status != "compiled":
-            self.sass_view.setPlainText({"compiling": "compiling…", "unavailable": nvrtc.INSTALL_HINT}.get(
-                self.compile_state, "no compiled code (the view is as written)"))
+    def _fill_notes(self, notes: list[tuple[int, str, str]]) -> None:
+        self.notes.clear()
+        for line, sev, msg in notes:
+            it = QListWidgetItem((f"{line}: " if line else "") + msg)
+            it.setForeground(SEVERITY_COLOR.get(sev, SEVERITY_COLOR["note"]))
+            it.setData(Qt.ItemDataRole.UserRole, line)
+            it.setToolTip(msg)
+            self.notes.addItem(it)
+        n = len(notes)
+        self.notes_label.setText(f"Notes ({n})" if n else "Notes: none")
+
+    def _fill_summary(self, problem: str | None) -> None:
+        grey = "<span style='color:" + GREY + "'>{}</span>"
+        st = self.state
+        if st == "unavailable":
+            self.summary.setText(grey.format("A whole kernel is compiled and executed; the compiler is not installed."))
             return
-        lines = []
-        for c in comp.changes:
-            lines.append(f"line {c.line}: {c.compiled} per thread")
-            lines += [f"    {t}" for t in c.sass]
-        self.sass_view.setPlainText("\n".join(lines) or "no shared-memory instruction in the compiled code")
-
-    def _fill_table(self) -> None:
-        self.table.blockSignals(True)
-        self.table.setRowCount(len(self.stats))
-        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-        for r, s in enumerate(self.stats):
-            title = s.title.removeprefix(f"L{s.line} ")
-            cells = [str(s.line), title]
-            if s.error:
-                cells += ["error", "", ""]
-            else:
-                cells += [str(s.wavefronts), str(s.ideal), f"{s.degree}x"]
-            for c, text in enumerate(cells):
-                it = QTableWidgetItem(text)
-                if c != 1:
-                    it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                else:
-                    it.setFont(mono)
-                it.setToolTip(s.error or f"line {s.line}: {title}\n{s.rows} warp instruction(s), "
-                                         f"{s.total_wavefronts:,} wavefronts in all (ideal {s.total_ideal:,})")
-                if s.error:
-                    it.setForeground(SEVERITY_COLOR["error"])
-                elif c in (2, 4):
-                    it.setForeground(SEVERITY_COLOR["error"] if s.wavefronts > s.ideal else GOOD)
-                if self.worst is not None and s.index == self.worst.index:
-                    it.setBackground(WORST_BG)
-                self.table.setItem(r, c, it)
-        self.table.blockSignals(False)
-
-    def _fill_problems(self, problem: str | None) -> None:
-        self.problems.clear()
-        diags = list(self.result.diagnostics) if self.result else []
-        if problem:
-            self.problems.addItem(QListWidgetItem(f"options: {problem}"))
-        for d in diags:
-            it = QListWidgetItem(f"{d.line}:{d.column}  {d.severity}: {d.message}")
-            it.setForeground(SEVERITY_COLOR[d.severity])
-            it.setData(Qt.ItemDataRole.UserRole, (d.line, d.column))
-            self.problems.addItem(it)
-        n = sum(d.severity != "note" for d in diags) + bool(problem)
-        self.problems_label.setText(f"Problems ({n})" if n else "Problems: none (notes only)" if diags else
-                                    "Problems: none")
-
-    def _fill_summary(self, totals) -> None:
-        res = self.result
-        if res is None:
+        if st == "invalid":
+            self.summary.setText(f"<span style='color:{WORST_MARK.name()}'>{problem}</span>")
             return
-        p = res.pattern
-        arrays = ", ".join(f"{a.dtype} {a.name}" + "".join(f"[{d}]" for d in a.dims)
-                           + (f" (+{a.padding} padding)" if a.padding else "") for a in p.arrays) or "none"
-        lines = [f"<b>Block</b> {'×'.join(map(str, p.block))} <span style='color:#777'>({res.block_origin})</span>"
-                 f" &nbsp; <b>Arrays</b> {arrays}"]
-        if not p.instructions:
-            lines.append("No shared-memory access found yet.")
-        elif totals is not None:
-            eff = f"{totals.efficiency:.0%}"
-            lines.append(f"<b>{totals.wavefronts:,}</b> wavefronts for {totals.executed:,} warp instructions "
-                         f"(ideal {totals.ideal:,}, efficiency {eff})")
-            lines += self._compiled_lines()
-            w = self.worst
-            if w is not None:
-                lines.append(f"<span style='color:{WORST_MARK.name()}'><b>Worst conflict: line {w.line}</b>, "
-                             f"{w.degree}-way ({w.excess:,} excess wavefronts)</span>")
-            else:
-                lines.append(f"<span style='color:{GOOD.name()}'><b>No bank conflict.</b></span>")
+        if st == "snippet":
+            res = self.snippet
+            p = res.pattern
+            msg = [grey.format(f"A snippet (no __global__ function): read as written, access by access, block "
+                               f"{'×'.join(map(str, p.block))} ({res.block_origin}). Paste a whole kernel to compile "
+                               f"and execute it.")]
+            if self.stats:
+                wf, ideal = sum(s.wavefronts for s in self.stats), sum(s.ideal for s in self.stats)
+                msg.append(f"<b>{wf:,}</b> wavefronts (ideal {ideal:,})")
+            self.summary.setText("<br>".join(msg))
+            return
+        launch = self._launch if st == "running" else (self.outcome.launch if self.outcome else None)
+        if launch is None:
+            self.summary.setText("")
+            return
+        where = (f"block {'×'.join(map(str, launch.block))}, index {','.join(map(str, launch.block_index))}"
+                 + (f" of a grid of {','.join(map(str, launch.grid))}" if launch.grid else ""))
+        if st == "running":
+            self.summary.setText(grey.format(f"Compiling for {launch.arch} and executing one block ({where})…"))
+            return
+        out = self.outcome
+        if not out.ok:
+            self.summary.setText(f"<span style='color:{WORST_MARK.name()}'><b>Not executed:</b> "
+                                 f"{_esc(out.message.splitlines()[0] if out.message else 'the kernel does not compile')}"
+                                 f"</span>")
+            return
+        run = out.run
+        arch = run.arch + ("" if run.arch in nvrtc.MEASURED_ARCHITECTURES else " (not measured: sm_90's bank rules)")
+        lines = [f"<b>{_esc(run.kernel)}</b>: {where}, as compiled for {arch}, executed on the CPU: "
+                 f"{run.warp_instructions:,} warp instructions in {out.seconds:.2f} s"]
+        wf = sum(ls.wavefronts for ls in self.stats)
+        ideal = sum(ls.ideal for ls in self.stats)
+        ex = sum(ls.executed for ls in self.stats)
+        eff = f"{ideal / wf:.0%}" if wf else "–"
+        lines.append(f"<b>{wf:,}</b> shared-memory wavefronts for {ex:,} warp instructions executed "
+                     f"(ideal {ideal:,}, efficiency {eff})")
+        worst = self.stats[0] if self.stats and self.stats[0].excess > 0 else None
+        if worst is not None:
+            lines.append(f"<span style='color:{WORST_MARK.name()}'><b>Worst: line {worst.line}</b>, "
+                         f"{worst.excess:,} excess wavefronts</span>")
+        elif self.stats:
+            lines.append(f"<span style='color:{GOOD.name()}'><b>No bank conflict.</b></span>")
+        else:
+            lines.append(grey.format("No shared-memory instruction executed."))
+        if out.pattern is not None and out.pattern.arrays:
+            lines.append(grey.format("Arrays: " + ", ".join(_esc(a.declaration()) for a in out.pattern.arrays)))
+        elif out.pattern is None and out.message:
+            lines.append(f"<span style='color:{WORST_MARK.name()}'>{_esc(out.message)}</span>")
         self.summary.setText("<br>".join(lines))
 
-    def _compiled_lines(self) -> list[str]:
-        """Where the numbers come from: the compiled code (with the lines it changes) or the source."""
-        grey = "<span style='color:#777'>{}</span>"
-        st = self.compile_state
-        if st == "off":
-            return [grey.format("As written: each access of the source on its own.")]
-        if st == "compiling":
-            return [grey.format(f"As written; compiling for {self.arch_combo.currentData()}…")]
-        if st == "snippet":
-            return [grey.format("As written. For the compiled view, paste a whole kernel (a __global__ function).")]
-        if st == "unavailable":
-            return [grey.format("As written. For the compiled view: pip install 'bankexplorer[compile]'")]
-        comp = self.result.compiled if self.result is not None else None
-        if st != "compiled" or comp is None:
-            return [grey.format(f"As written ({getattr(self, 'compile_message', '') or 'the text does not compile'})")]
-        arch = comp.arch + ("" if comp.measured_arch else " (not measured: the bank rules are sm_90's)")
-        changed = [c for c in comp.changes if c.differs]
-        out = [f"<b>As compiled</b> for {arch}: " + (f"{len(changed)} line(s) differ from the source as written"
-                                                    if changed else "every line executes as written")]
-        for c in changed[:6]:
-            out.append(f"&nbsp;&nbsp;line {c.line}: {c.written} → {c.compiled}: <b>{c.wavefronts_compiled:,}</b> "
-                       f"wavefronts instead of {c.wavefronts_written:,}")
-        if len(changed) > 6:
-            out.append(f"&nbsp;&nbsp;… and {len(changed) - 6} more (SASS shows all)")
-        return out
+    # ---- linking lines, code and the window ---------------------------------------------------------
+    def _ours(self) -> bool:
+        """The document shows what this dialog imported (so a line picked here selects there)."""
+        k = self.document.pattern.kernel
+        return k is not None and k is self.imported_kernel
 
-    # ---- linking code and results ------------------------------------------------------------
-    def select_instruction(self, k: int) -> None:
-        row = next((r for r, s in enumerate(self.stats) if s.index == k), None)
-        if row is not None:
-            self.table.selectRow(row)
+    def _line_picked(self, line: int) -> None:
+        self.editor.select_line(line)
+        if self._ours():
+            ks = [k for k, ln in instruction_lines(self.document.pattern).items() if ln == line]
+            if ks:
+                self.document.select_group(ks)
+        elif self.state == "snippet" and self._snippet_ours():
+            ls = next((x for x in self.stats if x.line == line), None)
+            if ls is not None and ls.instructions:
+                self.document.select_group(ls.instructions)
 
-    def _instruction_selected(self) -> None:
-        if self.result is None or self._following_cursor:
-            return
-        rows = sorted({i.row() for i in self.table.selectedIndexes()})
-        spans = [self.result.sources[self.stats[r].index] for r in rows if r < len(self.stats)]
-        self.editor.set_marks(self.editor.worst_line, self.editor.diagnostics, spans)
-        if spans:
-            self._following_cursor = True
-            try:
-                self.editor.show_span(spans[0])
-            finally:
-                self._following_cursor = False
+    def _sass_picked(self, line: int, pc: int) -> None:
+        self.editor.select_line(line)
+        if self._ours():
+            k = next((j for j, ins in enumerate(self.document.pattern.instructions) if ins.pc == pc), None)
+            if k is not None:
+                self.document.select(instruction=k)
+        elif self.state == "snippet" and self._snippet_ours():
+            self.document.select(instruction=pc)
+
+    def _snippet_ours(self) -> bool:
+        return self.snippet is not None and self.document.pattern is getattr(self, "_imported_snippet", None)
 
     def _cursor_moved(self) -> None:
-        """The cursor moved in the code: select the instructions written on its line."""
-        if self._following_cursor or self.result is None or self.timer.isActive():
+        """The cursor moved in the code: mark the line in the per-line view."""
+        if self.timer.isActive():
             return
         line = self.editor.textCursor().blockNumber() + 1
-        ks = set(self.result.instruction_at_line(line))
-        rows = [r for r, s in enumerate(self.stats) if s.index in ks]
-        self._following_cursor = True
-        try:
-            self.table.clearSelection()
-            for r in rows:
-                self.table.setRangeSelected(QTableWidgetSelectionRange(r, 0, r, self.table.columnCount() - 1), True)
-            if rows:
-                self.table.scrollToItem(self.table.item(rows[0], 0))
-            spans = [self.result.sources[self.stats[r].index] for r in rows]
-            self.editor.set_marks(self.editor.worst_line, self.editor.diagnostics, spans)
-        finally:
-            self._following_cursor = False
+        if any(ls.line == line for ls in self.stats):
+            self.editor.select_line(line, scroll=False)
+            self.lines.select_line(line)
 
-    def _go_to_problem(self, item: QListWidgetItem) -> None:
-        pos = item.data(Qt.ItemDataRole.UserRole)
-        if pos:
-            self.editor.setTextCursor(self.editor.cursor_at(*pos))
-            self.editor.ensureCursorVisible()
-            self.editor.setFocus()
+    def _document_selection(self) -> None:
+        """The window selected an instruction of what this dialog imported: mark its line here."""
+        if not self._ours():
+            return
+        k = self.document.selection.instruction
+        line = instruction_lines(self.document.pattern).get(k)
+        if line is not None:
+            self.lines.select_line(line)
+            self.editor.select_line(line, scroll=False)
+
+    def _go_to_note(self, item: QListWidgetItem) -> None:
+        line = item.data(Qt.ItemDataRole.UserRole)
+        if line:
+            self.editor.select_line(int(line))
+            self.lines.select_line(int(line))
 
     def _load_example(self, index: int) -> None:
         path = self.examples.itemData(index)
-        if not path:
-            return
-        from pathlib import Path
-
-        self.name = Path(path).stem
-        self.editor.setPlainText(Path(path).read_text(encoding="utf-8"))
-        self.refresh()
+        if path:
+            self.set_text(Path(path).read_text(encoding="utf-8"), Path(path).stem, path)
         self.examples.setCurrentIndex(0)
 
-    # ---- into the window ---------------------------------------------------------------------
+    def _open_file(self) -> None:
+        start = str(Path(self.path).parent) if self.path else str(CUDA_EXAMPLES)
+        path, _ = QFileDialog.getOpenFileName(self, "Open kernel", start, "CUDA (*.cu *.cuh);;All files (*)")
+        if path:
+            try:
+                self.set_text(Path(path).read_text(encoding="utf-8", errors="replace"), path=path)
+            except OSError as e:
+                self.status.setText(f"Cannot open {Path(path).name}: {e.strerror or e}")
+
+    # ---- into the window ------------------------------------------------------------------------------
     def import_into_document(self) -> bool:
-        """Replace the document's pattern with the import: one undoable edit."""
-        if self.timer.isActive() or self.result is None:
-            self.refresh()
+        """Replace the document's pattern with the kernel as executed: one undoable edit."""
         self.wait_compiled()
-        res = self.result
+        if self.state == "snippet":
+            return self._import_snippet()
+        out = self.outcome if self.state == "done" else None
+        if out is None or out.pattern is None:
+            why = out.message if out is not None and out.message else "the kernel has not run (see the notes)"
+            self.status.setText(f"<span style='color:{WORST_MARK.name()}'>Not imported: {_esc(why)}</span>")
+            return False
+        pat = replace(out.pattern, figure=self.document.pattern.figure)
+        if not pat.instructions:
+            self.status.setText("Nothing to import: the kernel executed no shared-memory instruction.")
+            return False
+        if not self.document.apply(pat, f"Import CUDA kernel {out.run.kernel}"):
+            where, msg = self.document.errors[0]
+            self.status.setText(f"<span style='color:{WORST_MARK.name()}'>Not imported: {where}: {msg}</span>")
+            return False
+        self.imported_kernel = pat.kernel
+        remember(pat.kernel, Session(dict(out.launch.arrays), out.launch.path, out.launch.extern_bytes))
+        picked = self.lines.selectedItems()
+        line = picked[0].data(0, Qt.ItemDataRole.UserRole)[0] if picked else (self.stats[0].line if self.stats else None)
+        ks = [k for k, ln in instruction_lines(pat).items() if ln == line]
+        if ks:
+            self.document.select_group(ks)
+        n = len(pat.instructions)
+        self.status.setText(f"Imported {out.run.kernel}: {n} shared-memory SASS instruction{'s' if n != 1 else ''} "
+                            f"(Edit > Undo brings the previous pattern back).")
+        return True
+
+    def _import_snippet(self) -> bool:
+        res = self.snippet
         if res is None or not res.pattern.instructions:
             self.status.setText("Nothing to import: no shared-memory access found.")
             return False
         pat = replace(res.pattern, figure=self.document.pattern.figure)
-        n = len(pat.instructions)
-        if not self.document.apply(pat, f"Import CUDA ({n} instruction{'s' if n != 1 else ''})"):
+        if not self.document.apply(pat, f"Import CUDA ({len(pat.instructions)} instructions)"):
             where, msg = self.document.errors[0]
             self.status.setText(f"<span style='color:{WORST_MARK.name()}'>Not imported: {where}: {msg}</span>")
             return False
-        rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
-        k = self.stats[rows[0].row()].index if rows else (self.worst.index if self.worst else 0)
-        self.document.select(instruction=k, iteration=0, warp=0)
-        self.status.setText(f"Imported {n} instruction{'s' if n != 1 else ''} into the window "
-                            f"(Edit > Undo brings the previous pattern back).")
+        self._imported_snippet = pat
+        self.status.setText(f"Imported {len(pat.instructions)} instruction(s) as written (Edit > Undo brings the "
+                            f"previous pattern back).")
         return True
+
+    def closeEvent(self, ev) -> None:  # noqa: N802 - Qt's name
+        self.runner.cancel()
+        super().closeEvent(ev)
+
+
+def _esc(s: str) -> str:
+    import html
+
+    return html.escape(s)
 
 
 def open_dialog(window: "MainWindow", path: str | None = None) -> CudaImportDialog:
@@ -685,11 +1001,7 @@ def open_dialog(window: "MainWindow", path: str | None = None) -> CudaImportDial
     if dlg is None:
         dlg = window.cuda_import = CudaImportDialog(window.document, window)
     if path is not None:
-        from pathlib import Path
-
-        dlg.name = Path(path).stem
-        dlg.editor.setPlainText(Path(path).read_text(encoding="utf-8", errors="replace"))
-        dlg.refresh()
+        dlg.set_text(Path(path).read_text(encoding="utf-8", errors="replace"), path=str(path))
     dlg.show()
     dlg.raise_()
     dlg.activateWindow()
@@ -699,7 +1011,8 @@ def open_dialog(window: "MainWindow", path: str | None = None) -> CudaImportDial
 def install(window: "MainWindow") -> None:
     a = QAction("Import &CUDA…", window)
     a.setShortcut(QKeySequence("Ctrl+Shift+I"))
-    a.setStatusTip("Paste a kernel's shared-memory code and see its bank conflicts; import it as a pattern")
+    a.setStatusTip("Paste or open a kernel: it is compiled and one block executed; see its bank conflicts per "
+                   "line and import it")
     a.triggered.connect(lambda: open_dialog(window))
     window.menus["tools"].addAction(a)
     window.cuda_import_action = a

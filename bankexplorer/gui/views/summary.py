@@ -6,7 +6,7 @@ from __future__ import annotations
 from html import escape as _esc  # user text inside the summary's markup
 
 import numpy as np
-from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, QTimer
+from PySide6.QtCore import QEvent, QItemSelectionModel, QPointF, QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QColor, QFont, QGuiApplication, QKeySequence, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -98,6 +98,12 @@ def summary_blocks(an: Analysis | None, sel: Selection, style: Style = SCREEN) -
             head += " (" + ", ".join(f"{a}={b}" for a, b in an.loop_values[k][int(an.iteration[row])].items()) + ")"
         head += f", warp {int(an.warp[row])}"
         out.append(("para", f"<b>{_esc(head)}</b>"))
+    if p.kernel is not None:
+        changed = p.kernel.what_if(p.arrays)
+        if changed:
+            out.append(("para", f"<span style='color:#805000'><b>⚠ What-if:</b> {_esc(', '.join(changed))} laid out "
+                                f"otherwise than compiled: the kernel's recorded accesses through the new layout "
+                                f"(Tools &gt; Re-run as Compiled)</span>"))
     if row is not None and det is None:
         out.append(("para", f"<span style='color:{red}'>{_esc(an.errors[row])}</span>"))
     blank = ("", True, "")
@@ -298,6 +304,23 @@ class SummaryView(QAbstractScrollArea):
         return QSize(300, 240)
 
 
+def per_instruction(source: np.ndarray, values: np.ndarray, n: int, op=np.maximum) -> np.ndarray:
+    """``op`` (np.add or np.maximum) over each instruction's rows, at least 0 (0 for an instruction
+    without rows). The analysis lists rows instruction by instruction, so one segment reduction
+    does it (an imported kernel has 100,000 rows: ``np.maximum.at`` took milliseconds)."""
+    out = np.zeros(n, np.int64)
+    if not source.size:
+        return out
+    if source.size > 1 and (source[1:] < source[:-1]).any():  # not in order: the general way
+        op.at(out, source, values)
+        return np.maximum(out, 0)
+    starts = np.searchsorted(source, np.arange(n))
+    has = starts < np.searchsorted(source, np.arange(n), side="right")
+    if has.any():
+        out[has] = np.maximum(op.reduceat(np.asarray(values, np.int64), starts[has]), 0)
+    return out
+
+
 def _set_max(sb: QSpinBox, v: int) -> None:
     if sb.maximum() != v:
         sb.setMaximum(v)
@@ -370,13 +393,10 @@ class InstructionList(QWidget):
             src = an.source
             wf, ideal, deg = an.result.wavefronts, an.result.ideal, an.result.degree
             count = np.bincount(src, minlength=n)
-            bad_n = np.bincount(src, weights=wf < 0, minlength=n)
-            wf_sum = np.bincount(src, weights=np.maximum(wf, 0), minlength=n).astype(np.int64)
-            id_sum = np.bincount(src, weights=ideal, minlength=n).astype(np.int64)
-            wf_max, id_max, deg_max = (np.zeros(n, np.int64) for _ in range(3))
-            np.maximum.at(wf_max, src, wf)
-            np.maximum.at(id_max, src, ideal)
-            np.maximum.at(deg_max, src, deg)
+            bad_n = per_instruction(src, (wf < 0).astype(np.int64), n, np.add)
+            wf_sum = per_instruction(src, np.maximum(wf, 0), n, np.add)
+            id_sum = per_instruction(src, ideal, n, np.add)
+            wf_max, id_max, deg_max = (per_instruction(src, x, n, np.maximum) for x in (wf, ideal, deg))
         # the model's signals are held while the texts change and one dataChanged covers the
         # changed cells afterwards: each cell's own made the table and its header (columns sized
         # to their contents) measure every row again, once per changed cell
@@ -427,9 +447,21 @@ class InstructionList(QWidget):
         for w in (self.table, self.iteration, self.warp, self.lane):
             w.blockSignals(True)
         if p.instructions:
-            if self.table.currentRow() != s.instruction or not self.table.selectionModel().hasSelection():
+            sm = self.table.selectionModel()
+            if len(s.group) > 1:  # a source line's instructions: all marked, the drawn one current
+                want = set(s.group)
+                if {i.row() for i in sm.selectedRows()} != want or self.table.currentRow() != s.instruction:
+                    sm.clearSelection()
+                    flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+                    for k in sorted(want):
+                        sm.select(self.table.model().index(k, 0), flags)
+                    sm.setCurrentIndex(self.table.model().index(s.instruction, 1),
+                                       QItemSelectionModel.SelectionFlag.NoUpdate)
+                    self.table.scrollTo(self.table.model().index(s.instruction, 1))
+            elif self.table.currentRow() != s.instruction or len(sm.selectedRows()) != 1:
                 self.table.selectRow(s.instruction)
-            _set_max(self.iteration, max(p.instructions[s.instruction].iterations() - 1, 0))
+            runs = self.doc.executions(s.instruction)
+            _set_max(self.iteration, max(int(runs[s.warp]) - 1 if s.warp < runs.size else 0, 0))
         _set_max(self.warp, max(p.warps - 1, 0))
         _set_max(self.lane, p.hardware.warp_size - 1)
         for sb, v in ((self.iteration, s.iteration), (self.warp, s.warp), (self.lane, -1 if s.lane is None else s.lane)):

@@ -104,6 +104,12 @@ class VLine(pg.GraphicsObject):
         p.setPen(self.pen)
         p.drawLine(QPointF(self._x, ext[0]), QPointF(self._x, ext[1]))
 
+#: a warp sequence longer than this is drawn as a strip picture (each pixel column coloured by the
+#: share of excess cycles in it), not one bar per instruction: an imported kernel's warp can run
+#: thousands of shared-memory instructions, more bars than the strip has pixels
+SEQ_BARS = 400
+SEQ_STRIP_PX = 2048
+
 
 class TimelineView(DocView):
     title = "Timeline"
@@ -150,6 +156,8 @@ class TimelineView(DocView):
         self.seq_ideal = Bars(cosmetic_pen(st.background))
         for it in (self.seq_ok, self.seq_bad, self.seq_ideal):
             self.seq.addItem(it)
+        self.seq_strip = RGBAImage()
+        self.seq.addItem(self.seq_strip)
         self.seq_sel = RectHighlight(st.selection, 2.5)
         self.seq.addItem(self.seq_sel, ignoreBounds=True)
         self.seq_labels = TextPool(self.seq.getViewBox(), st.ink, max(6, st.font_pt - 1))
@@ -254,9 +262,18 @@ class TimelineView(DocView):
         good = np.minimum(ideal, wf).astype(float)
         bad = (wf - good).astype(float)
         key = (wf.tobytes(), ideal.tobytes())
-        self.seq_ok.setBars(x0, 0.0, good, 1.0, qcolor(st.broadcast, 170), key=key)
-        self.seq_bad.setBars(x0 + good, 0.0, bad, 1.0, qcolor(st.conflict, 200), key=key)
-        self.seq_ideal.setBars(ix0, 1.2, ideal.astype(float), 1.0, qcolor(st.faint, 160), key=key)
+        if rows.size > SEQ_BARS:
+            self._render_strip(x0, good, bad, key)
+            total_ideal = float(ideal.sum())
+            self.seq_ok.setBars([], [], [], [], qcolor(st.broadcast, 170), key=("strip",))
+            self.seq_bad.setBars([], [], [], [], qcolor(st.conflict, 200), key=("strip",))
+            self.seq_ideal.setBars([0.0], 1.2, [total_ideal], 1.0, qcolor(st.faint, 160), key=("strip", total_ideal))
+        else:
+            self.seq_strip.clear()
+            self._strip_key = None
+            self.seq_ok.setBars(x0, 0.0, good, 1.0, qcolor(st.broadcast, 170), key=key)
+            self.seq_bad.setBars(x0 + good, 0.0, bad, 1.0, qcolor(st.conflict, 200), key=key)
+            self.seq_ideal.setBars(ix0, 1.2, ideal.astype(float), 1.0, qcolor(st.faint, 160), key=key)
         total = float(wf.sum())
         if getattr(self, "_seq_total", None) != total:  # a range change repaints the axis
             self._seq_total = total
@@ -285,6 +302,33 @@ class TimelineView(DocView):
         widths = [float(w) for w in wf if w > 0]
         labels = [lab for lab, w in zip(labels, widths) if pool.advance(pt, lab[2]) + 4 <= w * px]
         self.seq_labels.set(labels, color=(255, 255, 255))
+
+    def _render_strip(self, x0: np.ndarray, good: np.ndarray, bad: np.ndarray, key) -> None:
+        """The sequence as one picture: the warp's cycles in at most SEQ_STRIP_PX columns, each
+        the conflict colour in the share of its cycles that are excess, else the served colour."""
+        if getattr(self, "_strip_key", None) == key:
+            return
+        self._strip_key = key
+        st = self.style_
+        total = float((good + bad).sum())
+        if total <= 0:
+            self.seq_strip.clear()
+            return
+        n = int(min(total, SEQ_STRIP_PX))
+        edges = np.linspace(0.0, total, n + 1)
+        bad_before = np.concatenate([[0.0], np.cumsum(bad)])
+        j = np.clip(np.searchsorted(x0, edges, side="right") - 1, 0, x0.size - 1)
+        cum = bad_before[j] + np.clip(edges - (x0[j] + good[j]), 0.0, bad[j])
+        frac = np.clip(np.diff(cum) / np.diff(edges), 0.0, 1.0)[:, None]
+        ok_c = np.array([*st.broadcast], float)
+        bad_c = np.array([*st.conflict], float)
+        bg = np.array([*st.background], float)
+        rgb = (1 - frac) * (bg + (ok_c - bg) * 170 / 255) + frac * (bg + (bad_c - bg) * 200 / 255)
+        img = np.empty((1, n, 4), np.uint8)
+        img[0, :, :3] = np.round(rgb).astype(np.uint8)
+        img[0, :, 3] = 255
+        self.seq_strip.setImage(img)
+        self.seq_strip.setRect(QRectF(0, 0, total, 1))
 
     def hover_at(self, scene_pos: QPointF) -> dict | None:
         an = self.an

@@ -20,9 +20,12 @@ Semantics = Callable[["object"], None]
 #: base opcode -> semantics, filled by the family modules at import
 SM90: dict[str, Semantics] = {}
 
-#: architectures whose tables are sm_90's with these differences (none measured yet)
-DELTAS: dict[str, dict[str, Semantics | None]] = {
-    "sm_80": {}, "sm_86": {}, "sm_89": {}, "sm_100": {}, "sm_120": {},
+#: architectures whose tables are sm_90's with these differences, by name (only sm_90 is measured:
+#: the others run with sm_90's bank rules and say so)
+DELTAS: dict[str, dict[str, str | None]] = {
+    "sm_80": {}, "sm_86": {}, "sm_89": {},
+    # Blackwell loads constants straight into uniform registers
+    "sm_100": {"LDCU": "ULDC"}, "sm_120": {"LDCU": "ULDC"},
 }
 MEASURED = ("sm_90",)
 
@@ -45,9 +48,9 @@ def table_for(arch: str) -> dict[str, Semantics]:
 
     table = dict(SM90)
     table.update(CONTROL)
-    for name, fn in DELTAS.get(arch, {}).items():
-        if fn is None:
+    for name, same_as in DELTAS.get(arch, {}).items():
+        if same_as is None:
             table.pop(name, None)
         else:
-            table[name] = fn
+            table[name] = table[same_as]
     return table

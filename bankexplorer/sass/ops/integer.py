@@ -61,9 +61,9 @@ def iadd3(iss: Issue) -> None:
         total = total + _carry_in(iss, pins)
     total = np.asarray(total)
     iss.set(0, total & M32)
-    carry = total >> 32
+    carry = total >> 32  # 0, 1 or 2 carries out of three addends: one predicate each (P0 + P1 = carry)
     for k, i in enumerate(pouts):
-        iss.setp(i, ((carry >> k) & 1).astype(bool))
+        iss.setp(i, carry > k)
 
 
 @op("VIADD", "UVIADD")
@@ -81,7 +81,7 @@ def imad(iss: Issue) -> None:
     mods = ins.mods
     pouts, srcs, pins = _split(iss)
     if len(srcs) == 2:  # IMUL / IMAD.MOV forms with two sources
-        a, b, c = iss.u(srcs[0]), iss.u(srcs[1]), 0
+        a, b = iss.u(srcs[0]), iss.u(srcs[1])
         csrc = None
     else:
         a, b = iss.u(srcs[0]), iss.u(srcs[1])
@@ -129,7 +129,7 @@ def imad(iss: Issue) -> None:
     total = np.asarray(total)
     iss.set(0, total & M32)
     for k, i in enumerate(pouts):
-        iss.setp(i, (((total >> 32) >> k) & 1).astype(bool))
+        iss.setp(i, (total >> 32) > k)
 
 
 @op("LEA", "ULEA")
@@ -158,7 +158,7 @@ def lea(iss: Issue) -> None:
     total = np.asarray(total)
     iss.set(0, total & M32)
     for k, i in enumerate(pouts):
-        iss.setp(i, (((total >> 32) >> k) & 1).astype(bool))
+        iss.setp(i, (total >> 32) > k)
 
 
 @op("SHF", "USHF")
@@ -280,8 +280,10 @@ def _minmax(iss: Issue, a, b, pick_min):
 
 @op("VIMNMX", "IMNMX", "UIMNMX", "UVIMNMX")
 def vimnmx(iss: Issue) -> None:
-    pick_min = iss.p(3)
-    iss.set(0, np.asarray(_minmax(iss, iss.u(1), iss.u(2), pick_min)).astype(np.int64) & M32)
+    """``VIMNMX d, a, b, P``: min (P true) or max; sm_100 writes two predicates after d first."""
+    _pouts, srcs, pins = _split(iss)
+    pick_min = iss.p(pins[-1])
+    iss.set(0, np.asarray(_minmax(iss, iss.u(srcs[0]), iss.u(srcs[1]), pick_min)).astype(np.int64) & M32)
 
 
 @op("VIMNMX3")
@@ -307,7 +309,17 @@ def iabs(iss: Issue) -> None:
 @op("POPC", "UPOPC")
 def popc(iss: Issue) -> None:
     v = np.asarray(iss.u(1), U32)
-    iss.set(0, np.bitwise_count(v).astype(U32))
+    iss.set(0, popcount(v))
+
+
+def popcount(v: np.ndarray) -> np.ndarray:
+    """Set bits of each uint32 (numpy 2's bitwise_count, or a byte table before it)."""
+    if hasattr(np, "bitwise_count"):
+        return np.bitwise_count(v).astype(U32)
+    table = np.array([bin(i).count("1") for i in range(256)], U32)
+    b = np.atleast_1d(v).astype(U32).view(np.uint8).reshape(-1, 4)
+    out = table[b].sum(axis=1).astype(U32)
+    return out if np.ndim(v) else out[0]
 
 
 @op("FLO", "UFLO")

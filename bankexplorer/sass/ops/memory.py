@@ -149,17 +149,11 @@ def _split_generic(iss: Issue, addr: np.ndarray, idx: np.ndarray):
 @op("LDS")
 def lds(iss: Issue) -> None:
     width = width_of(iss.ins.mods)
-    m = _mem_index(iss.ins)
-    addr = iss.address(m)
-    atain = iss.taint
+    addr = iss.address(_mem_index(iss.ins))
     idx = np.flatnonzero(iss.on)
     _check(addr[idx], width, iss.b.shared.size, "shared", iss)
-    iss.run.shared_access(iss, "load", width, addr, iss.on)
-    raw, t = _shared(iss).read(addr[idx], width, idx)
-    t = np.asarray(t) | (np.asarray(atain)[idx] if np.ndim(atain) else atain)
-    full_t = np.zeros(iss.b.lanes, U32)
-    full_t[idx] = t
-    _write_regs(iss, 0, _to_regs(raw, width, _signed(iss.ins.mods)), idx, full_t)
+    iss.run.record.shared_access(iss, "load", width, addr, iss.on)
+    _load(iss, _shared(iss), addr, idx, width)
 
 
 @op("STS")
@@ -169,11 +163,8 @@ def sts(iss: Issue) -> None:
     addr = iss.address(m)
     idx = np.flatnonzero(iss.on)
     _check(addr[idx], width, iss.b.shared.size, "shared", iss)
-    iss.run.shared_access(iss, "store", width, addr, iss.on)
-    iss.taint = 0
-    raw = _from_regs(iss, m + 1, width, idx)
-    t = iss.taint
-    _shared(iss).write(addr[idx], raw, np.asarray(t)[idx] if np.ndim(t) else t, idx)
+    iss.run.record.shared_access(iss, "store", width, addr, iss.on)
+    _store(iss, _shared(iss), addr, idx, width, m + 1)
 
 
 # ---------------------------------------------------------------------- ldmatrix / stmatrix
@@ -189,7 +180,7 @@ def ldsm(iss: Issue) -> None:
     n = _matrix_count(iss.ins.mods)
     trans = "MT88" in iss.ins.mods
     addr = iss.address(1)
-    iss.run.shared_access(iss, "ldmatrix", 16, addr, iss.on, matrices=n)
+    iss.run.record.shared_access(iss, "ldmatrix", 16, addr, iss.on, matrices=n)
     warps = np.flatnonzero(iss.on.reshape(-1, 32).any(axis=1))
     dst = iss.ins.operands[0]
     for w in warps:
@@ -221,7 +212,7 @@ def stsm(iss: Issue) -> None:
     n = _matrix_count(iss.ins.mods)
     trans = "MT88" in iss.ins.mods
     addr = iss.address(0)
-    iss.run.shared_access(iss, "stmatrix", 16, addr, iss.on, matrices=n)
+    iss.run.record.shared_access(iss, "stmatrix", 16, addr, iss.on, matrices=n)
     src = iss.ins.operands[1]
     warps = np.flatnonzero(iss.on.reshape(-1, 32).any(axis=1))
     for w in warps:
@@ -357,6 +348,11 @@ def atomic(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: 
     if dst_i is None:
         return
     o = iss.ins.operands[dst_i]
+    if isinstance(o, Pred) and pred_dst:  # sm_100: the compare-and-store's success in a predicate
+        done = np.zeros(iss.b.lanes, bool)
+        done[idx] = ok_all
+        iss.setp(dst_i, done)
+        return
     if not isinstance(o, Reg) or o.zero:
         return
     result = ok_all.astype(np.uint64) if pred_dst else old_all
@@ -366,7 +362,7 @@ def atomic(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: 
     mask[idx] = True
     taint = np.zeros(iss.b.lanes, U32)
     taint[idx] = got_t
-    if width == 8 and not pred_dst:
+    if width == 8:  # the old value, or the 64-bit CAS's success flag (a register pair: 1 or 0)
         iss.set64(dst_i, full, mask, taint)
     else:
         iss.write(o.index, o.uniform, full.astype(U32), mask, taint)
@@ -395,7 +391,7 @@ def atoms(iss: Issue) -> None:
     if opname == "CAST":  # only one lane per bank slot can store this pass: only those reach the banks
         served = hwr.cas_spin_winners(addr.reshape(-1, 32), iss.on.reshape(-1, 32), width).reshape(-1)
         eligible = served[idx]
-    iss.run.shared_access(iss, "atomic", width, addr, served, op=engine_op)
+    iss.run.record.shared_access(iss, "atomic", width, addr, served, op=engine_op)
     nops = len(iss.ins.operands)
     if opname in ("CAS", "CAST"):
         atomic(iss, _shared(iss), addr, idx, width, opname, dtype, m + 1, m + 2, 0, pred_dst=opname == "CAST",
@@ -421,8 +417,9 @@ class _GlobalView(_Space):
         t = np.zeros(addr.size, U32)
         for k in np.unique(bi):
             sel = bi == k
-            raw[sel] = self.mem.buffers[k].data[off[sel][:, None] + np.arange(width)]
-            t[sel] = U32(1 << int(k)) if k < 32 else U32(0)
+            buf = self.mem.buffers[k]
+            raw[sel] = buf.data[off[sel][:, None] + np.arange(width)]
+            t[sel] = U32(1 << int(k)) if k < 31 and not buf.static else U32(0)
         return raw, t
 
     def write(self, addr, raw, taint, lanes=None):
@@ -508,7 +505,7 @@ def stl(iss: Issue) -> None:
     _store(iss, _LocalView(iss, idx), addr, idx, width, m + 1)
 
 
-def _generic(iss: Issue, addr: np.ndarray, width: int, kind: str, fn) -> None:
+def _generic(iss: Issue, addr: np.ndarray, width: int, kind: str, fn, op: str = "add") -> None:
     """Route each lane of a generic access to shared, local or global memory."""
     idx = np.flatnonzero(iss.on)
     sh, lo, gl = _split_generic(iss, addr, idx)
@@ -517,7 +514,7 @@ def _generic(iss: Issue, addr: np.ndarray, width: int, kind: str, fn) -> None:
         _check(shaddr[idx[sh]], width, iss.b.shared.size, "shared", iss)
         mask = np.zeros(iss.b.lanes, bool)
         mask[idx[sh]] = True
-        iss.run.shared_access(iss, kind, width, shaddr, mask, space="generic")
+        iss.run.record.shared_access(iss, kind, width, shaddr, mask, op=op, space="generic")
         fn(_shared(iss), shaddr, idx[sh])
     if lo.any():
         fn(_LocalView(iss, idx[lo], LOCAL_WINDOW), addr, idx[lo])
@@ -560,7 +557,7 @@ def atom(iss: Issue) -> None:
 
     if iss.ins.base == "ATOMG" or iss.ins.base == "REDG":
         run(_GlobalView(iss), addr, np.flatnonzero(iss.on))
-    elif isinstance(iss.ins.operands[0], Pred):
+    elif isinstance(iss.ins.operands[0], Pred) and not iss.ins.operands[0].true:
         # ATOM P0, ...: an operation shared memory has no instruction for; only lanes whose address
         # is global do it (P0 true), the others fall through to the compiler's QSPC/CAS fallback
         idx = np.flatnonzero(iss.on)
@@ -570,8 +567,19 @@ def atom(iss: Issue) -> None:
         done = np.zeros(iss.b.lanes, bool)
         done[idx[gl]] = True
         iss.setp(0, done)
-    else:
-        _generic(iss, addr, width, "atomic", run)
+    else:  # RED, ATOM Rd (or ATOM PT, Rd: one every space does, as -G code calls atomicAdd's body)
+        _generic(iss, addr, width, "atomic", run, _engine_op(opname, dtype))
+
+
+def _engine_op(opname: str, dtype: str) -> str:
+    """The model's name of an atomic operation (what decides its cost: native or not, CAS)."""
+    if opname in ("CAS", "CAST"):
+        return "cas"
+    if opname == "POPC":
+        return "popc_inc"
+    if opname == "ADD" and dtype.startswith(("F", "BF")):
+        return "fadd"
+    return opname.lower()
 
 
 @op("QSPC")

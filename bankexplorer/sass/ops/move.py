@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..issue import EmulationError, Issue
-from ..operands import Const, Special
+from ..operands import Const, Reg, Special
 from . import op
 
 U32 = np.uint32
@@ -14,6 +14,9 @@ U32 = np.uint32
 
 @op("MOV", "UMOV", "MOV32I", "R2UR", "S2R", "S2UR", "UMOV32I")
 def mov(iss: Issue) -> None:
+    ops = iss.ins.operands
+    if ops[0] == ops[1] and isinstance(ops[0], Reg):  # MOV R5, R5 (a -G build is full of them): no change
+        return
     iss.set(0, iss.u(1))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..issue import EmulationError, Issue
-from ..operands import Imm, Pred
+from ..operands import Imm
 from . import op
 
 

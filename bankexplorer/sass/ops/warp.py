@@ -1,4 +1,4 @@
-"""Warp-wide instructions: SHFL, VOTE / VOTEU, REDUX, MATCH. Each works on the lanes of every
+"""Warp-wide instructions: SHFL, VOTE / VOTEU, REDUX, MATCH, MOVM. Each works on the lanes of every
 issuing warp at once (arrays reshaped to warps x 32)."""
 
 from __future__ import annotations
@@ -116,3 +116,20 @@ def match(iss: Issue) -> None:
             iss.setp(1, np.repeat(alleq, WARP))
     else:
         iss.set(0, masks.reshape(-1).astype(U32))
+
+
+@op("MOVM")
+def movm(iss: Issue) -> None:
+    """``MOVM.16.MT88 Rd, Rs`` (``movmatrix.trans``): an 8x8 matrix of 16-bit values, held as
+    ``ldmatrix`` leaves it (thread t: row t/4, columns 2(t%4) and 2(t%4)+1), transposed in place."""
+    if "MT88" not in iss.ins.mods:
+        raise EmulationError(f"{iss.ins.text!r}: only the transposing MOVM is modelled")
+    v = np.broadcast_to(np.asarray(iss.raw(1), U32), (iss.b.lanes,)).reshape(-1, WARP)
+    t = np.arange(WARP)
+    m = np.zeros((v.shape[0], 8, 8), np.uint32)
+    m[:, t // 4, 2 * (t % 4)] = v & U32(0xFFFF)
+    m[:, t // 4, 2 * (t % 4) + 1] = v >> U32(16)
+    out = m[:, 2 * (t % 4), t // 4] | (m[:, 2 * (t % 4) + 1, t // 4] << U32(16))
+    taint = np.broadcast_to(np.asarray(iss.taint, U32), (iss.b.lanes,)).reshape(-1, WARP)
+    iss.taint = np.repeat(np.bitwise_or.reduce(taint, axis=1), WARP)
+    iss.set(0, out.reshape(-1).astype(U32))

@@ -1,0 +1,108 @@
+"""Record: what every SASS instruction did, and every shared-memory warp instruction's lanes,
+costed by the model's wavefront engine at the end of the run (one vectorized batch).
+
+Per instruction the counts of Nsight Compute's source page: executed warp instructions (one per
+warp that issues it, guard or not), threads that issued it and threads whose guard held.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..model import hardware as hwr
+from ..model.engine import WarpBatch, count_wavefronts
+from .decode import Program
+from .issue import Issue
+from .state import WARP
+
+TIMING = np.uint32(1 << 31)  #: the taint bit of values whose order of arrival between warps decides them
+
+
+@dataclass
+class Accesses:
+    """Every executed shared-memory warp instruction: one row per warp and issue."""
+
+    index: np.ndarray  # (N,) instruction index in the program
+    warp: np.ndarray  # (N,)
+    kind: np.ndarray  # (N,) engine kind codes
+    width: np.ndarray
+    matrices: np.ndarray
+    addr: np.ndarray  # (N, 32) byte addresses in shared memory
+    active: np.ndarray  # (N, 32)
+    taint: np.ndarray  # (N,) OR of the address taint over the active lanes
+    #: (N,) the user's source line of each access: its instruction's, or for an instruction of a
+    #: header function that code built without inlining calls, the line of the user's call
+    line: np.ndarray | None = None
+    wavefronts: np.ndarray | None = None
+    ideal: np.ndarray | None = None
+
+
+class Recorder:
+    def __init__(self, program: Program, lanes: int, as_written: bool = False):
+        n = len(program.instructions)
+        self.program = program
+        self.lanes = lanes
+        #: the unoptimised build (-G) reaches shared memory through generic addresses only because it
+        #: keeps no address spaces: cost each such access as the shared instruction the source wrote
+        self.as_written = as_written
+        #: the -G build's member-by-member copies of one value (:func:`.written.aggregate_runs`)
+        self.aggregate_runs: list = []
+        self.executed = np.zeros(n, np.int64)
+        self.threads = np.zeros(n, np.int64)
+        self.pred_on = np.zeros(n, np.int64)
+        self._rows: list[tuple] = []
+
+    def issue(self, k: int, warps: int, S: np.ndarray, on: np.ndarray) -> None:
+        self.executed[k] += warps
+        self.threads[k] += int(S.sum())
+        self.pred_on[k] += int(on.sum()) if on is not S else int(S.sum())
+
+    def shared_access(self, iss: Issue, kind: str, width: int, addr: np.ndarray, mask: np.ndarray,
+                      matrices: int = 0, op: str = "add", space: str = "shared") -> None:
+        m = mask.reshape(-1, WARP)
+        warps = np.flatnonzero(m.any(axis=1))
+        if warps.size == 0:
+            return
+        if space == "generic" and self.as_written:
+            space = "shared"
+        code = hwr.kind_code(kind, width, space, op)
+        a = addr.reshape(-1, WARP)[warps]
+        act = m[warps]
+        if kind in hwr.MATRIX_KINDS:  # every lane gives a row address; the hardware reads them all
+            act = np.broadcast_to(iss.S.reshape(-1, WARP)[warps], act.shape)
+        t = np.broadcast_to(np.asarray(iss.taint, np.uint32), (self.lanes,)).reshape(-1, WARP)[warps]
+        taint = np.bitwise_or.reduce(np.where(act, t, 0), axis=1)
+        idx = self.program.index_of[iss.ins.pc]
+        line = np.full(warps.size, iss.ins.line, np.int64)
+        if not iss.ins.own_line:  # a header function's code: the line of the user's call, where there is one
+            site = np.where(act, iss.run.sched.site.reshape(-1, WARP)[warps], 0).max(axis=1)
+            line = np.where(site > 0, site, line)
+        self._rows.append((idx, warps, code, width, matrices, a.copy(), act.copy(), taint, line))
+
+    def accesses(self) -> Accesses:
+        rows = self._rows
+        if not rows:
+            z = np.zeros(0, np.int64)
+            return Accesses(z, z, z, z, z, np.zeros((0, WARP), np.int64), np.zeros((0, WARP), bool),
+                            np.zeros(0, np.uint32), z, z, z)
+        counts = [len(r[1]) for r in rows]
+        rep = lambda i: np.repeat(np.array([r[i] for r in rows]), counts)  # noqa: E731
+        acc = Accesses(rep(0), np.concatenate([r[1] for r in rows]), rep(2), rep(3), rep(4),
+                       np.concatenate([r[5] for r in rows]).astype(np.int64), np.concatenate([r[6] for r in rows]),
+                       np.concatenate([r[7] for r in rows]).astype(np.uint32), np.concatenate([r[8] for r in rows]))
+        if self.aggregate_runs:  # as written: a value the -G build copies member by member is one access
+            from .written import merge_runs
+
+            keep = merge_runs(acc.index, acc.warp, acc.width, acc.addr, acc.active, self.aggregate_runs)
+            if keep is not None:
+                for f in ("index", "warp", "kind", "width", "matrices", "addr", "active", "taint", "line"):
+                    setattr(acc, f, getattr(acc, f)[keep])
+        batch = WarpBatch(acc.kind, acc.width, acc.matrices, acc.addr, acc.active)
+        res = count_wavefronts(batch, hwr.NVIDIA_SM70_SM90, executions=False)
+        acc.wavefronts = np.maximum(res.wavefronts, 0)
+        acc.ideal = np.maximum(res.ideal, 0)
+        return acc
+
+

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Write the input arrays of resources/hardware/kernels/extra12/ (the ``// input: NAME = FILE.npy``
+lines of its kernels): small, C-order, from one fixed seed, so the files in the repository can be
+made again byte for byte. Each fills the start of its pointer parameter's buffer on the GPU (the
+rest stays zero) and in the emulator (``--arg NAME=FILE.npy``).
+
+Only int32, uint32, uint8 and float32 arrays are written; the one kernel that reads 16-bit samples
+(``cub_histogram_ushort``) gets them packed two to a ``uint32`` (little-endian, so the bytes are
+those of the ``unsigned short`` array it reads).
+
+usage: python scripts/make_extra12_inputs.py [--out resources/hardware/kernels/extra12]
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "resources" / "hardware" / "kernels" / "extra12"
+
+WORDS = ("the of and to in is that for it as was with be by on not he this are or his from at which "
+         "but have an they you were her she there had all one word their we can been has more if no "
+         "out so said what up its about into than them only other new some could time these two may "
+         "then do first any like now my such make over our even most me state after also made many "
+         "shared memory bank conflict warp thread block kernel").split()
+
+# the dictionary of trie_walk_words: some frequent words of the text, some prefixes of others
+# ("the" / "then" / "there" / "these"), some that never occur
+DICT = ("the then there these their them they this that than thread block bank warp was with word "
+        "were what which shared share memory kernel conflict of on one only or our out zebra quartz").split()
+
+
+def text(rng: np.random.Generator, n: int) -> np.ndarray:
+    """English-like bytes: frequent words separated by spaces, commas, full stops and newlines."""
+    p = 1.0 / np.arange(1, len(WORDS) + 1)  # Zipf's law over the list, most frequent first
+    out = bytearray()
+    while len(out) < n:
+        w = WORDS[rng.choice(len(WORDS), p=p / p.sum())]
+        r = rng.random()
+        sep = b". " if r < 0.06 else b", " if r < 0.12 else b"\n" if r < 0.16 else b" "
+        out += w.encode() + sep
+    return np.frombuffer(bytes(out[:n]), np.uint8).copy()
+
+
+def trie(words: list[str]) -> np.ndarray:
+    """A trie of lower-case words as a node table: node * 27 + letter is the child's node (0: none,
+    the root is node 0 and never a child), node * 27 + 26 is 1 where a word ends."""
+    nodes = [[0] * 27]
+    for w in words:
+        n = 0
+        for ch in w:
+            c = ord(ch) - ord("a")
+            if nodes[n][c] == 0:
+                nodes.append([0] * 27)
+                nodes[n][c] = len(nodes) - 1
+            n = nodes[n][c]
+        nodes[n][26] = 1
+    return np.array(nodes, np.int32).ravel()
+
+
+def graph_csr(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """An undirected graph on n nodes: a ring of 16-node rows (a 16 x 16 grid with wrap-around in x)
+    plus a few random long edges, as CSR with sorted neighbour lists."""
+    adj: list[set[int]] = [set() for _ in range(n)]
+    for v in range(n):
+        r, c = divmod(v, 16)
+        for u in (r * 16 + (c + 1) % 16, (r + 1) * 16 + c):
+            if u < n:
+                adj[v].add(u); adj[u].add(v)
+    for _ in range(n // 8):
+        a, b = rng.integers(0, n, 2)
+        if a != b:
+            adj[a].add(int(b)); adj[b].add(int(a))
+    ptr, col = [0], []
+    for v in range(n):
+        col += sorted(adj[v])
+        ptr.append(len(col))
+    return np.array(ptr, np.int32), np.array(col, np.int32)
+
+
+def make(out: Path) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(20251212)
+    a: dict[str, np.ndarray] = {}
+    a["ints_1024"] = rng.integers(0, 1000, 1024, dtype=np.int32)
+    a["floats_1024"] = rng.normal(0, 1, 1024).astype(np.float32)
+    a["keys_1024"] = rng.integers(-2**31, 2**31, 1024, dtype=np.int64).astype(np.int32)
+    a["ukeys_1024"] = rng.integers(0, 2**32, 1024, dtype=np.uint64).astype(np.uint32)
+    # geometric byte values: many small keys, few large ones (runs of equal keys for the sort)
+    a["bytes_2048"] = np.minimum(rng.geometric(0.03, 2048) - 1, 255).astype(np.uint8)
+    # 16-bit samples 0..511, two to a word: a mix of a normal bump and a flat floor
+    u16 = np.where(rng.random(1024) < 0.7, np.clip(rng.normal(200, 40, 1024), 0, 511),
+                   rng.integers(0, 512, 1024)).astype(np.uint16)
+    a["ushort_pairs_512"] = u16.view(np.uint32).copy()
+    a["text_4096"] = text(rng, 4096)
+    a["trie_dict"] = trie(DICT)
+    a["stream_4096"] = rng.integers(0, 1 << 20, 4096, dtype=np.int32)
+    # 256 nodes in 12 clusters: most edges inside a cluster, a few across; 256 edges as (u, v) pairs
+    cluster = rng.integers(0, 12, 256)
+    edges = []
+    while len(edges) < 256:
+        u = int(rng.integers(0, 256))
+        same = np.flatnonzero(cluster == cluster[u]) if rng.random() < 0.9 else np.arange(256)
+        v = int(rng.choice(same))
+        if u != v:
+            edges.append((u, v))
+    a["uf_edges_512"] = np.array(edges, np.int32).ravel()
+    a["bfs_row_ptr_257"], a["bfs_col"] = graph_csr(rng, 256)
+    # ELL: 256 rows, up to 8 entries a row, stored slot-major ([slot][row]); -1 pads a short row
+    ell_col = np.full((8, 256), -1, np.int32)
+    ell_val = np.zeros((8, 256), np.float32)
+    for r in range(256):
+        k = int(rng.integers(1, 9))
+        cols = np.sort(rng.choice(1024, size=k, replace=False))
+        ell_col[:k, r] = cols
+        ell_val[:k, r] = rng.normal(0, 1, k)
+    a["ell_col_8x256"], a["ell_val_8x256"] = ell_col.ravel(), ell_val.ravel()
+    p = 1.0 / np.arange(1, 17) ** 0.8
+    a["digits_512"] = rng.choice(16, size=512, p=p / p.sum()).astype(np.int32)
+    a["series_4096"] = np.cumsum(rng.normal(0, 1, 4096)).astype(np.float32)  # a random walk
+    runs = np.repeat(rng.integers(0, 100, 1024, dtype=np.int32), rng.integers(1, 13, 1024))
+    a["runs_1024"] = runs[:1024].astype(np.int32)
+    a["cuckoo_keys_512"] = rng.choice(np.arange(1, 1 << 24), size=512, replace=False).astype(np.int32)
+    a["sorted_1024"] = np.sort(rng.choice(1 << 16, size=1024, replace=False)).astype(np.int32)
+    # queries: half of them keys of the table, half anywhere in (and a little outside) its range
+    q = np.where(rng.random(1024) < 0.5, rng.choice(a["sorted_1024"], 1024),
+                 rng.integers(-1000, (1 << 16) + 1000, 1024))
+    a["queries_1024"] = q.astype(np.int32)
+    # gather indices into a 512-entry table: mostly in range, some negative, some past the end
+    a["gather_idx_1024"] = rng.integers(-64, 576, 1024, dtype=np.int32)
+    # pairs (x, y) in 0..31 with y close to x: a diagonal band of a 32 x 32 histogram
+    x = rng.integers(0, 32, 1024)
+    y = np.clip(x + np.rint(rng.normal(0, 3, 1024)), 0, 31)
+    a["pairs_2048"] = np.stack([x, y], 1).astype(np.int32).ravel()
+    # linked lists: 256 nodes cut into lists of 1 to 24 in a random order; next[i] = -1 ends a list
+    order = rng.permutation(256)
+    nxt = np.full(256, -1, np.int32)
+    i = 0
+    while i < 256:
+        n = int(rng.integers(1, 25))
+        seg = order[i:i + n]
+        nxt[seg[:-1]] = seg[1:]
+        i += n
+    a["next_256"] = nxt
+    a["rl_lengths_256"] = rng.integers(1, 7, 256, dtype=np.int32)  # 1..6 (CUB allows 0 only at the end)
+    a["perm_512"] = rng.permutation(512).astype(np.int32)
+
+    out.mkdir(parents=True, exist_ok=True)
+    for name, arr in a.items():
+        assert arr.nbytes < 64 * 1024, name
+        assert arr.dtype in (np.int32, np.uint32, np.uint8, np.float32), name
+        np.save(out / f"{name}.npy", np.ascontiguousarray(arr))
+    return a
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=OUT)
+    args = ap.parse_args()
+    for name, arr in make(args.out).items():
+        print(f"{name}.npy  {arr.dtype}  {arr.shape}")
+
+
+if __name__ == "__main__":
+    main()
