@@ -240,7 +240,8 @@ def main(argv: list[str] | None = None) -> int:
     entry = argv is None  # the program itself, not a caller in the same process (tests)
     argv = list(sys.argv[1:] if argv is None else argv)
     # the core commands start without importing the others' code (the CUDA import's parsers, Qt)
-    ap = build_parser(plugins=argv[0] if argv and argv[0] in PLUGINS else not argv or argv[0] not in COMMANDS)
+    # (the window, `bankexplorer [FILE]`, needs none of them: only --help lists them all)
+    ap = build_parser(plugins=argv[0] if argv and argv[0] in PLUGINS else bool(argv) and argv[0].startswith("-"))
     if not argv:
         argv = ["open"]
     elif argv[0] not in COMMANDS and not argv[0].startswith("-"):

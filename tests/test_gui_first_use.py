@@ -228,6 +228,23 @@ def test_bankexplorer_kernel_cu_opens_the_window_on_the_import_dialog(tmp_path):
     assert "Import CUDA" in windows
 
 
+def test_the_window_exits_cleanly_with_settings_saved_before(tmp_path):
+    """The second start (settings and recent files kept from the first) used to crash on its way out
+    (the window's widgets freed in the interpreter's order, after Qt's): exit 0 every time."""
+    import subprocess
+    import sys
+
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path),
+               BANKEXPLORER_SCREENSHOT=str(tmp_path / "shot.png"), BANKEXPLORER_GRAB="widget",
+               BANKEXPLORER_SCREENSHOT_DELAY_MS="0")
+    example = str(resources.EXAMPLES / "06_transpose_32x32.json")
+    for _ in range(3):
+        p = subprocess.run([sys.executable, "-m", "bankexplorer", example], env=env, capture_output=True, text=True,
+                           timeout=120)
+        assert p.returncode == 0, (p.returncode, p.stderr[-1500:])
+    assert list(tmp_path.rglob("*.conf"))  # the settings were there for the later starts
+
+
 # ---- 5. every view keeps a readable size, with and without the Before pane ----------------------
 @pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)])
 @pytest.mark.parametrize("before", [False, True])

@@ -16,7 +16,7 @@ import traceback
 from pathlib import Path
 from typing import Callable
 
-from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import QByteArray, QCoreApplication, QEvent, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QPainter
 from PySide6.QtWidgets import (
     QApplication, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QStyle, QWidget,
@@ -672,4 +672,8 @@ def run_app(path: str | None) -> int:
     dlg = getattr(win, "cuda_import", None)
     if dlg is not None:  # its compile runs on a thread in NVRTC: let it end before Python does
         dlg.wait_compiled()
+    # the window goes while Qt is whole: left to the interpreter's exit, its widgets were freed in
+    # whatever order Python's objects went, and the process could crash on its way out
+    win.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     return rc
