@@ -21,6 +21,7 @@ from bankexplorer.gui.document import Document  # noqa: E402
 from bankexplorer.gui.kernel_lines import instruction_lines  # noqa: E402
 from bankexplorer.gui.tools.cuda_import import CudaImportDialog, open_dialog  # noqa: E402
 from bankexplorer.io import patternfile  # noqa: E402
+from bankexplorer.resources import EXAMPLES  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not nvrtc.available(), reason="needs the compile extra")
 
@@ -265,3 +266,21 @@ def test_a_broken_vector_access_is_said(window):
     assert 0 in doc.analysis.instruction_errors and "misaligned" in doc.analysis.instruction_errors[0]
     assert window.instructions.table.item(0, 2).text() == "error"
     assert "not aligned" in window.note_status.toolTip()
+
+
+def test_a_recorded_instruction_shows_its_access_read_only(qtbot, window):
+    """What an executed instruction accessed is a fact of the run: the side panel shows it but does
+    not offer to edit it (an index expression there would mean nothing); the label stays editable,
+    and an instruction written by hand is editable again."""
+    imported(window, "transpose_naive.cu", (32, 8, 1))
+    ed, doc = window.editor, window.document
+    assert doc.pattern.instructions[doc.selection.instruction].recorded is not None
+    for key in ("ins.kind", "ins.width", "ins.array", "ins.active", "ins.repeat", "ins.loop"):
+        assert not ed.fields[key].isEnabled(), key
+    assert not ed.fields["ins.index0"].isVisible()
+    assert ed.fields["ins.label"].isEnabled() and "recorded warp executions" in ed.ins_box.toolTip()
+    ed.fields["ins.label"].setText("the column read")
+    ed.fields["ins.label"].editingFinished.emit()
+    assert doc.pattern.instructions[doc.selection.instruction].label == "the column read"
+    window.open_path(EXAMPLES / "06_transpose_32x32.json", ask=False)
+    assert ed.fields["ins.kind"].isEnabled() and ed.fields["ins.index0"].isVisible() and not ed.ins_box.toolTip()

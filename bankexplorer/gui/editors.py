@@ -688,6 +688,32 @@ class EditorPanel(QScrollArea):
         self._set("ins.active", ins.active)
         self._set("ins.repeat", min(ins.repeat, 2**31 - 1))
         self._set("ins.label", ins.label)
+        self._lock_recorded(ins)
+
+    #: what a recorded instruction's accesses are made of: fixed by the run that recorded them
+    RECORDED_FIXED = ("ins.kind", "ins.space", "ins.op", "ins.width", "ins.matrices", "ins.trans", "ins.array",
+                      "ins.index0", "ins.index1", "ins.index2", "ins.loop", "loop.var", "loop.start", "loop.stop",
+                      "loop.step", "ins.active", "ins.repeat")
+
+    def _lock_recorded(self, ins: Instruction) -> None:
+        """An executed kernel's instruction holds what its SASS did, lane by lane, in every warp and
+        pass: its kind, width, array and lanes are facts of the run, not settings. They are shown
+        read-only (the label stays editable); what can change is the array's layout, a what-if."""
+        if ins.recorded is None:
+            if self.ins_box.toolTip():  # the last one shown was recorded: what no rule above enables
+                self.ins_box.setToolTip("")
+                for key in ("ins.kind", "ins.array", "ins.loop", "ins.active", "ins.repeat"):
+                    self.fields[key].setEnabled(True)
+            return
+        for key in self.RECORDED_FIXED:
+            self.fields[key].setEnabled(False)
+        for d in range(3):  # a recorded access has no index expression: each lane's element was recorded
+            w = self.fields[f"ins.index{d}"]
+            w.setVisible(False)
+            w.parentWidget().layout().labelForField(w).setVisible(False)
+        self.ins_box.setToolTip(f"An executed SASS instruction ({len(ins.recorded):,} recorded warp executions): "
+                                "its accesses come from the kernel's run. Change the array's padding or swizzle "
+                                "to see them in another layout (a what-if), or edit the kernel and import it again.")
 
     def _show_note(self, ins: Instruction) -> None:
         """The selected instruction's note (Analysis.note: a CAS loop, a vector access whose bytes
