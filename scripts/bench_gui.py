@@ -121,6 +121,23 @@ class PaintCounter(QObject):
         return all(self.counts[k] > before[k] for k in self.counts)
 
 
+def wait_painted(app: QApplication, win: MainWindow, counter: PaintCounter, before: dict, t0: float,
+                 limit: float = 5.0) -> None:
+    """Until every view has painted since ``before``: the coalesced refresh, then each view's paint;
+    a view whose picture did not change (the summary when the numbers are the same) is done once
+    nothing is left to run."""
+    last = dict(counter.counts)
+    while not counter.all_since(before):
+        app.processEvents()
+        quiet = counter.counts == last and not any(v._pending for v in win.views + [win.summary])
+        if quiet and QCoreApplication.instance().eventDispatcher().processEvents(
+                QEventLoop.ProcessEventsFlag.AllEvents) is False:
+            break
+        last = dict(counter.counts)
+        if time.perf_counter() - t0 > limit:
+            raise SystemExit("a view did not repaint after an edit")
+
+
 def bench_edits(app: QApplication, win: MainWindow, edits: int, counter: PaintCounter) -> dict:
     key, a, b = pick_field(win)
     spin = win.editor.fields[key]
@@ -134,18 +151,7 @@ def bench_edits(app: QApplication, win: MainWindow, edits: int, counter: PaintCo
         before = dict(counter.counts)
         t0, c0 = time.perf_counter(), time.thread_time()
         spin.setValue(v)
-        # the coalesced refresh, then each view's paint; a view whose picture did not change
-        # (the summary when the numbers are the same) is done once nothing is left to run
-        last = dict(counter.counts)
-        while not counter.all_since(before):
-            app.processEvents()
-            quiet = counter.counts == last and not any(v._pending for v in win.views + [win.summary])
-            if quiet and QCoreApplication.instance().eventDispatcher().processEvents(
-                    QEventLoop.ProcessEventsFlag.AllEvents) is False:
-                break
-            last = dict(counter.counts)
-            if time.perf_counter() - t0 > 5:
-                raise SystemExit("a view did not repaint after an edit")
+        wait_painted(app, win, counter, before, t0)
         gui.append(time.perf_counter() - t0)
         cpu.append(time.thread_time() - c0)
         if i < 2:

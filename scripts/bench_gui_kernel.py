@@ -32,10 +32,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings  # noqa: E402
+from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from bench_gui import PaintCounter, pct  # noqa: E402
+from bench_gui import PaintCounter, pct, wait_painted  # noqa: E402
 
 TARGET_P95_MS = 50.0
 
@@ -70,19 +70,6 @@ def build_pattern(steps: int):
     print(f"kernel: {run.warp_instructions:,} warp instructions executed in {t1 - t0:.1f} s (compile + run), "
           f"{rows:,} shared-memory warp instructions recorded in {len(pat.instructions)} SASS instructions")
     return pat
-
-
-def wait_painted(app, win, counter: PaintCounter, before: dict, t0: float) -> None:
-    last = dict(counter.counts)
-    while not counter.all_since(before):
-        app.processEvents()
-        quiet = counter.counts == last and not any(v._pending for v in win.views + [win.summary])
-        if quiet and QCoreApplication.instance().eventDispatcher().processEvents(
-                QEventLoop.ProcessEventsFlag.AllEvents) is False:
-            break
-        last = dict(counter.counts)
-        if time.perf_counter() - t0 > 10:
-            raise SystemExit("a view did not repaint")
 
 
 def series(app, win, counter, n: int, step) -> list[float]:
