@@ -54,10 +54,12 @@ class Recorder:
         self.pred_on = np.zeros(n, np.int64)
         self._rows: list[tuple] = []
 
-    def issue(self, k: int, warps: int, S: np.ndarray, on: np.ndarray) -> None:
+    def issue(self, k: int, warps: int, threads: int, S: np.ndarray, on: np.ndarray) -> None:
+        """Instruction ``k`` issued by ``warps`` warps, ``threads`` threads (``S``), ``on`` of them
+        predicated on."""
         self.executed[k] += warps
-        self.threads[k] += int(S.sum())
-        self.pred_on[k] += int(on.sum()) if on is not S else int(S.sum())
+        self.threads[k] += threads
+        self.pred_on[k] += int(on.sum()) if on is not S else threads
 
     def shared_access(self, iss: Issue, kind: str, width: int, addr: np.ndarray, mask: np.ndarray,
                       matrices: int = 0, op: str = "add", space: str = "shared") -> None:

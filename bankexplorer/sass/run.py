@@ -148,7 +148,7 @@ class Run:
                         raise EmulationError(f"line {ins.line}: the SASS instruction {ins.text!r} ({base}) is "
                                              f"not modelled, so this kernel cannot be executed")
                     iss = Issue(self, ins, S)
-                    self.record.issue(k, warps, S, iss.on)
+                    self.record.issue(k, warps, threads, S, iss.on)
                     self.issued += warps
                     if self.issued > self.budget:
                         raise BudgetExceeded(f"stopped after {self.budget:,} warp instructions (line {ins.line}, "
