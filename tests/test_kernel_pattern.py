@@ -134,3 +134,32 @@ def test_bad_recorded_data_is_refused_with_its_path():
         with pytest.raises(FileFormatError) as e:
             pf.from_dict(bad)
         assert any(p.startswith(where) for p, _m in e.value.problems), e.value.problems
+
+
+@needs_compiler
+def test_the_commands_work_on_a_saved_kernel(tmp_path):
+    """`import-cuda --out`, then what a user does with any pattern file: analyze it, draw it, replay
+    its worst instruction and compare it with a padded what-if of itself."""
+    src = KERNELS / "transpose_naive.cu"
+    k = tmp_path / "t.json"
+
+    def cli(*args):
+        p = subprocess.run([sys.executable, "-m", "bankexplorer", *map(str, args)], capture_output=True, text=True,
+                           cwd=tmp_path)
+        assert p.returncode == 0, p.stderr[-1500:]
+        return p.stdout
+
+    cli("import-cuda", src, "--block", "32,8", "--out", k)
+    res = json.loads(cli("analyze", k, "--json"))
+    assert res["totals"]["wavefronts"] == 264  # the H100's count for this block (persass_resources.json)
+    pat = pf.load(k)
+    padded = pat.with_array(0, replace(pat.arrays[0], padding=1))
+    p2 = tmp_path / "padded.json"
+    pf.save(padded, p2)
+    assert json.loads(cli("analyze", p2, "--json"))["totals"]["wavefronts"] == 16
+    for out, extra in (("fig.png", ()), ("fig.svg", ()), ("replay.gif", ("--view", "replay")),
+                       ("compare.png", ("--compare", p2))):
+        cli("export", k, "--out", tmp_path / out, *extra)
+        assert (tmp_path / out).stat().st_size > 1000, out
+    assert b"<svg" in (tmp_path / "fig.svg").read_bytes()[:2000]
+    assert (tmp_path / "replay.gif").read_bytes()[:6] in (b"GIF87a", b"GIF89a")
