@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Write the input arrays of resources/hardware/kernels/extra13/ (the ``// input: NAME = FILE.npy``
+lines of its kernels): small, C-order, from one fixed seed, so the files in the repository can be
+made again byte for byte. Each fills the start of its pointer parameter's buffer on the GPU (the
+rest stays zero) and in the emulator (``--arg NAME=FILE.npy``).
+
+Only int32, uint32, uint8 and float32 arrays are written; kernels that read 16-bit or 64-bit
+values get them packed into ``uint32`` words (little-endian, so the bytes are those of the
+``short`` / ``unsigned long long`` array the kernel reads).
+
+usage: python scripts/make_extra13_inputs.py [--out resources/hardware/kernels/extra13]
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "resources" / "hardware" / "kernels" / "extra13"
+
+WORDS = ("the of and to in is that for it as was with be by on not he this are or his from at which "
+         "but have an they you were her she there had all one word their we can been has more if no "
+         "out so said what up its about into than them only other new some could time these two may "
+         "shared memory bank conflict warp thread block kernel").split()
+
+HASH_SLOTS = 1024  # hash_join_probe: slot = (key * 0x9E3779B1) >> 22, linear probing
+
+
+def text(rng: np.random.Generator, n: int) -> np.ndarray:
+    """English-like bytes: frequent words separated by spaces, commas, full stops and newlines."""
+    p = 1.0 / np.arange(1, len(WORDS) + 1)
+    out = bytearray()
+    while len(out) < n:
+        w = WORDS[rng.choice(len(WORDS), p=p / p.sum())]
+        r = rng.random()
+        sep = b". " if r < 0.06 else b", " if r < 0.12 else b"\n" if r < 0.16 else b" "
+        out += w.encode() + sep
+    return np.frombuffer(bytes(out[:n]), np.uint8).copy()
+
+
+def graph_csr(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """An undirected graph on n nodes: a 16-wide grid (4 neighbours, wrap-around in x) plus random
+    long edges, as CSR with sorted neighbour lists."""
+    adj: list[set[int]] = [set() for _ in range(n)]
+    for v in range(n):
+        r, c = divmod(v, 16)
+        for u in (r * 16 + (c + 1) % 16, (r + 1) * 16 + c):
+            if u < n:
+                adj[v].add(u); adj[u].add(v)
+    for _ in range(n // 4):
+        a, b = rng.integers(0, n, 2)
+        if a != b:
+            adj[a].add(int(b)); adj[b].add(int(a))
+    ptr, col = [0], []
+    for v in range(n):
+        col += sorted(adj[v])
+        ptr.append(len(col))
+    return np.array(ptr, np.int32), np.array(col, np.int32)
+
+
+def hash_slot(k: int) -> int:
+    return ((k * 0x9E3779B1) & 0xFFFFFFFF) >> 22
+
+
+def make(out: Path) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(20260113)
+    a: dict[str, np.ndarray] = {}
+    a["ints_1024"] = rng.integers(0, 1000, 1024, dtype=np.int32)
+    a["floats_1024"] = rng.normal(0, 1, 1024).astype(np.float32)
+    a["keys_1024"] = rng.integers(-2**31, 2**31, 1024, dtype=np.int64).astype(np.int32)
+    a["ukeys_1024"] = rng.integers(0, 2**32, 1024, dtype=np.uint64).astype(np.uint32)
+    a["bytes_2048"] = np.minimum(rng.geometric(0.02, 2048) - 1, 255).astype(np.uint8)
+    # 1024 short keys (both signs, many repeats) packed two to a word
+    s16 = rng.integers(-300, 300, 1024).astype(np.int16)
+    a["short_pairs_512"] = s16.view(np.uint32).copy()
+    # 512 64-bit keys: random high words, a few distinct low words (ties in the low digits)
+    hi = rng.integers(0, 2**32, 512, dtype=np.uint64)
+    lo = rng.choice(np.array([0, 1, 0xFFFFFFFF, 12345], np.uint64), 512)
+    a["u64_pairs_1024"] = ((hi << np.uint64(32)) | lo).astype(np.uint64).view(np.uint32).copy()
+    a["text_4096"] = text(rng, 4096)
+    # four 8-byte patterns, zero-padded: 'the ', 'shared', 'warp', 'zebra' (never occurs)
+    pats = np.zeros((4, 8), np.uint8)
+    for i, w in enumerate([b"the ", b"shared", b"warp", b"zebra"]):
+        pats[i, :len(w)] = np.frombuffer(w, np.uint8)
+    a["patterns_32"] = pats.ravel()
+    # COO: 512 entries of a 128 x 256 matrix in random order, small integer values (exact sums)
+    a["coo_row_512"] = np.minimum(rng.geometric(0.03, 512) - 1, 127).astype(np.int32)
+    a["coo_col_512"] = rng.integers(0, 256, 512, dtype=np.int32)
+    a["coo_val_512"] = rng.integers(-4, 5, 512, dtype=np.int32)
+    # ELL, row-major ([row][slot]): 128 rows, up to 8 entries, -1 pads a short row
+    ell_col = np.full((128, 8), -1, np.int32)
+    ell_val = np.zeros((128, 8), np.float32)
+    for r in range(128):
+        k = int(rng.integers(1, 9))
+        ell_col[r, :k] = np.sort(rng.choice(1024, size=k, replace=False))
+        ell_val[r, :k] = rng.normal(0, 1, k)
+    a["ell_col_128x8"], a["ell_val_128x8"] = ell_col.ravel(), ell_val.ravel()
+    # hash join: a 1024-slot open-addressing table of 400 build keys (-1 empty), payloads, probes
+    build = rng.choice(np.arange(1, 1 << 20), size=400, replace=False)
+    table = np.full(HASH_SLOTS, -1, np.int64)
+    for k in build:
+        s = hash_slot(int(k))
+        while table[s] != -1:
+            s = (s + 1) % HASH_SLOTS
+        table[s] = k
+    a["ht_keys_1024"] = table.astype(np.int32)
+    a["ht_vals_1024"] = np.where(table >= 0, rng.integers(0, 1000, HASH_SLOTS), 0).astype(np.int32)
+    probes = np.where(rng.random(1024) < 0.5, rng.choice(build, 1024), rng.integers(1, 1 << 20, 1024))
+    a["probe_keys_1024"] = probes.astype(np.int32)
+    a["gc_row_ptr_257"], a["gc_col"] = graph_csr(rng, 256)
+    a["prio_256"] = rng.permutation(256).astype(np.int32)
+    # 256 64-bit table entries as word pairs
+    a["lut64_512"] = rng.integers(0, 2**32, 512, dtype=np.uint64).astype(np.uint32)
+    a["perm_1024"] = rng.permutation(1024).astype(np.int32)
+    # stack-machine programs: 128 threads x 24 ops, op codes 0..4 (0, 1 push; 2 add; 3 mul; 4 dup)
+    a["ops_3072"] = rng.choice(5, size=3072, p=[0.3, 0.2, 0.2, 0.15, 0.15]).astype(np.int32)
+    # Morton codes of points in a 32 x 32 grid, clustered around a few centres
+    cx, cy = rng.integers(4, 28, 6), rng.integers(4, 28, 6)
+    c = rng.integers(0, 6, 512)
+    px = np.clip(cx[c] + np.rint(rng.normal(0, 3, 512)), 0, 31).astype(np.uint32)
+    py = np.clip(cy[c] + np.rint(rng.normal(0, 3, 512)), 0, 31).astype(np.uint32)
+    code = np.zeros(512, np.uint32)
+    for b in range(5):
+        code |= ((px >> b) & 1) << (2 * b) | ((py >> b) & 1) << (2 * b + 1)
+    a["morton_512"] = code
+    # a bitmap of 8192 bits with dense and sparse stretches
+    dens = np.repeat(rng.choice([0.05, 0.5, 0.95], 32), 256)
+    bits = (rng.random(8192) < dens).astype(np.uint8)
+    a["bitmap_256"] = np.packbits(bits, bitorder="little").view(np.uint32).copy()
+
+    out.mkdir(parents=True, exist_ok=True)
+    for name, arr in a.items():
+        assert arr.nbytes <= 16 * 1024, name
+        assert arr.dtype in (np.int32, np.uint32, np.uint8, np.float32), name
+        np.save(out / f"{name}.npy", np.ascontiguousarray(arr))
+    return a
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=OUT)
+    args = ap.parse_args()
+    for name, arr in make(args.out).items():
+        print(f"{name}.npy  {arr.dtype}  {arr.shape}")
+
+
+if __name__ == "__main__":
+    main()
