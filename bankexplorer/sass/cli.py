@@ -222,18 +222,6 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
     path = None if args.file == "-" else args.file
     kw = dict(path=path, defines=macros, include_dirs=list(args.include_dirs), kernel=args.kernel,
               budget=args.max_instructions)
-    written_build = None
-    if not as_written and not args.out and not (args.sass_json and not args.detail):
-        # the report compares with the unoptimised build (-G): NVRTC compiles it in its own process
-        # while this one runs the optimised build (on two cores the report takes the longer of them)
-        from concurrent.futures import ThreadPoolExecutor
-
-        from ..compiler.kernel import build
-
-        pool = ThreadPoolExecutor(1)
-        written_build = pool.submit(build, text, arch, {**macros, **cfg.scalars}, path, list(args.include_dirs),
-                                    optimize=False)
-        pool.shutdown(wait=False)
     try:
         r = emulate(text, cfg, arch, optimize=not as_written, **kw)
     except CompileFailed as e:
@@ -282,8 +270,7 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
     changes = []
     if not as_written:  # the same kernel as written: its unoptimised build, executed the same way
         try:
-            b = written_build.result() if written_build is not None else None
-            changes = written_vs_compiled(emulate(text, cfg, arch, optimize=False, build=b, **kw), r)
+            changes = written_vs_compiled(emulate(text, cfg, arch, optimize=False, **kw), r)
         except (EmulationError, LaunchError, MemoryFault, IncludeError, DecodeError, CubinError) as e:
             print(f"{where}: note: no as-written comparison: the unoptimised build (-G) cannot be executed "
                   f"({str(e).splitlines()[0]})", file=sys.stderr)
