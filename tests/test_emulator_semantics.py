@@ -325,3 +325,34 @@ def test_sums_of_three_64_bit_values_carry_twice():
     wrap = lambda v: np.array([((int(u) + 2**63) % 2**64) - 2**63 for u in v], np.int64)  # noqa: E731
     np.testing.assert_array_equal(out[:32], wrap(x + y + z))
     np.testing.assert_array_equal(out[32:], wrap((x ^ 0x7FFFFFFF) + (y | 0xF0000000) - z))
+
+
+MINMAX = r"""
+__global__ void minmax(const double *a, const double *b, double *out, const float *fa, const float *fb,
+                       float *fout) {
+    int t = threadIdx.x;
+    out[t] = fmax(a[t], b[t]);
+    out[32 + t] = fmin(a[t], b[t]);
+    fout[t] = fmaxf(fa[t], fb[t]);
+    fout[32 + t] = fminf(fa[t], fb[t]);
+}
+"""
+
+
+def test_fmax_and_fmin_follow_cuda_with_nans_and_signed_zeros():
+    """fmax/fmin of doubles compile to DSETP.MAX/.MIN and two SELs: a number over a NaN, NaN when
+    both are, ordinary values compared; the float ones to FMNMX."""
+    a = np.array([1.5, -2.0, np.nan, 3.0, np.nan, -0.0, 0.0, 7.25] * 4)
+    b = np.array([2.5, -3.0, 4.0, np.nan, np.nan, 0.0, -0.0, 7.25] * 4)
+    r = emulate(MINMAX, (32, 1, 1), a=a, b=b, fa=a.astype(np.float32), fb=b.astype(np.float32))
+    names = list(r.buffers)
+    got = r.buffers[names[2]][:64 * 8].view(np.float64)
+    fgot = r.buffers[names[5]][:64 * 4].view(np.float32)
+    finite = ~(np.isnan(a) & np.isnan(b))
+    for k, fn in ((0, np.fmax), (1, np.fmin)):
+        want = fn(a, b)
+        assert np.array_equal(got[32 * k:32 * (k + 1)][finite], want[finite])
+        assert np.isnan(got[32 * k:32 * (k + 1)][~finite]).all()
+        assert np.array_equal(fgot[32 * k:32 * (k + 1)][finite], want[finite].astype(np.float32))
+    # the zeros: a value equal to the other, either zero is a right answer; the sign is the GPU's choice
+    assert got[5] == 0.0 and got[6] == 0.0

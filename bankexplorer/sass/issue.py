@@ -301,8 +301,11 @@ class Issue:
         if o.ureg is not None and not o.ureg.zero:
             if o.wide or (o.reg is None and self.ins.base in ("LDG", "STG", "LD", "ST", "ATOM", "ATOMG", "RED")):
                 a = a + self._u64_plain(o.ureg).astype(np.int64)
+                wide = True
             else:
                 a = a + self.bits(o.ureg).astype(np.int64)
+        if not wide:  # a 32-bit address (shared, local): the sum wraps, as the hardware's adder does
+            a &= MASK32
         return a
 
 

@@ -158,7 +158,7 @@ class Run:
                         fn(iss)
                     except EmulationError:
                         raise
-                    except (IndexError, ValueError, TypeError, AttributeError) as e:
+                    except (LookupError, ValueError, TypeError, AttributeError) as e:
                         raise EmulationError(f"line {ins.line}: cannot execute {ins.text!r}: {e}") from None
                     if base in ("BRA", "BREAK") and ins.guard is not None and not ins.guard.true:
                         t = np.bitwise_or.reduce(np.where(S, self.block.PTT[ins.guard.index] if not ins.guard.uniform

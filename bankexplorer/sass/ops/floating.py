@@ -104,18 +104,46 @@ def compare(mods, a, b):
         return nan
     if cmp in ("T", "F"):
         return np.full(np.broadcast(a, b).shape, cmp == "T")
+    if cmp in ("MAX", "MIN"):
+        return min_max_pick(cmp, a, b)[0]
     if cmp in _ORDERED:
         return _ORDERED[cmp](a, b) & ~nan
     return _ORDERED[cmp[:-1]](a, b) | nan
 
 
+def min_max_pick(mode: str, a, b):
+    """``xSETP.MAX`` / ``.MIN`` (how ``fmax``/``fmin`` of doubles compile: two SELs pick the words):
+    the first predicate says the result is ``a`` (the larger, or smaller, value; a number over a NaN;
+    +0 over -0 for MAX), the second that both are NaN (the code then returns ``b`` quieted)."""
+    na, nb = np.isnan(a), np.isnan(b)
+    neg = np.signbit(a)
+    if mode == "MAX":
+        better = (a > b) | ((a == b) & ~neg)
+    else:
+        better = (a < b) | ((a == b) & neg)
+    return (nb & ~na) | (~na & ~nb & better), na & nb
+
+
+def _set_predicates(iss: Issue, a, b) -> None:
+    """The two predicates of FSETP/DSETP: the comparison and its complement, each combined with the
+    third predicate; for .MAX/.MIN the pick and the both-NaN flag (:func:`min_max_pick`)."""
+    mods = iss.ins.mods
+    pc = iss.p(4)
+    mode = next((m for m in mods if m in ("MAX", "MIN")), None)
+    if mode is not None:
+        pick, both_nan = min_max_pick(mode, a, b)
+        iss.setp(0, combine(mods, pick, pc))
+        iss.setp(1, combine(mods, both_nan, pc))
+        return
+    r = compare(mods, a, b)
+    iss.setp(0, combine(mods, r, pc))
+    iss.setp(1, combine(mods, ~r, pc))
+
+
 @op("FSETP")
 def fsetp(iss: Issue) -> None:
     a, b = _inputs(iss, 2, 3)
-    r = compare(iss.ins.mods, a, b)
-    pc = iss.p(4)
-    iss.setp(0, combine(iss.ins.mods, r, pc))
-    iss.setp(1, combine(iss.ins.mods, ~r, pc))
+    _set_predicates(iss, a, b)
 
 
 @op("FSET")
@@ -308,10 +336,7 @@ def dfma(iss: Issue) -> None:
 @op("DSETP")
 def dsetp(iss: Issue) -> None:
     a, b = np.asarray(iss.d(2), F64), np.asarray(iss.d(3), F64)
-    r = compare(iss.ins.mods, a, b)
-    pc = iss.p(4)
-    iss.setp(0, combine(iss.ins.mods, r, pc))
-    iss.setp(1, combine(iss.ins.mods, ~r, pc))
+    _set_predicates(iss, a, b)
 
 
 @op("DMNMX")
