@@ -41,6 +41,13 @@ MAX_CALL_DEPTH = 64  #: calls a thread may nest (the hardware's stack is small t
 # tried (branch-taken part first, fall-through first, lowest pc first; each with and without
 # merging at equal pcs) every no-merge one matches 212 of the 215 measured kernels and the merging
 # ones at most 205; of the three left, one is contended and in two the GPU issued a BSYNC once less.
+# Six unseen kernels since (tests/test_emulator.py, KNOWN) show the GPU issuing a loop's BSYNC fewer
+# times than this rule. Studied on the H100: those counts do not move with the number of blocks per
+# SM, caches or repeated runs (not timing); a merge needs at least three groups and depends on how
+# many lanes each has (a 16:16 split merged where smaller first groups never did). "At a forward
+# branch the side with fewer threads runs first, and a waiting group merges with one that reaches its
+# pc" fits every hand-built input of heap_topk but over-merges at loop back-edges (csr_spmv 12
+# instead of 15), so the rule is not found yet: no order or merging policy tried fits all kernels.
 
 
 def _first(target: int, pc: int) -> int:
