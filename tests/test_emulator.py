@@ -39,9 +39,6 @@ KNOWN = {
                                         "(wavefronts and every other count exact)",
     "extra13/graph_coloring_jp": "the GPU issued a loop's BSYNC 177 times, the no-merge rule 218 (every other "
                                  "count exact)",
-    "extra14/fft64_radix2_butterfly": "an LDS.64 whose lanes i and i^2 share an address, all 32 lanes on two words "
-                                      "of one bank: the H100 served it per half-warp (4 wavefronts), where the merge "
-                                      "rule fitted to the 1,235 measured instructions merges the halves (2)",
     "extra14/cuda_memcpy_async_barrier": "cuda::barrier's mbarrier instructions (SYNCS.*) are not modelled: the run "
                                          "refuses with a message naming the first one",
 }
