@@ -84,10 +84,10 @@ _REDUX = {"SUM": np.add, "MIN": np.minimum, "MAX": np.maximum, "AND": np.bitwise
 
 @op("REDUX")
 def redux(iss: Issue) -> None:
-    """``REDUX.SUM URd, Ra``: a reduction of Ra over the issuing lanes, into a uniform register."""
-    name = next((m for m in iss.ins.mods if m in _REDUX), None)
-    if name is None:
-        raise EmulationError(f"{iss.ins.text!r}: reduction not modelled")
+    """``REDUX.SUM URd, Ra``: a reduction of Ra over the issuing lanes, into a uniform register.
+    With no operation named (``REDUX URd, Ra``) it is the AND (``redux.sync.and``: the operation
+    whose encoding is 0, which the disassembler leaves unprinted)."""
+    name = next((m for m in iss.ins.mods if m in _REDUX), "AND")
     signed = "S32" in iss.ins.mods
     v = np.broadcast_to(np.asarray(iss.u(1), U32), (iss.b.lanes,))
     v = v.view(np.int32).astype(np.int64) if signed else v.astype(np.int64)
