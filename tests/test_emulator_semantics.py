@@ -451,3 +451,37 @@ def test_64_bit_division_by_runtime_values_carries_out_of_imad_hi_and_wide():
         q = abs(sx) // abs(y) * (1 if (sx < 0) == (y < 0) else -1)
         assert [int(out[t]), int(out[32 + t]), int(out[64 + t]), int(out[96 + t])] == \
             [x // (y % M), x % (y % M), q % M, (sx - q * y) % M], t
+
+
+def test_match_all_on_masks_that_differ_between_lanes():
+    """``__match_all_sync`` with a per-lane mask in a divergent branch: ``R2UR P1, URZ, R`` (P1:
+    the lanes whose mask differs from the first lane's), ``@!P1 BRA.DIV`` taken by the whole
+    group, a WARPSYNC.COLLECTIVE loop issuing MATCH.ALL once per mask (``MATCH.ALL P0, R7, R8``)
+    whose result covers only the lanes of that mask."""
+    src = r"""
+    __global__ void mall(const int *a, int *out) {
+        int t = threadIdx.x, lane = t & 31;
+        int v = a[t], d = -1;
+        if (v % 3 != 0) {
+            unsigned m = __activemask();
+            int pred, g = a[t & ~7] + (((lane >> 3) & 1) ? (lane & 1) : 0);
+            unsigned mm = __match_all_sync(m & (0xffu << (lane & 24)), g, &pred);
+            d = (int)mm ^ (pred << 31);
+        }
+        out[t] = d;
+    }"""
+    a = np.random.default_rng(15).integers(0, 1000, 64).astype(np.int32)
+    r = emulate(src, (64, 1, 1), a=a)
+    out = r.buffers["out"][:256].view(np.uint32)
+    for w in range(2):
+        v = a[32 * w:32 * w + 32]
+        act = v % 3 != 0
+        m = sum(1 << ln for ln in range(32) if act[ln])
+        for ln in range(32):
+            if not act[ln]:
+                assert out[32 * w + ln] == 0xFFFFFFFF
+                continue
+            mask = m & (0xFF << (ln & 24))
+            g = [int(v[k & ~7]) + ((k & 1) if (k >> 3) & 1 else 0) for k in range(32) if mask >> k & 1]
+            want = (mask | 1 << 31) if len(set(g)) == 1 else 0
+            assert out[32 * w + ln] == want, (w, ln)

@@ -100,9 +100,12 @@ def redux(iss: Issue) -> None:
 
 @op("MATCH")
 def match(iss: Issue) -> None:
-    """``MATCH.ANY Rd, Ra``: the lanes holding the same value; ``MATCH.ALL Rd, Pd, Ra``."""
+    """``MATCH.ANY Rd, Ra``: the lanes holding the same value; ``MATCH.ALL Rd, Pd, Ra`` or, as
+    sm_90 prints it, ``MATCH.ALL Pd, Rd, Ra``."""
     ops = iss.ins.operands
     src = len(ops) - 1
+    dst = next(i for i in range(src) if isinstance(ops[i], Reg))
+    pd = next((i for i in range(src) if isinstance(ops[i], Pred)), None)
     v = np.broadcast_to(np.asarray(iss.u64(src) if "U64" in iss.ins.mods else iss.u(src)).astype(np.uint64),
                         (iss.b.lanes,)).reshape(-1, WARP)
     act = iss.on.reshape(-1, WARP)
@@ -110,12 +113,12 @@ def match(iss: Issue) -> None:
     masks = (same.astype(np.uint64) << np.arange(WARP, dtype=np.uint64)).sum(axis=2, dtype=np.uint64)
     if "ALL" in iss.ins.mods:
         full = (act.astype(np.uint64) << np.arange(WARP, dtype=np.uint64)).sum(axis=1, dtype=np.uint64)
-        alleq = (masks == full[:, None]).all(axis=1) | ~act.any(axis=1)
-        iss.set(0, np.repeat(np.where(alleq, full, 0).astype(U32), WARP))
-        if len(ops) > 2 and isinstance(ops[1], Pred):
-            iss.setp(1, np.repeat(alleq, WARP))
+        alleq = ((masks == full[:, None]) | ~act).all(axis=1)  # over the issuing lanes only
+        iss.set(dst, np.repeat(np.where(alleq, full, 0).astype(U32), WARP))
+        if pd is not None:
+            iss.setp(pd, np.repeat(alleq, WARP))
     else:
-        iss.set(0, masks.reshape(-1).astype(U32))
+        iss.set(dst, masks.reshape(-1).astype(U32))
 
 
 @op("MOVM")
