@@ -356,3 +356,132 @@ def test_fmax_and_fmin_follow_cuda_with_nans_and_signed_zeros():
         assert np.array_equal(fgot[32 * k:32 * (k + 1)][finite], want[finite].astype(np.float32))
     # the zeros: a value equal to the other, either zero is a right answer; the sign is the GPU's choice
     assert got[5] == 0.0 and got[6] == 0.0
+
+
+def test_sad_and_usad_are_absolute_differences_plus_an_addend():
+    """``__sad`` / ``__usad`` compile to VABSDIFF / VABSDIFF.U32 d, a, b, c = |a - b| + c."""
+    src = r"""
+    __global__ void sad(const int *a, const int *b, unsigned *out) {
+        int t = threadIdx.x;
+        out[t] = __sad(a[t], b[t], (unsigned)t * 1000u);
+        out[32 + t] = __usad((unsigned)a[t], (unsigned)b[t], 0xfffffff0u + t);
+    }"""
+    rng = np.random.default_rng(11)
+    a = rng.integers(-2**31, 2**31, 32).astype(np.int32)
+    b = rng.integers(-2**31, 2**31, 32).astype(np.int32)
+    a[:3], b[:3] = [-2**31, 5, 2**31 - 1], [2**31 - 1, -5, -2**31]
+    r = emulate(src, a=a, b=b)
+    out = r.buffers["out"][:256].view(np.uint32)
+    x, y, t = a.astype(np.int64), b.astype(np.int64), np.arange(32, dtype=np.int64)
+    np.testing.assert_array_equal(out[:32], ((np.abs(x - y) + t * 1000) & 0xFFFFFFFF).astype(np.uint32))
+    ux, uy = x & 0xFFFFFFFF, y & 0xFFFFFFFF
+    np.testing.assert_array_equal(out[32:], ((np.abs(ux - uy) + 0xFFFFFFF0 + t) & 0xFFFFFFFF).astype(np.uint32))
+
+
+def test_simd_video_intrinsics_work_per_byte_and_per_halfword():
+    """VABSDIFF4.U8 (``__vabsdiffu4``), VABSDIFF4.U8.ACC (``__vsadu4``), VIADD.16x2 with a
+    negated operand (``__vsub2``, each half negated) and VIMNMX.S16x2 / .U16x2 (``__vmins2``...)."""
+    src = r"""
+    __global__ void video(const unsigned *a, const unsigned *b, unsigned *out) {
+        int t = threadIdx.x;
+        unsigned x = a[t], y = b[t];
+        out[t] = __vabsdiffu4(x, y);
+        out[32 + t] = __vsadu4(x, y) + t;
+        out[64 + t] = __vadd2(x, y);
+        out[96 + t] = __vsub2(x, y);
+        out[128 + t] = __vmins2(x, y);
+        out[160 + t] = __vmaxu2(x, y);
+    }"""
+    rng = np.random.default_rng(12)
+    a = rng.integers(0, 2**32, 32, dtype=np.uint64).astype(np.uint32)
+    b = rng.integers(0, 2**32, 32, dtype=np.uint64).astype(np.uint32)
+    b[:2] = [0x00010000, 0x80007FFF]
+    r = emulate(src, a=a, b=b)
+    out = r.buffers["out"][:192 * 4].view(np.uint32)
+    pa, pb = a.view(np.uint8).reshape(32, 4).astype(np.int64), b.view(np.uint8).reshape(32, 4).astype(np.int64)
+    d = np.abs(pa - pb)
+    np.testing.assert_array_equal(out[:32], d.astype(np.uint8).reshape(-1).view(np.uint32))
+    np.testing.assert_array_equal(out[32:64], d.sum(axis=1) + np.arange(32))
+    ha, hb = a.view(np.uint16).reshape(32, 2), b.view(np.uint16).reshape(32, 2)
+    np.testing.assert_array_equal(out[64:96], (ha + hb).astype(np.uint16).reshape(-1).view(np.uint32))
+    np.testing.assert_array_equal(out[96:128], (ha - hb).astype(np.uint16).reshape(-1).view(np.uint32))
+    np.testing.assert_array_equal(out[128:160], np.minimum(ha.view(np.int16), hb.view(np.int16)).reshape(-1).view(np.uint32))
+    np.testing.assert_array_equal(out[160:192], np.maximum(ha, hb).reshape(-1).view(np.uint32))
+
+
+def test_a_reduction_with_no_operation_named_is_the_and():
+    """``__reduce_and_sync`` disassembles as ``REDUX UR, R`` (the AND, encoded 0, prints no suffix)."""
+    src = r"""
+    __global__ void red(const unsigned *a, unsigned *out) {
+        int t = threadIdx.x;
+        out[t] = __reduce_and_sync(0xffffffffu, a[t]) ^ __reduce_or_sync(0xffffffffu, a[t] & 0xf0u);
+    }"""
+    a = (np.random.default_rng(13).integers(0, 2**32, 64, dtype=np.uint64) | 0x80000101).astype(np.uint32)
+    r = emulate(src, (64, 1, 1), a=a)
+    out = r.buffers["out"][:256].view(np.uint32)
+    for w in range(2):
+        v = a[32 * w:32 * w + 32]
+        assert (out[32 * w:32 * w + 32] == (np.bitwise_and.reduce(v) ^ np.bitwise_or.reduce(v & 0xF0))).all()
+
+
+def test_64_bit_division_by_runtime_values_carries_out_of_imad_hi_and_wide():
+    """The 64-bit divide subroutine multiplies 64 x 64 bits with IMAD.WIDE.U32 / IMAD.HI.U32 that
+    write a carry predicate (``IMAD.HI.U32 R7, P2, R21, R7, R10``) read by a later IADD3.X."""
+    src = r"""
+    __global__ void div64(const unsigned long long *a, const long long *b, unsigned long long *out) {
+        int t = threadIdx.x;
+        unsigned long long x = a[t];
+        long long y = b[t];
+        out[t] = x / (unsigned long long)y;
+        out[32 + t] = x % (unsigned long long)y;
+        out[64 + t] = (unsigned long long)((long long)x / y);
+        out[96 + t] = (unsigned long long)((long long)x % y);
+    }"""
+    rng = np.random.default_rng(14)
+    a = rng.integers(0, 2**64, 32, dtype=np.uint64)
+    b = rng.integers(-2**63, 2**63, 32, dtype=np.int64) >> rng.integers(0, 62, 32).astype(np.int64)
+    b[b == 0] = 7
+    b[:4] = [1 << 24, -1, -26, (1 << 40) + 1]
+    r = emulate(src, a=a, b=b)
+    out = r.buffers["out"][:128 * 8].view(np.uint64)
+    M = 2**64
+    for t in range(32):
+        x, y = int(a[t]), int(b[t])
+        sx = x - M if x >> 63 else x
+        q = abs(sx) // abs(y) * (1 if (sx < 0) == (y < 0) else -1)
+        assert [int(out[t]), int(out[32 + t]), int(out[64 + t]), int(out[96 + t])] == \
+            [x // (y % M), x % (y % M), q % M, (sx - q * y) % M], t
+
+
+def test_match_all_on_masks_that_differ_between_lanes():
+    """``__match_all_sync`` with a per-lane mask in a divergent branch: ``R2UR P1, URZ, R`` (P1:
+    the lanes whose mask differs from the first lane's), ``@!P1 BRA.DIV`` taken by the whole
+    group, a WARPSYNC.COLLECTIVE loop issuing MATCH.ALL once per mask (``MATCH.ALL P0, R7, R8``)
+    whose result covers only the lanes of that mask."""
+    src = r"""
+    __global__ void mall(const int *a, int *out) {
+        int t = threadIdx.x, lane = t & 31;
+        int v = a[t], d = -1;
+        if (v % 3 != 0) {
+            unsigned m = __activemask();
+            int pred, g = a[t & ~7] + (((lane >> 3) & 1) ? (lane & 1) : 0);
+            unsigned mm = __match_all_sync(m & (0xffu << (lane & 24)), g, &pred);
+            d = (int)mm ^ (pred << 31);
+        }
+        out[t] = d;
+    }"""
+    a = np.random.default_rng(15).integers(0, 1000, 64).astype(np.int32)
+    r = emulate(src, (64, 1, 1), a=a)
+    out = r.buffers["out"][:256].view(np.uint32)
+    for w in range(2):
+        v = a[32 * w:32 * w + 32]
+        act = v % 3 != 0
+        m = sum(1 << ln for ln in range(32) if act[ln])
+        for ln in range(32):
+            if not act[ln]:
+                assert out[32 * w + ln] == 0xFFFFFFFF
+                continue
+            mask = m & (0xFF << (ln & 24))
+            g = [int(v[k & ~7]) + ((k & 1) if (k >> 3) & 1 else 0) for k in range(32) if mask >> k & 1]
+            want = (mask | 1 << 31) if len(set(g)) == 1 else 0
+            assert out[32 * w + ln] == want, (w, ln)

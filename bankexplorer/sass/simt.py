@@ -353,12 +353,15 @@ def op_bra(iss: Issue) -> None:
     taken = iss.on
     first = ins.operands[0] if ins.operands else None
     if "DIV" in ins.mods:
-        # taken when the group is not every living thread of the mask (the warp is diverged)
+        # taken when the group is not every living thread of the mask (the warp is diverged); a
+        # guard true in only some of the group's threads sends the whole group (measured: the
+        # fast path after ``@!P1 BRA.DIV`` ran by no thread when P1 differed between lanes)
         want = _mask_operand(iss, 0).reshape(-1, WARP)
         sched = iss.run.sched
         alive = np.repeat(sched.alive, WARP).reshape(-1, WARP)
-        here = np.repeat(_lane_bits(iss.S).astype(np.int64), WARP).reshape(-1, WARP)
-        taken = iss.on & ((want & alive & ~here) != 0).reshape(-1)
+        here = np.repeat(_lane_bits(iss.on).astype(np.int64), WARP).reshape(-1, WARP)
+        some = np.repeat(iss.on.reshape(-1, WARP).any(axis=1), WARP)
+        taken = iss.S & some & ((want & alive & ~here) != 0).reshape(-1)
     elif isinstance(first, Pred):
         taken = taken & iss.pred(first)
     iss.jump(taken, _target(iss))
@@ -417,7 +420,9 @@ def op_warpsync(iss: Issue) -> None:
         want = np.full(iss.S.shape, FULL, np.int64)
     else:
         want = _mask_operand(iss, 0)
-    iss.run.sched.warpsync(iss, np.where(iss.S, want, 0), "EXCLUSIVE" in iss.ins.mods)
+    # COLLECTIVE (the divergent fallback of a warp-wide op on a mask that differs between lanes):
+    # as EXCLUSIVE, one group per mask (measured: a MATCH.ALL inside it issued once per mask)
+    iss.run.sched.warpsync(iss, np.where(iss.S, want, 0), iss.ins.has("EXCLUSIVE", "COLLECTIVE"))
 
 
 def op_nop(iss: Issue) -> None:

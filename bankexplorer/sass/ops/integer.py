@@ -66,13 +66,79 @@ def iadd3(iss: Issue) -> None:
         iss.setp(i, carry > k)
 
 
+def _lanes16(iss: Issue, i: int, signed: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The two 16-bit halves (low, high) of operand ``i`` as int64, ``-R`` negating each half."""
+    o = iss.ins.operands[i]
+    v = _i64(iss.raw(i)) if isinstance(o, Reg) else _i64(iss.u(i))
+    if isinstance(o, Reg) and o.inv:
+        v = v ^ M32
+    halves = []
+    for k in range(2):
+        h = (v >> (16 * k)) & 0xFFFF
+        if isinstance(o, Reg) and o.neg:
+            h = (-h) & 0xFFFF
+        if signed:
+            h = np.where(h >= 0x8000, h - 0x10000, h)
+        halves.append(np.asarray(h))
+    return halves[0], halves[1]
+
+
+def _join16(lo, hi) -> np.ndarray:
+    return (np.asarray(lo) & 0xFFFF) | ((np.asarray(hi) & 0xFFFF) << 16)
+
+
 @op("VIADD", "UVIADD")
 def viadd(iss: Issue) -> None:
+    """``VIADD d, a, b``; ``VIADD.16x2``: two independent 16-bit sums (``-R`` negates each half)."""
+    if "16x2" in iss.ins.mods:
+        alo, ahi = _lanes16(iss, 1, False)
+        blo, bhi = _lanes16(iss, 2, False)
+        iss.set(0, _join16(alo + blo, ahi + bhi))
+        return
     iss.set(0, (_i64(iss.u(1)) + _i64(iss.u(2))) & M32)
+
+
+@op("VABSDIFF", "UVABSDIFF")
+def vabsdiff(iss: Issue) -> None:
+    """``VABSDIFF d, a, b, c`` (``sad``, ``__sad``/``__usad``): ``|a - b| + c``; signed unless ``.U32``."""
+    if "U32" in iss.ins.mods:
+        a, b = _i64(iss.u(1)), _i64(iss.u(2))
+    else:
+        a, b = _i64(iss.s(1)), _i64(iss.s(2))
+    iss.set(0, (np.abs(a - b) + _i64(iss.u(3))) & M32)
+
+
+@op("VABSDIFF4", "UVABSDIFF4")
+def vabsdiff4(iss: Issue) -> None:
+    """``VABSDIFF4.U8 d, a, b, c``: the absolute difference of each byte pair (``vabsdiff4``,
+    ``__vabsdiffu4``); ``.ACC`` sums the four into c (``__vsadu4``). ``.S8`` for signed bytes."""
+    mods = iss.ins.mods
+    signed = "S8" in mods
+    a, b, c = _i64(iss.u(1)), _i64(iss.u(2)), _i64(iss.u(3))
+    diffs = []
+    for k in range(4):
+        x, y = (a >> (8 * k)) & 0xFF, (b >> (8 * k)) & 0xFF
+        if signed:
+            x, y = np.where(x >= 0x80, x - 0x100, x), np.where(y >= 0x80, y - 0x100, y)
+        diffs.append(np.abs(x - y))
+    if "ACC" in mods:
+        iss.set(0, (diffs[0] + diffs[1] + diffs[2] + diffs[3] + c) & M32)
+        return
+    # no secondary operation: PTX merges the result into c by a byte mask, and the mask printed
+    # by none (``.b3210``) takes every byte from the result (a -G build passes c = R0 = 0)
+    iss.set(0, np.asarray(diffs[0] | diffs[1] << 8 | diffs[2] << 16 | diffs[3] << 24) & M32)
 
 
 def _mul_signed(iss: Issue) -> bool:
     return "U32" not in iss.ins.mods
+
+
+def _add64(a, b, c):
+    """a + b + c of uint64 values (c: a small carry in), and how many times it wrapped."""
+    a, b, c = (np.asarray(x).astype(np.uint64) for x in (a, b, c))
+    s1 = a + b
+    s2 = s1 + c
+    return s2, (s1 < a).astype(np.int64) + (s2 < s1).astype(np.int64)
 
 
 @op("IMAD", "UIMAD", "IMUL", "UIMUL")
@@ -95,10 +161,11 @@ def imad(iss: Issue) -> None:
         else:
             prod = np.asarray(a).astype(np.uint64) * np.asarray(b).astype(np.uint64)
         c64 = iss.u64(csrc) if csrc is not None else np.uint64(0)
-        res = (prod + c64).astype(np.uint64)
-        if "X" in mods:
-            res = res + np.asarray(_carry_in(iss, pins)).astype(np.uint64)
+        cin = np.asarray(_carry_in(iss, pins) if "X" in mods else 0).astype(np.uint64)
+        res, carry = _add64(prod, c64, cin)
         iss.set64(0, res)
+        for k, i in enumerate(pouts):  # IMAD.WIDE.U32 R10, P1, ...: the carry out of the 64-bit sum
+            iss.setp(i, carry > k)
         return
     if "HI" in mods:
         # the high word of a*b plus a 64-bit addend (the register pair c+1:c), so that the low
@@ -110,10 +177,14 @@ def imad(iss: Issue) -> None:
         else:
             prod = np.asarray(a).astype(np.uint64) * np.asarray(b).astype(np.uint64)
         c64 = np.asarray(iss.u64(csrc) if csrc is not None else np.uint64(0)).astype(np.uint64)
-        total = (prod + c64) >> np.uint64(32)
-        if "X" in mods:
-            total = total + np.asarray(_carry_in(iss, pins)).astype(np.uint64)
+        cin = np.asarray(_carry_in(iss, pins) if "X" in mods else 0).astype(np.uint64)
+        # (a*b + c) >> 32 without overflowing 64 bits: its bit 32 is the carry out
+        # (IMAD.HI.U32 R7, P2, ...: the predicate an IADD3.X of a 128-bit product reads)
+        lo = (prod & np.uint64(0xFFFFFFFF)) + (c64 & np.uint64(0xFFFFFFFF))
+        total = (prod >> np.uint64(32)) + (c64 >> np.uint64(32)) + (lo >> np.uint64(32)) + cin
         iss.set(0, (total & np.uint64(0xFFFFFFFF)).astype(np.uint32))
+        for k, i in enumerate(pouts):
+            iss.setp(i, (total >> np.uint64(32)) > k)
         return
     # low 32 bits: the product modulo 2**32 is the same signed or not
     lo = (np.asarray(a).astype(np.uint64) * np.asarray(b).astype(np.uint64)) & np.uint64(0xFFFFFFFF)
@@ -283,6 +354,14 @@ def vimnmx(iss: Issue) -> None:
     """``VIMNMX d, a, b, P``: min (P true) or max; sm_100 writes two predicates after d first."""
     _pouts, srcs, pins = _split(iss)
     pick_min = iss.p(pins[-1])
+    m16 = next((m for m in iss.ins.mods if m in ("16x2", "S16x2", "U16x2")), None)
+    if m16 is not None:  # two independent 16-bit min/max (``__vmins2``...): signed unless U16x2
+        signed = m16 != "U16x2"
+        alo, ahi = _lanes16(iss, srcs[0], signed)
+        blo, bhi = _lanes16(iss, srcs[1], signed)
+        pick = lambda x, y: np.where(pick_min, np.minimum(x, y), np.maximum(x, y))  # noqa: E731
+        iss.set(0, _join16(pick(alo, blo), pick(ahi, bhi)))
+        return
     iss.set(0, np.asarray(_minmax(iss, iss.u(srcs[0]), iss.u(srcs[1]), pick_min)).astype(np.int64) & M32)
 
 

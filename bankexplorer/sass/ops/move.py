@@ -6,18 +6,37 @@ from __future__ import annotations
 import numpy as np
 
 from ..issue import EmulationError, Issue
-from ..operands import Const, Reg, Special
+from ..operands import Const, Pred, Reg, Special
+from ..state import WARP
 from . import op
 
 U32 = np.uint32
 
 
-@op("MOV", "UMOV", "MOV32I", "R2UR", "S2R", "S2UR", "UMOV32I")
+@op("MOV", "UMOV", "MOV32I", "S2R", "S2UR", "UMOV32I")
 def mov(iss: Issue) -> None:
     ops = iss.ins.operands
     if ops[0] == ops[1] and isinstance(ops[0], Reg):  # MOV R5, R5 (a -G build is full of them): no change
         return
     iss.set(0, iss.u(1))
+
+
+@op("R2UR")
+def r2ur(iss: Issue) -> None:
+    """``R2UR URd, Rs``: the value of the warp's first issuing lane into a uniform register.
+    ``R2UR P1, URd, Rs`` also writes a predicate: true in the lanes whose value differs from the
+    one taken (the compiler's test that a mask is uniform before a ``@!P1 BRA.DIV``; on the H100
+    the lanes with P1 false are exactly those equal to the first active lane's value)."""
+    ops = iss.ins.operands
+    if not isinstance(ops[0], Pred):
+        mov(iss)
+        return
+    v = np.broadcast_to(np.asarray(iss.u(2), U32), (iss.b.lanes,))
+    warps, first = iss.b.first_lanes(iss.on)
+    taken = np.zeros(iss.b.warps, U32)
+    taken[warps] = v[first]
+    iss.setp(0, v != np.repeat(taken, WARP))
+    iss.set(1, v)
 
 
 @op("CS2R")

@@ -84,10 +84,10 @@ _REDUX = {"SUM": np.add, "MIN": np.minimum, "MAX": np.maximum, "AND": np.bitwise
 
 @op("REDUX")
 def redux(iss: Issue) -> None:
-    """``REDUX.SUM URd, Ra``: a reduction of Ra over the issuing lanes, into a uniform register."""
-    name = next((m for m in iss.ins.mods if m in _REDUX), None)
-    if name is None:
-        raise EmulationError(f"{iss.ins.text!r}: reduction not modelled")
+    """``REDUX.SUM URd, Ra``: a reduction of Ra over the issuing lanes, into a uniform register.
+    With no operation named (``REDUX URd, Ra``) it is the AND (``redux.sync.and``: the operation
+    whose encoding is 0, which the disassembler leaves unprinted)."""
+    name = next((m for m in iss.ins.mods if m in _REDUX), "AND")
     signed = "S32" in iss.ins.mods
     v = np.broadcast_to(np.asarray(iss.u(1), U32), (iss.b.lanes,))
     v = v.view(np.int32).astype(np.int64) if signed else v.astype(np.int64)
@@ -100,9 +100,12 @@ def redux(iss: Issue) -> None:
 
 @op("MATCH")
 def match(iss: Issue) -> None:
-    """``MATCH.ANY Rd, Ra``: the lanes holding the same value; ``MATCH.ALL Rd, Pd, Ra``."""
+    """``MATCH.ANY Rd, Ra``: the lanes holding the same value; ``MATCH.ALL Rd, Pd, Ra`` or, as
+    sm_90 prints it, ``MATCH.ALL Pd, Rd, Ra``."""
     ops = iss.ins.operands
     src = len(ops) - 1
+    dst = next(i for i in range(src) if isinstance(ops[i], Reg))
+    pd = next((i for i in range(src) if isinstance(ops[i], Pred)), None)
     v = np.broadcast_to(np.asarray(iss.u64(src) if "U64" in iss.ins.mods else iss.u(src)).astype(np.uint64),
                         (iss.b.lanes,)).reshape(-1, WARP)
     act = iss.on.reshape(-1, WARP)
@@ -110,12 +113,12 @@ def match(iss: Issue) -> None:
     masks = (same.astype(np.uint64) << np.arange(WARP, dtype=np.uint64)).sum(axis=2, dtype=np.uint64)
     if "ALL" in iss.ins.mods:
         full = (act.astype(np.uint64) << np.arange(WARP, dtype=np.uint64)).sum(axis=1, dtype=np.uint64)
-        alleq = (masks == full[:, None]).all(axis=1) | ~act.any(axis=1)
-        iss.set(0, np.repeat(np.where(alleq, full, 0).astype(U32), WARP))
-        if len(ops) > 2 and isinstance(ops[1], Pred):
-            iss.setp(1, np.repeat(alleq, WARP))
+        alleq = ((masks == full[:, None]) | ~act).all(axis=1)  # over the issuing lanes only
+        iss.set(dst, np.repeat(np.where(alleq, full, 0).astype(U32), WARP))
+        if pd is not None:
+            iss.setp(pd, np.repeat(alleq, WARP))
     else:
-        iss.set(0, masks.reshape(-1).astype(U32))
+        iss.set(dst, masks.reshape(-1).astype(U32))
 
 
 @op("MOVM")
