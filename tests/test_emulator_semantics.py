@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -485,3 +486,227 @@ def test_match_all_on_masks_that_differ_between_lanes():
             g = [int(v[k & ~7]) + ((k & 1) if (k >> 3) & 1 else 0) for k in range(32) if mask >> k & 1]
             want = (mask | 1 << 31) if len(set(g)) == 1 else 0
             assert out[32 * w + ln] == want, (w, ln)
+
+
+# ---- rounding, conversions and signed zeros as the H100 computes them ------------------------
+def _round_frac(q: Fraction, dtype, mode: str) -> float:
+    """The exact value q rounded to dtype in mode (the reference: rational arithmetic)."""
+    with np.errstate(over="ignore"):
+        return _round_frac_(q, dtype, mode)
+
+
+def _round_frac_(q: Fraction, dtype, mode: str) -> float:
+    near = np.float64(float(q))  # float(q) is RN
+    if dtype is not np.float64:
+        with np.errstate(over="ignore"):
+            near = np.asarray(float(q)).astype(dtype)[()]
+        # float(q) rounded to double first: fix the double rounding by comparing exactly
+        if np.isinf(near):  # past the largest finite value: RN and the mode toward it overflow
+            top = np.finfo(dtype).max * np.sign(near)
+            return near if mode == "RN" or (mode == "RP") == (q > 0) and mode != "RZ" else dtype(top)
+        for cand in (np.nextafter(near, dtype(-np.inf)), np.nextafter(near, dtype(np.inf))):
+            if np.isfinite(cand) and abs(Fraction(float(cand)) - q) < abs(Fraction(float(near)) - q):
+                near = cand
+    fn = Fraction(float(near))
+    if mode == "RN" or fn == q:
+        return near
+    if mode == "RZ":
+        return np.nextafter(near, dtype(0)) if abs(fn) > abs(q) else near
+    if mode == "RM":
+        return np.nextafter(near, dtype(-np.inf)) if fn > q else near
+    return np.nextafter(near, dtype(np.inf)) if fn < q else near
+
+
+DIRECTED_F32 = r"""
+__global__ void directed_f32(const float *a, const float *b, const float *c, float *out) {
+    int t = threadIdx.x;
+    float x = a[t], y = b[t], z = c[t];
+    out[t] = __fadd_ru(x, y);
+    out[32 + t] = __fadd_rd(x, y);
+    out[64 + t] = __fadd_rz(x, y);
+    out[96 + t] = __fmaf_rn(x, y, z);
+    out[128 + t] = __fmaf_ru(x, y, z);
+    out[160 + t] = __fmaf_rz(x, y, z);
+}
+"""
+
+
+def test_directed_float_rounding_of_sums_far_apart_in_magnitude():
+    """__fadd_ru(1, 1e-20) is the float after 1: the sum is carried exactly (two-sum) and rounded
+    once, not first to double (where the small addend vanishes and no step is made)."""
+    rng = np.random.default_rng(11)
+    a = rng.normal(0, 4, 32).astype(np.float32)
+    b = (rng.normal(0, 1, 32) * 10.0 ** rng.integers(-30, -8, 32)).astype(np.float32)
+    c = (rng.normal(0, 1, 32) * 10.0 ** rng.integers(-30, 2, 32)).astype(np.float32)
+    a[:4], b[:4] = [1, -1, 3, -3], [1e-20, 1e-20, -1e-25, -1e-25]
+    r = emulate(DIRECTED_F32, a=a, b=b, c=c)
+    out = r.buffers["out"][:6 * 32 * 4].view(np.float32).reshape(6, 32)
+    F = Fraction
+    for t in range(32):
+        s = F(float(a[t])) + F(float(b[t]))
+        f = F(float(a[t])) * F(float(b[t])) + F(float(c[t]))
+        want = [_round_frac(s, np.float32, "RP"), _round_frac(s, np.float32, "RM"), _round_frac(s, np.float32, "RZ"),
+                _round_frac(f, np.float32, "RN"), _round_frac(f, np.float32, "RP"), _round_frac(f, np.float32, "RZ")]
+        assert [float(v) for v in out[:, t]] == [float(w) for w in want], t
+
+
+DIRECTED_F64 = r"""
+__global__ void directed_f64(const double *a, const double *b, const double *c, double *out) {
+    int t = threadIdx.x;
+    double x = a[t], y = b[t], z = c[t];
+    out[t] = __fma_rd(x, y, z);
+    out[32 + t] = __fma_ru(x, y, z);
+    out[64 + t] = __dadd_rz(x, z);
+    out[96 + t] = __dmul_ru(x, y);
+    out[128 + t] = __dmul_rd(x, y);
+    out[160 + t] = fma(x, y, z);
+}
+"""
+
+
+def test_double_fma_add_mul_round_once_in_the_named_mode():
+    """DFMA.RM/.RP, DADD.RZ, DMUL.RP/.RM: the exact result (product split exactly, sums exact)
+    rounded once in the mode; DFMA without a mode rounds the exact a*b+c to nearest."""
+    rng = np.random.default_rng(5)
+    a, b = rng.normal(0, 3, 32), rng.normal(0, 3, 32)
+    c = rng.normal(0, 1, 32) * 10.0 ** rng.integers(-20, 1, 32)
+    r = emulate(DIRECTED_F64, a=a, b=b, c=c)
+    out = r.buffers["out"][:6 * 32 * 8].view(np.float64).reshape(6, 32)
+    F = Fraction
+    for t in range(32):
+        x, y, z = F(float(a[t])), F(float(b[t])), F(float(c[t]))
+        want = [_round_frac(x * y + z, np.float64, "RM"), _round_frac(x * y + z, np.float64, "RP"),
+                _round_frac(x + z, np.float64, "RZ"), _round_frac(x * y, np.float64, "RP"),
+                _round_frac(x * y, np.float64, "RM"), _round_frac(x * y + z, np.float64, "RN")]
+        assert [float(v) for v in out[:, t]] == [float(w) for w in want], t
+
+
+def test_double_division_by_an_immediate_reads_its_high_word():
+    """``x / 3.0`` starts with ``MUFU.RCP64H R, 3``: the immediate is the double 3.0, whose high word
+    0x40080000 the approximation reads (not the float 3.0's bits); the quotient is correctly rounded."""
+    src = r"""
+    __global__ void div3(const double *a, double *out) {
+        int t = threadIdx.x;
+        out[t] = a[t] / 3.0;
+        out[32 + t] = (double)(float)(a[t] / 7.0);
+    }"""
+    a = np.random.default_rng(9).normal(0, 5, 32)
+    r = emulate(src, a=a)
+    out = r.buffers["out"][:64 * 8].view(np.float64)
+    np.testing.assert_array_equal(out[:32], a / 3.0)
+    np.testing.assert_array_equal(out[32:], (a / 7.0).astype(np.float32).astype(np.float64))
+
+
+INT64_CONV = r"""
+__global__ void conv64(const unsigned long long *u, const long long *s, unsigned long long *out) {
+    int t = threadIdx.x;
+    out[t] = __double_as_longlong(__ull2double_rd(u[t]));
+    out[32 + t] = __double_as_longlong(__ull2double_ru(u[t]));
+    out[64 + t] = __float_as_uint(__ll2float_rz(s[t]));
+    out[96 + t] = __float_as_uint(__ull2float_rn(u[t]));
+    out[128 + t] = __float2ull_ru(__ull2float_rn(u[t]) * 2.5f);
+    out[160 + t] = (unsigned long long)__double2ll_rd((double)s[t] * 1e10);
+    out[192 + t] = __double2ull_rz(-(double)u[t]);
+}
+"""
+
+
+def test_64_bit_integer_conversions_round_once_and_saturate():
+    """I2F from 64-bit integers rounds the integer itself in the mode (not a double's rounding of
+    it); F2I to 64 bits saturates to the largest value (not a wrapped 2^64) and clamps below."""
+    rng = np.random.default_rng(4)
+    u = rng.integers(0, 2**64 - 1, 32, dtype=np.uint64, endpoint=True)
+    s = rng.integers(-2**63, 2**63 - 1, 32, dtype=np.int64, endpoint=True)
+    u[:3] = [2**64 - 1, (1 << 63) + 1, (1 << 53) + 1]
+    s[:3] = [-2**63, 2**63 - 1, -(1 << 60) - 1]
+    r = emulate(INT64_CONV, u=u, s=s)
+    out = r.buffers["out"][:7 * 32 * 8].view(np.uint64).reshape(7, 32)
+    F = Fraction
+    big = 2**64 - 1
+    for t in range(32):
+        fu, fs = F(int(u[t])), F(int(s[t]))
+        f_rn = np.float32(_round_frac(fu, np.float32, "RN"))
+        prod = F(float(np.float32(f_rn * np.float32(2.5))))
+        ll = F(float(s[t]) * 1e10)
+        want = [np.float64(_round_frac(fu, np.float64, "RM")).view(np.uint64),
+                np.float64(_round_frac(fu, np.float64, "RP")).view(np.uint64),
+                int(np.float32(_round_frac(fs, np.float32, "RZ")).view(np.uint32)),
+                int(f_rn.view(np.uint32)),
+                min(big, -(-prod.numerator // prod.denominator)),
+                max(-2**63, min(2**63 - 1, ll.numerator // ll.denominator)) % 2**64,
+                0]
+        assert [int(v) for v in out[:, t]] == [int(w) for w in want], t
+
+
+HALF_CONV = r"""
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+__global__ void half_conv(const float *a, float *out, unsigned short *bits) {
+    int t = threadIdx.x;
+    float x = a[t];
+    bits[t] = __half_as_ushort(__float2half_rd(x));
+    bits[32 + t] = __half_as_ushort(__float2half_ru(x));
+    bits[64 + t] = __half_as_ushort(__float2half_rz(x));
+    bits[96 + t] = __bfloat16_as_ushort(__float2bfloat16_rz(x));
+    bits[128 + t] = __bfloat16_as_ushort(__float2bfloat16_rd(x));
+    bits[160 + t] = __bfloat16_as_ushort(__float2bfloat16_ru(x));
+    out[t] = (float)__half2int_rn(__float2half_rn(x * 0.01f)) + 1000.0f * (float)__half2int_rz(__float2half_rn(x * 0.01f));
+}
+"""
+
+
+def test_half_and_bfloat16_conversions_in_every_rounding_mode():
+    """F2F.F16.F32.RM/.RP, F2FP.F16.F32.PACK_AB.RZ, F2FP.BF16.F32.PACK_AB.RZ and the bfloat16
+    directed modes round in their mode (overflow: RZ and the mode toward zero give the largest
+    finite); F2I.F16 reads a half."""
+    rng = np.random.default_rng(8)
+    a = (rng.normal(0, 1, 32) * 10.0 ** rng.integers(-6, 6, 32)).astype(np.float32)
+    a[:4] = [1e6, -1e6, 65519.0, -3.0e-8]
+    r = emulate(HALF_CONV, a=a)
+    bits = r.buffers["bits"][:6 * 32 * 2].view(np.uint16).reshape(6, 32)
+    F = Fraction
+
+    def bf16(q, mode):  # bfloat16 values are the float32s with 16 low zero bits
+        v = np.float32(_round_frac(q, np.float32, "RZ")).view(np.uint32)
+        lo = int(v) >> 16 << 16
+        lo_v = F(float(np.uint32(lo).view(np.float32)))
+        if lo_v == q:
+            return lo >> 16
+        up = (lo >> 16) + 1  # one step away from zero
+        if mode == "RZ" or (mode == "RM") == (q > 0):
+            return lo >> 16
+        return up
+
+    for t in range(32):
+        q = F(float(a[t]))
+        want = [np.float16(_round_frac(q, np.float16, m)).view(np.uint16) for m in ("RM", "RP", "RZ")]
+        want += [bf16(q, m) for m in ("RZ", "RM", "RP")]
+        assert [int(v) for v in bits[:, t]] == [int(w) for w in want], t
+    h = (a * np.float32(0.01)).astype(np.float16).astype(np.float64)
+    want = np.rint(h) + 1000 * np.trunc(h)
+    np.testing.assert_array_equal(r.buffers["out"][:128].view(np.float32), want.astype(np.float32))
+
+
+def test_half_fma_rounds_once_and_max_prefers_plus_zero():
+    """HFMA2 rounds a*b+c once to half (through float32 it rounds twice: 2050 + (1+2^-10)(1-2^-10)
+    is 2050, not 2052); HMNMX2's max of -0 and +0 is +0, its min -0 (as the H100 left them)."""
+    src = r"""
+    #include <cuda_fp16.h>
+    __global__ void hf(const __half2 *a, const __half2 *b, const __half2 *c, float *out) {
+        int t = threadIdx.x;
+        __half2 r = __hfma2(a[t], b[t], c[t]);
+        __half2 m = __hmax2(a[t], b[t]), n = __hmin2(a[t], b[t]);
+        out[t] = __low2float(r);
+        out[32 + t] = __high2float(r);
+        out[64 + t] = __low2float(m);
+        out[96 + t] = __low2float(n);
+    }"""
+    a = np.array([[1 + 2**-10, -0.0]] * 32, np.float16)
+    b = np.array([[1 - 2**-10, 0.0]] * 32, np.float16)
+    c = np.array([[2050.0, 1.0]] * 32, np.float16)
+    a[1::2, 0], b[1::2, 0] = 0.0, -0.0
+    r = emulate(src, a=a, b=b, c=c)
+    out = r.buffers["out"][:128 * 4].view(np.float32).reshape(4, 32)
+    assert (out[0, ::2] == 2050).all() and (out[1] == 1).all()
+    assert (out[2, 1::2] == 0).all() and not np.signbit(out[2, 1::2]).any()  # max(+0, -0) = +0
+    assert np.signbit(out[3, 1::2]).all()  # min = -0

@@ -3,7 +3,7 @@ tensor-core HMMA.
 
 An operand is a pair (low half, high half), read with its selector: ``R2.H0_H0`` repeats the low
 half, ``R2.H1_H1`` the high one; an immediate pair is printed high half first (``0, 1``). Results
-are computed in float32 and rounded to half once (``.F32``: the low lane's result as a float).
+are computed in float64 (exact for sums and products of halves) and rounded to half once (``.F32``: the low lane's result as a float).
 ``.BF16_V2`` computes in bfloat16.
 """
 
@@ -14,7 +14,7 @@ import numpy as np
 from ..issue import EmulationError, Issue
 from ..operands import Const, FImm, Imm, Pred, Reg
 from . import op
-from .floating import bf16_bits, compare
+from .floating import bf16_from64, compare, min_max, round_pair
 from .integer import combine
 
 U32 = np.uint32
@@ -29,10 +29,11 @@ def _from16(bits, bf16: bool):
 
 
 def _to16(x, bf16: bool):
-    x = np.asarray(x, F32)
+    """A result (float64, or float32) rounded once to half or bfloat16 bits."""
+    x = np.asarray(x, np.float64)
     if bf16:
-        return bf16_bits(x)
-    return x.astype(np.float16).view(np.uint16).astype(U32)
+        return bf16_from64(x)
+    return round_pair(x, 0.0, np.float16).view(np.uint16).astype(U32)
 
 
 class _Pairs:
@@ -87,7 +88,7 @@ def _store(iss: Issue, lo, hi) -> None:
     if "RELU" in mods:
         lo, hi = np.maximum(lo, 0), np.maximum(hi, 0)
     if "F32" in mods:
-        iss.setf(0, np.asarray(lo, F32))
+        iss.setf(0, round_pair(lo, 0.0, F32))
         return
     bf = _bf(iss)
     iss.set(0, _to16(lo, bf) | (_to16(hi, bf) << U32(16)))
@@ -101,15 +102,16 @@ def _binary(fn):
     return run
 
 
-op("HADD2")(_binary(lambda x, y: x + y))
-op("HMUL2")(_binary(lambda x, y: x * y))
+# in float64: a sum or product of two halves (or bfloat16s) is exact there, rounded once on store
+op("HADD2")(_binary(lambda x, y: x.astype(np.float64) + y))
+op("HMUL2")(_binary(lambda x, y: x.astype(np.float64) * y))
 
 
 @op("HFMA2")
 def hfma2(iss: Issue) -> None:
     r = _Pairs(iss, 1, _bf(iss))
     a, b, c = r.next(), r.next(), r.next()
-    f = lambda x, y, z: (x.astype(np.float64) * y + z).astype(F32)  # noqa: E731
+    f = lambda x, y, z: x.astype(np.float64) * y + z  # noqa: E731 (rounded once on store)
     _store(iss, f(a[0], b[0], c[0]), f(a[1], b[1], c[1]))
 
 
@@ -123,8 +125,8 @@ def hmnmx2(iss: Issue) -> None:
     pick = iss.p(r.i) if r.i < len(iss.ins.operands) else True
     lo, hi = vals[0]
     for a, b in vals[1:]:
-        lo = np.where(pick, np.fmin(lo, a), np.fmax(lo, a))
-        hi = np.where(pick, np.fmin(hi, b), np.fmax(hi, b))
+        lo = min_max(lo, a, pick)
+        hi = min_max(hi, b, pick)
     _store(iss, lo, hi)
 
 
