@@ -348,9 +348,15 @@ def _int_exact(iss: Issue, i: int, kind: str):
     v = np.asarray(iss.u64(i)).astype(np.uint64)
     vals = np.atleast_1d(v).ravel()
     hi = np.atleast_1d(np.asarray(x, F64)).ravel()
-    signed = kind == "S64"
-    lo = np.array([float(int(u) - int(h)) if np.isfinite(h) else 0.0
-                   for u, h in zip(vals.view(np.int64) if signed else vals, hi)], F64)
+    # hi as an integer modulo 2**64 (it is one: a rounded 64-bit integer), then v - hi, which is
+    # small (under an ulp of hi), in two's complement
+    with np.errstate(invalid="ignore"):
+        h = np.where(np.isfinite(hi), hi, 0.0)
+        big = h >= 2.0 ** 63
+        h_mod = np.where(big, np.where(h >= 2.0 ** 64, 0.0, h), 0.0).astype(np.uint64)
+        h_mod = np.where(big, h_mod, np.where(big, 0.0, h).astype(np.int64).view(np.uint64))
+    lo = (vals - h_mod).view(np.int64).astype(F64)
+    lo = np.where(np.isfinite(hi), lo, 0.0)
     return np.asarray(x, F64), lo.reshape(np.shape(x)) if np.ndim(x) else lo[0]
 
 
