@@ -25,7 +25,7 @@ pytestmark = pytest.mark.skipif(not nvrtc.available(), reason="NVRTC / nvdisasm 
 ROOT = Path(__file__).resolve().parents[1] / "resources" / "hardware" / "kernels"
 TRUTH: dict[str, dict] = {}
 for f in ("persass_resources.json", "extra11/persass.json", "extra12/persass.json", "extra13/persass.json",
-          "extra14/persass.json"):
+          "extra14/persass.json", "extra15/persass.json"):
     TRUTH.update(json.loads((ROOT / f).read_text()))
 
 #: measured once the emulator could not match (each says why); strict: a fix shows up
@@ -40,9 +40,8 @@ KNOWN = {
     "extra13/graph_coloring_jp": "the GPU issued a loop's BSYNC 177 times, the no-merge rule 218 (every other "
                                  "count exact)",
 }
-#: kernels the emulator refuses, with the instruction the refusal names: cuda::barrier's mbarrier
-#: (SYNCS.*) and the bulk copies it completes are not modelled
-REFUSED = {"extra14/cuda_memcpy_async_barrier": "SYNCS"}
+#: kernels the emulator refuses, with the instruction the refusal names
+REFUSED: dict[str, str] = {}
 #: measured once, but what they count depends on which warp gets somewhere first (contended
 #: atomics, spin locks, polled flags): the run must say so, and need not match that one run
 TIMING = {"extra11/bucket_scatter", "extra12/bfs_frontier_shared", "extra12/cuckoo_hash_two_tables",
@@ -76,7 +75,7 @@ def _params(names):
 #: CI's shared checker holds every one of the 190 kernels of ``persass_resources.json`` to the H100 per
 #: SASS instruction; here a third of them (and all the buffers they computed), and every kernel of
 #: the unseen batches. BX_ALL_KERNELS=1 runs them all.
-SAMPLE = sorted(n for k, n in enumerate(sorted(TRUTH)) if n.startswith(("extra11/", "extra12/", "extra13/", "extra14/")) or k % 3 == 0
+SAMPLE = sorted(n for k, n in enumerate(sorted(TRUTH)) if n.startswith(("extra11/", "extra12/", "extra13/", "extra14/", "extra15/")) or k % 3 == 0
                 or n in KNOWN or os.environ.get("BX_ALL_KERNELS") == "1")
 
 

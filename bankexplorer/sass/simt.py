@@ -246,6 +246,13 @@ class Scheduler:
         if not ws:
             return
         pc = key[1]
+        if key[0] == "MBAR":  # a transaction barrier's phase: everyone waiting on it goes on
+            if self.run.block.mbarriers[key[2]].phase > key[3]:
+                for warp, bits in ws.items():
+                    if bits & int(self.alive[warp]):
+                        self._add(Group(warp, bits & int(self.alive[warp]), pc + 16), first=True)
+                ws.clear()
+            return
         for warp, bits in list(ws.items()):
             alive = int(self.alive[warp])
             if key[0] == "BSYNC":
@@ -272,6 +279,30 @@ class Scheduler:
             for g in reversed(list(groups.values())):
                 if g & alive:
                     self._add(Group(warp, g & alive, pc + 16), first=True)
+
+    def mbarrier_completed(self, addr: int) -> None:
+        """A transaction barrier's phase completed: release the threads waiting on it. What was
+        written before it (the bulk copy's bytes, the arrivals' stores) is ordered before what they
+        read after it, as after a block barrier."""
+        self.epoch += 1
+        for key in [k for k in self.waiting if k[0] == "MBAR" and k[2] == addr]:
+            self._release(key)
+
+    def mbarrier_wait(self, iss: Issue) -> None:
+        """``SYNCS.PHASECHK.TRANS64.TRYWAIT P, [bar], token``: the predicate is set (true); threads
+        whose phase has not completed wait here until it does, as the GPU's try-wait suspends
+        them (measured: no retry), and go on with it true."""
+        from .ops.mbarrier import wait_done
+
+        addr, bar, done = wait_done(iss)
+        iss.setp(0, np.ones(iss.S.shape, bool))
+        waiting = iss.on & ~done
+        if not waiting.any():
+            self.advance(iss.ins.pc, iss)
+            return
+        key = ("MBAR", iss.ins.pc, addr, bar.phase)
+        only = {int(w) for w in np.flatnonzero(waiting.reshape(-1, WARP).any(axis=1))}
+        self.advance(iss.ins.pc, iss, hold=key, only=only)
 
     def _release_all(self) -> None:
         for key in list(self.waiting):
@@ -495,6 +526,31 @@ def op_bar(iss: Issue) -> None:
         sched.arrive(iss, bar, count, True)
 
 
+def op_syncs(iss: Issue) -> None:
+    """Hopper's transaction barriers (:mod:`.ops.mbarrier`): init and arrive go on; a try-wait
+    holds its threads until their phase completes."""
+    from .ops import mbarrier
+
+    mods = iss.ins.mods
+    sched = iss.run.sched
+    if "PHASECHK" in mods:
+        if "TRYWAIT" not in mods and "TEST" not in mods:
+            raise EmulationError(f"{iss.ins.text!r}: this barrier check is not modelled")
+        sched.mbarrier_wait(iss)
+        return
+    if "EXCH" in mods:
+        mbarrier.init(iss)
+    elif "ARRIVE" in mods:
+        if mbarrier.arrive(iss):
+            addr = mbarrier.find(iss, 1)[0]
+            sched.advance(iss.ins.pc, iss)
+            sched.mbarrier_completed(addr)
+            return
+    else:
+        raise EmulationError(f"{iss.ins.text!r}: this SYNCS form is not modelled")
+    sched.advance(iss.ins.pc, iss)
+
+
 def op_b2r(iss: Issue) -> None:
     res = iss.run.sched.bar_result
     for i, o in enumerate(iss.ins.operands):
@@ -510,11 +566,11 @@ def op_trap(iss: Issue) -> None:
 
 
 #: opcodes whose semantics move the issuing threads on themselves (waits, barriers)
-SELF_ADVANCING = {"BAR", "BSYNC", "WARPSYNC", "BREAK"}
+SELF_ADVANCING = {"BAR", "BSYNC", "WARPSYNC", "BREAK", "SYNCS"}
 
 CONTROL = {
     "BRA": op_bra, "JMP": op_bra, "EXIT": op_exit, "BSSY": op_bssy, "BSYNC": op_bsync, "BREAK": op_break,
     "WARPSYNC": op_warpsync, "ENDCOLLECTIVE": op_nop, "CALL": op_call, "RET": op_ret, "BAR": op_bar, "BRX": op_brx,
     "JMX": op_brx,
-    "B2R": op_b2r, "BMOV": op_bmov, "YIELD": op_nop, "NANOSLEEP": op_nop, "BPT": op_trap, "KILL": op_exit,
+    "B2R": op_b2r, "BMOV": op_bmov, "SYNCS": op_syncs, "YIELD": op_nop, "NANOSLEEP": op_nop, "BPT": op_trap, "KILL": op_exit,
 }
