@@ -20,6 +20,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeWidget, QTreeWidgetItem
 
+from ..sass.decode import opcode_of
 from .palette import SCREEN
 
 WORST_BG = QColor(255, 222, 222)
@@ -51,8 +52,7 @@ class SassStat:
 
     @property
     def opcode(self) -> str:
-        words = self.sass.split()
-        return (words[1] if words and words[0].startswith("@") and len(words) > 1 else words[0] if words else "")
+        return opcode_of(self.sass)
 
 
 @dataclass(frozen=True)

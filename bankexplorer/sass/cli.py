@@ -108,10 +108,6 @@ def config(args: argparse.Namespace, text: str) -> tuple[LaunchConfig, str, dict
     return LaunchConfig(block, index, grid, scalars, arrays, extern), origin, macros
 
 
-def _op(sass: str) -> str:
-    return sass.split()[1] if sass.startswith("@") else sass.split()[0]
-
-
 def report_rows(r: KernelRun) -> list[SassRow]:
     """The rows a report lists: as compiled, the executed shared-memory SASS instructions; as
     written (the unoptimised build), one per source access, named by the shared instruction it
@@ -119,28 +115,14 @@ def report_rows(r: KernelRun) -> list[SassRow]:
     on the line that called it), with the SASS that made it."""
     if r.optimized:
         return [x for x in r.rows if x.wavefronts is not None and x.executed]
-    from .compare import written_name
+    from .compare import written_groups
     from .run import TIMING
 
-    acc = r.accesses
-    groups: dict[tuple[int, int, str], SassRow] = {}
-    taint: dict[tuple[int, int, str], int] = {}
-    for i, line, code, width, wf, ideal, t in zip(acc.index.tolist(), acc.line.tolist(), acc.kind.tolist(),
-                                                   acc.width.tolist(), acc.wavefronts.tolist(), acc.ideal.tolist(),
-                                                   acc.taint.tolist()):
-        key = (line, i, written_name(code, width))
-        row = groups.get(key)
-        if row is None:
-            row = groups[key] = SassRow(r.rows[i].pc, f"{key[2]}  ({r.rows[i].sass})", line, wavefronts=0, ideal=0)
-        row.executed += 1
-        row.wavefronts += wf
-        row.ideal += ideal
-        taint[key] = taint.get(key, 0) | t
-    names = [n for n in r.buffers]
-    for key, row in groups.items():
-        row.data = tuple(n for k, n in enumerate(names) if taint[key] >> k & 1)
-        row.timing = bool(taint[key] & int(TIMING))
-    return sorted(groups.values(), key=lambda x: (x.line, x.pc))
+    names = list(r.buffers)
+    rows = [SassRow(r.rows[i].pc, f"{name}  ({r.rows[i].sass})", line, executed=n, wavefronts=wf, ideal=ideal,
+                    data=tuple(b for k, b in enumerate(names) if t >> k & 1), timing=bool(t & int(TIMING)))
+            for line, i, name, n, wf, ideal, t in written_groups(r.accesses)]
+    return sorted(rows, key=lambda x: (x.line, x.pc))
 
 
 def print_report(r: KernelRun, origin: str, where: str, pattern=None, changes=(), show_sass: bool = False) -> None:
@@ -163,7 +145,7 @@ def print_report(r: KernelRun, origin: str, where: str, pattern=None, changes=()
         xs = by_line[line]
         ops: dict[str, int] = {}
         for x in xs:
-            ops[_op(x.sass)] = ops.get(_op(x.sass), 0) + 1
+            ops[x.opcode] = ops.get(x.opcode, 0) + 1
         what = ", ".join(f"{n} x {op}" if n > 1 else op for op, n in ops.items())
         what = what if len(what) <= 34 else what[:33] + "…"
         ex, wf, ideal = (sum(getattr(x, k) for x in xs) for k in ("executed", "wavefronts", "ideal"))

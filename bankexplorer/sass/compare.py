@@ -57,6 +57,28 @@ def written_name(kind_code: int, width: int) -> str:
     return base + _SUFFIX.get(int(width), "")
 
 
+def written_groups(acc) -> list[tuple[int, int, str, int, int, int, int]]:
+    """An unoptimised run's accesses grouped by (line, instruction, the shared instruction they
+    stand for): ``(line, index, name, executions, wavefronts, ideal, taint)`` per group, counted
+    on whole arrays (a ``-G`` run of a CUB kernel records tens of thousands of accesses)."""
+    if acc.index.size == 0:
+        return []
+    keys = np.stack([acc.line, acc.index, acc.kind, acc.width], axis=1).astype(np.int64)
+    uniq, inv = np.unique(keys, axis=0, return_inverse=True)
+    inv = inv.ravel()
+    n = np.bincount(inv, minlength=len(uniq))
+    wf, ideal = np.zeros(len(uniq), np.int64), np.zeros(len(uniq), np.int64)
+    np.add.at(wf, inv, np.asarray(acc.wavefronts, np.int64))
+    np.add.at(ideal, inv, np.asarray(acc.ideal, np.int64))
+    starts = np.concatenate([[0], np.cumsum(n)[:-1]])
+    taint = np.bitwise_or.reduceat(np.asarray(acc.taint, np.uint32)[np.argsort(inv, kind="stable")], starts)
+    out: dict[tuple[int, int, str], list[int]] = {}  # kinds and widths that share a name, together
+    for k, c, w, i, t in zip(uniq.tolist(), n.tolist(), wf.tolist(), ideal.tolist(), taint.tolist()):
+        g = out.setdefault((k[0], k[1], written_name(k[2], k[3])), [0, 0, 0, 0])
+        g[0], g[1], g[2], g[3] = g[0] + c, g[1] + w, g[2] + i, g[3] | t
+    return [(*key, *vals) for key, vals in out.items()]
+
+
 def per_line(run: KernelRun, as_written: bool | None = None) -> tuple[dict[int, Counter], Counter, dict[int, list[str]]]:
     """Per source line: how many warp instructions of each shared-memory instruction the run
     executed, their wavefronts, and (as compiled) the line's SASS. An unoptimised run's accesses
@@ -68,10 +90,8 @@ def per_line(run: KernelRun, as_written: bool | None = None) -> tuple[dict[int, 
     wavefronts: Counter = Counter()
     sass: dict[int, list[str]] = {}
     if as_written:
-        acc = run.accesses
-        for line, code, width, wf in zip(acc.line.tolist(), acc.kind.tolist(), acc.width.tolist(),
-                                         np.asarray(acc.wavefronts).tolist()):
-            counts.setdefault(line, Counter())[written_name(code, width)] += 1
+        for line, _i, name, n, wf, _ideal, _t in written_groups(run.accesses):
+            counts.setdefault(line, Counter())[name] += n
             wavefronts[line] += wf
         return counts, wavefronts, sass
     for r in run.rows:
@@ -79,8 +99,7 @@ def per_line(run: KernelRun, as_written: bool | None = None) -> tuple[dict[int, 
             continue
         sass.setdefault(r.line, []).append(r.sass)
         if r.executed:
-            op = r.sass.split()[1] if r.sass.startswith("@") else r.sass.split()[0]
-            counts.setdefault(r.line, Counter())[op] += r.executed
+            counts.setdefault(r.line, Counter())[r.opcode] += r.executed
             wavefronts[r.line] += r.wavefronts
     return counts, wavefronts, sass
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from . import cubin as cubin_mod
-from .decode import Program, decode, entry_names
+from .decode import Program, decode, entry_names, opcode_of
 from .issue import EmulationError, Issue
 from .launch import (GLOBALS_BUFFER, LaunchConfig, LaunchError, SharedArray, constant_bank0, demangle_name, has_extern_shared,
                      kernel_params, shared_arrays)
@@ -57,6 +57,10 @@ class SassRow:
     ideal: int | None = None
     data: tuple[str, ...] = ()  # pointer parameters its addresses depend on
     timing: bool = False  # its addresses depend on the order between warps
+
+    @property
+    def opcode(self) -> str:
+        return opcode_of(self.sass)
 
     def to_json(self) -> dict:
         d = {"pc": self.pc, "sass": self.sass, "line": self.line, "executed": self.executed,
@@ -271,7 +275,7 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
             names = ", ".join(f"`{n}`" for n in r.data)
             given = [n for n in r.data if cfg.arrays.get(n)]
             fill = "" if len(given) == len(r.data) else " (zero-filled: no data was given)"
-            op = r.sass.split()[1] if r.sass.startswith("@") else r.sass.split()[0]
+            op = r.opcode
             notes.append((r.line, f"{op}: its addresses depend on the data in {names}{fill}"))
     for k, t in run.data_branches.items():
         names = [n for j, n in enumerate(run.buffers) if t >> j & 1]
