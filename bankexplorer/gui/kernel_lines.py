@@ -20,7 +20,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeWidget, QTreeWidgetItem
 
-from ..sass.decode import opcode_of
+from ..sass.opcode import opcode_of
 from .palette import SCREEN
 
 WORST_BG = QColor(255, 222, 222)

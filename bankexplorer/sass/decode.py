@@ -309,13 +309,6 @@ def decode(text: str, kernel: str | None = None, main_file: str | None = None,
     return Program(name, tuple(code), lbl)
 
 
-def opcode_of(text: str) -> str:
-    """The opcode with its modifiers of an instruction's text, past a guard: ``@!P0 LDS.64 R2, [R3]``
-    -> ``LDS.64``."""
-    words = text.split()
-    return words[1] if words and words[0].startswith("@") and len(words) > 1 else words[0] if words else ""
-
-
 def entry_names(text: str) -> list[str]:
     """The kernels (entry functions) of a disassembly, in order."""
     return _ENTRY.findall(text)

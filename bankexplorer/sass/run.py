@@ -16,7 +16,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from . import cubin as cubin_mod
-from .decode import Program, decode, entry_names, opcode_of
+from .decode import Program, decode, entry_names
+from .opcode import opcode_of
 from .issue import EmulationError, Issue
 from .launch import (GLOBALS_BUFFER, LaunchConfig, LaunchError, SharedArray, constant_bank0, demangle_name, has_extern_shared,
                      kernel_params, shared_arrays)
