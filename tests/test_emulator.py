@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from bankexplorer.compiler import nvrtc
+from bankexplorer.sass.launch import GLOBALS_BUFFER
 
 pytestmark = pytest.mark.skipif(not nvrtc.available(), reason="NVRTC / nvdisasm not installed")
 
@@ -110,7 +111,7 @@ def test_kernel_as_measured(name):
 
 def _buffers_as_measured(t: dict, r) -> None:
     """What the kernel computed: each buffer's first 64 KiB (bytes that depend on warp order excepted)."""
-    params = [p for p in r.buffers if p != "__device__ variables"]  # the kernel's pointer parameters, in order
+    params = [p for p in r.buffers if p != GLOBALS_BUFFER]  # the kernel's pointer parameters, in order
     for i, pname in enumerate(params):
         measured = base64.b64decode(t["buffers_after"].get(f"arg{i}", ""))
         want_b = np.zeros(1 << 16, np.uint8)

@@ -271,9 +271,6 @@ class LineTree(QTreeWidget):
         for c in range(len(COLUMNS)):
             it.setBackground(c, bg)
 
-    def line_at(self, row: int) -> LineStat | None:
-        return self.stats[row] if 0 <= row < len(self.stats) else None
-
     def top_row(self, line: int) -> QTreeWidgetItem | None:
         return self._items.get(line)
 

@@ -15,8 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..model import hardware as hwr
-from .launch import LaunchConfig
-from .run import MAX_WARP_INSTRUCTIONS, KernelRun, emulate
+from .run import KernelRun
 
 _NAMES = {"load": "LDS", "load_generic": "LDS", "store": "STS", "ldmatrix": "LDSM", "stmatrix": "STSM"}
 _SUFFIX = {1: ".U8", 2: ".U16", 8: ".64", 16: ".128"}
@@ -110,11 +109,3 @@ def written_vs_compiled(written: KernelRun, compiled: KernelRun) -> list[LineCha
     c, wf_c, sass = per_line(compiled, as_written=False)
     return [LineChange(line, _counts(w.get(line, Counter())), _counts(c.get(line, Counter())), wf_w[line], wf_c[line],
                        tuple(sass.get(line, ()))) for line in sorted(set(w) | set(c))]
-
-
-def run_as_written(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None = None,
-                   defines: dict[str, int | float] | None = None, include_dirs: list[str] | None = None,
-                   kernel: str | None = None, budget: int = MAX_WARP_INSTRUCTIONS) -> KernelRun:
-    """The source as written: the unoptimised build (``-G``) of ``text``, one block executed."""
-    return emulate(text, cfg, arch, path=path, defines=defines, include_dirs=include_dirs, kernel=kernel,
-                   budget=budget, optimize=False)

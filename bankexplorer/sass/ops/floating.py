@@ -283,11 +283,6 @@ def mufu(iss: Issue) -> None:
     iss.setf(0, ftz(np.asarray(_MUFU[fn](x), F32)))
 
 
-def _src_width(mods, default="S32"):
-    ints = [m for m in mods if m[:1] in "US" and m[1:] in ("8", "16", "32", "64")]
-    return ints
-
-
 @op("F2I")
 def f2i(iss: Issue) -> None:
     """Float (``.F64``, ``.F16`` or float32) to an integer in the rounding the modifier names,
