@@ -219,36 +219,37 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
     except IncludeError as e:
         print(f"bankexplorer: {where}:{e.line}: {e.message}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    if args.sass_json:
-        try:  # the array each shared-memory instruction touches, as the pattern attributes it
-            named = {i.pc: i.array for i in kernel_pattern(r, text, "kernel", origin, cfg, path=path).instructions
-                     if i.array}
-        except PatternTooLarge:
-            named = {}
+    # the run as a pattern, made once: the arrays --sass-json names, the file --out writes, the report
+    inputs = {a.partition("=")[0]: os.path.basename(a.partition("=")[2]) for a in args.arrays}
+    try:
+        pat, too_large = kernel_pattern(r, text, args.name or "kernel", origin, cfg, inputs, path), None
+    except PatternTooLarge as e:
+        pat, too_large = None, e
+    if args.sass_json:  # the array each shared-memory instruction touches, as the pattern attributes it
+        named = {i.pc: i.array for i in pat.instructions if i.array} if pat is not None else {}
         atomic_write(args.sass_json, (json.dumps(r.to_json(named), indent=1) + "\n").encode())
+    if args.sass_json and not args.detail and not args.out:
+        return 0
+    if too_large is not None:
+        print(f"bankexplorer: {where}: {too_large}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     if args.out:
-        from ..io import patternfile
+        from dataclasses import replace
         from pathlib import Path
 
-        name = args.name or (Path(args.file).stem if args.file != "-" else "Imported CUDA")
-        inputs = {a.partition("=")[0]: os.path.basename(a.partition("=")[2]) for a in args.arrays}
-        try:
-            pat = kernel_pattern(r, text, name, origin, cfg, inputs, path)
-        except PatternTooLarge as e:
-            print(f"bankexplorer: {where}: {e}", file=sys.stderr)
-            return EXIT_BAD_INPUT
+        from ..io import patternfile
+
+        if not args.name:
+            pat = replace(pat, name=Path(args.file).stem if args.file != "-" else "Imported CUDA")
         patternfile.save(pat, args.out)
         rows = sum(len(i.recorded) for i in pat.instructions)
         print(f"wrote {args.out}: {len(pat.arrays)} array(s), {len(pat.instructions):,} shared-memory SASS "
               f"instruction(s) executed {rows:,} times, block {'x'.join(map(str, pat.block))} ({origin})")
         return 0
-    if args.sass_json and not args.detail:
-        return 0
     from ..cli import _fmt_table
     from ..model.analysis import analyze
     from .compare import written_vs_compiled
 
-    pat = kernel_pattern(r, text, args.name or "kernel", origin, cfg, path=path)
     changes = []
     if not as_written:  # the same kernel as written: its unoptimised build, executed the same way
         try:
