@@ -92,6 +92,8 @@ class Block:
     shared_taint: np.ndarray = field(init=False)
     shared: np.ndarray = field(init=False)  # uint8
     local: np.ndarray = field(init=False)  # (lanes, local_bytes) uint8
+    #: Hopper's transaction barriers, by shared address (:mod:`.ops.mbarrier`)
+    mbarriers: dict = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.n = int(np.prod(self.dim))

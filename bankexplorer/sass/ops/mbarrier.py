@@ -47,13 +47,6 @@ class MBarrier:
         return False
 
 
-def barriers(iss: Issue) -> dict[int, MBarrier]:
-    b = iss.b
-    if not hasattr(b, "mbarriers"):
-        b.mbarriers = {}
-    return b.mbarriers
-
-
 def _address(iss: Issue, i: int) -> int:
     """The barrier's shared address (one per issue: the instructions take it from a uniform
     register, or the same value in every issuing lane)."""
@@ -66,11 +59,16 @@ def _address(iss: Issue, i: int) -> int:
 
 
 def find(iss: Issue, i: int) -> tuple[int, MBarrier]:
+    """The barrier operand ``i`` names: its address and state."""
     addr = _address(iss, i)
-    bar = barriers(iss).get(addr)
+    return addr, _at(iss, addr)
+
+
+def _at(iss: Issue, addr: int) -> MBarrier:
+    bar = iss.b.mbarriers.get(addr)
     if bar is None:
         raise EmulationError(f"{iss.ins.text!r}: the barrier at shared address {addr:#x} was never initialised")
-    return addr, bar
+    return bar
 
 
 def init(iss: Issue) -> None:
@@ -83,7 +81,7 @@ def init(iss: Issue) -> None:
     count = 0x100000 - ((v & 0xFFFFFFFF) >> 1 & 0xFFFFF)
     if not 0 < count <= 0xFFFFF:
         raise EmulationError(f"{iss.ins.text!r}: an init value {v:#x} that names no arrival count")
-    barriers(iss)[addr] = MBarrier(count, count)
+    iss.b.mbarriers[addr] = MBarrier(count, count)
     sh = _shared(iss)
     lane = np.flatnonzero(iss.on)[:1]
     sh.write(np.array([addr]), np.frombuffer(np.uint64(v).tobytes(), np.uint8).reshape(1, 8), 0, lane)
@@ -144,9 +142,7 @@ def ublkcp(iss: Issue) -> None:
     raw, taint = _GlobalView(iss).read(np.array([src], np.int64), size)
     lane = np.array([w * WARP])
     _shared(iss).write(np.array([dst]), raw.reshape(1, size), taint, lane)
-    bar = barriers(iss).get(addr)
-    if bar is None:
-        raise EmulationError(f"{iss.ins.text!r}: the barrier at shared address {addr:#x} was never initialised")
+    bar = _at(iss, addr)
     bar.tx -= size
     if bar.complete_if_done():
         iss.run.sched.mbarrier_completed(addr)
