@@ -111,12 +111,12 @@ class Run:
     """The execution loop: pick the next issue (:class:`Scheduler`), run its semantics, count."""
 
     def __init__(self, program: Program, block: Block, arch: str, buffers: list[str],
-                 budget: int = MAX_WARP_INSTRUCTIONS):
+                 budget: int = MAX_WARP_INSTRUCTIONS, as_written: bool = False):
         self.program = program
         self.block = block
         self.table = table_for(arch)
         self.buffers = buffers
-        self.record = Recorder(program, block.lanes)
+        self.record = Recorder(program, block.lanes, as_written)
         self.budget = budget
         self.issued = 0
         self.timing_notes: dict[int, str] = {}
@@ -236,8 +236,7 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
                              static=True))
     block = Block(cfg.block, cfg.block_index, cfg.grid, shared_bytes, image.local_bytes, banks,
                   GlobalMemory(memory))
-    run = Run(program, block, arch, [buf.name for buf in buffers], budget)
-    run.record.as_written = not optimize
+    run = Run(program, block, arch, [buf.name for buf in buffers], budget, as_written=not optimize)
     if not optimize:
         from .written import aggregate_runs
 
