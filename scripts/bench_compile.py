@@ -58,7 +58,7 @@ def dialog_responsiveness(text: str) -> tuple[float, float, float]:
 
     from bankexplorer.gui.app import new_pattern
     from bankexplorer.gui.document import Document
-    from bankexplorer.gui.tools.cuda_import import CudaImportDialog
+    from bankexplorer.gui.cuda_dialog import CudaImportDialog
 
     app = QApplication.instance() or QApplication([])
     d = CudaImportDialog(Document(new_pattern()))

@@ -23,7 +23,7 @@ from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
 from bankexplorer.gui.app import MainWindow  # noqa: E402
-from bankexplorer.gui.tools.cuda_import import open_dialog  # noqa: E402
+from bankexplorer.gui.cuda_dialog import open_dialog  # noqa: E402
 
 KERNELS = ROOT / "resources" / "hardware" / "kernels"
 

@@ -185,7 +185,7 @@ def test_invalid_pattern_is_a_message(qtbot, window):
 def test_slow_ranking_waits_for_run(qtbot, window, monkeypatch):
     from dataclasses import replace
 
-    from bankexplorer.gui.tools import advisor_panel
+    from bankexplorer.gui import advisor_panel
 
     panel = open_pattern(qtbot, window, transpose())
     monkeypatch.setattr(advisor_panel, "AUTO_RUN_LIMIT_S", 0.0)  # as if the last ranking were slow

@@ -17,8 +17,8 @@ from bankexplorer.compiler import nvrtc  # noqa: E402
 from bankexplorer.gui.app import MainWindow, new_pattern  # noqa: E402
 from bankexplorer.gui.document import Document  # noqa: E402
 from bankexplorer.gui.kernel_lines import WORST_BG  # noqa: E402
-from bankexplorer.gui.tools import cuda_import  # noqa: E402
-from bankexplorer.gui.tools.cuda_import import CudaImportDialog, kernel_name  # noqa: E402
+from bankexplorer.gui import cuda_dialog as cuda_import  # noqa: E402
+from bankexplorer.gui.cuda_dialog import CudaImportDialog, kernel_name  # noqa: E402
 from bankexplorer.resources import EXAMPLES  # noqa: E402
 
 KERNELS = EXAMPLES.parent / "hardware" / "kernels"

@@ -19,7 +19,7 @@ from bankexplorer.compiler import nvrtc  # noqa: E402
 from bankexplorer.gui.app import MainWindow, new_pattern  # noqa: E402
 from bankexplorer.gui.document import Document  # noqa: E402
 from bankexplorer.gui.kernel_lines import instruction_lines  # noqa: E402
-from bankexplorer.gui.tools.cuda_import import CudaImportDialog, open_dialog  # noqa: E402
+from bankexplorer.gui.cuda_dialog import CudaImportDialog, open_dialog  # noqa: E402
 from bankexplorer.io import patternfile  # noqa: E402
 from bankexplorer.resources import EXAMPLES  # noqa: E402
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-#: what ``view`` accepts: one view of the window, or ``"figure"`` (all of them composed)
-VIEWS = ("tile", "banks", "matrix", "timeline", "figure")
+from ..export import VIEWS  # the package's __init__ alone: no Qt
+
 #: what ``style`` accepts (None: the pattern's own ``figure.style``)
 STYLES = ("default", "slide", "dark")
 #: what ``format`` accepts: how the figure shows inline in a notebook

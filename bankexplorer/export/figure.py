@@ -8,6 +8,7 @@ an SVG with the same calls.
 from __future__ import annotations
 
 from ..model.hardware import latency_cycles
+from . import VIEWS
 from .banks import BanksPanel
 from .canvas import Canvas, wrap
 from .legend import Legend
@@ -20,7 +21,6 @@ from .timeline import TimelinePanel
 
 PANELS: dict[str, type[Panel]] = {"tile": TilePanel, "banks": BanksPanel, "matrix": MatrixPanel,
                                   "timeline": TimelinePanel}
-VIEWS = ("tile", "banks", "matrix", "timeline", "figure")
 
 
 class Picture:

@@ -10,17 +10,19 @@ window's selection) under a line of what changed: ``before → now: 32 → 1 wav
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
-from ..export.compare import Change, changes
-from ..export.scene import make_scene
 from ..model.errors import BankExplorerError
 from ..model.pattern import Pattern
 from .document import Document
 from .views.banks import BanksView
 from .views.tile import TileView
+
+if TYPE_CHECKING:
+    from ..export.compare import Change
 
 
 class Snapshot(QObject):
@@ -63,6 +65,9 @@ class Snapshot(QObject):
 
     def changes(self) -> list[Change]:
         """What changed from the snapshot to the document now ([] when either is not valid)."""
+        from ..export.compare import changes  # the figure code loads with the first comparison
+        from ..export.scene import make_scene
+
         if self.pattern is None or self.doc.analysis is None or self.before.analysis is None:
             return []
         kb, ka = self.pair()

@@ -18,13 +18,12 @@ from PySide6.QtWidgets import (
     QSpinBox,
 )
 
-from ...export.figure import VIEWS, picture
-from ...export.render import MAX_SCALE, export, to_image, to_svg
-from ...export.scene import Scene, make_scene
+from ...export import VIEWS
 from ...export.styles import STYLE_NAMES
 from ...model.errors import BankExplorerError
 
 if TYPE_CHECKING:
+    from ...export.scene import Scene
     from ..app import MainWindow
 
 VIEW_LABELS = {"figure": "Figure (tile + matrix + timeline + numbers)", "tile": "Tile layout",
@@ -34,6 +33,8 @@ CLIPBOARD_SCALE = 2  # sharp when pasted into a slide at its natural size
 
 def scene_of(window: "MainWindow", style: str | None = None, title: str | None = None) -> Scene | None:
     """The figure scene of the window's current state (None when the pattern has no analysis)."""
+    from ...export.scene import make_scene  # the renderers load on the first export, not at start-up
+
     doc = window.document
     an = doc.analysis
     if an is None:
@@ -47,6 +48,8 @@ def scene_of(window: "MainWindow", style: str | None = None, title: str | None =
 def export_view(window: "MainWindow", view: str, path: str | Path, scale: int = 1, style: str | None = None,
                 title: str | None = None) -> int:
     """Write ``view`` of the window's state to ``path`` (.png/.svg); returns the bytes written."""
+    from ...export.render import export
+
     doc = window.document
     if doc.analysis is None:
         raise BankExplorerError("the pattern is not valid: nothing to export")
@@ -57,6 +60,9 @@ def export_view(window: "MainWindow", view: str, path: str | Path, scale: int = 
 
 def copy_view(window: "MainWindow", view: str) -> bool:
     """Put ``view`` on the clipboard as an image (2x) and as SVG, for apps that take vectors."""
+    from ...export.figure import picture
+    from ...export.render import to_image, to_svg
+
     scene = scene_of(window)
     if scene is None:
         window.statusBar().showMessage("The pattern is not valid: nothing to copy", 4000)
@@ -86,6 +92,8 @@ class ExportDialog(QDialog):
     pattern's figure settings when they differ (so the next export, and the file, remember them)."""
 
     def __init__(self, window: "MainWindow", view: str = "figure"):
+        from ...export.render import MAX_SCALE
+
         super().__init__(window)
         self.setWindowTitle("Export")
         fig = window.document.pattern.figure

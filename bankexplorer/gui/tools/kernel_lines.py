@@ -19,18 +19,17 @@ from __future__ import annotations
 
 import html
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDockWidget, QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from ..kernel_lines import LineTree, instruction_lines, stats_from_pattern
-from ..kernel_runner import KernelRunner, Launch, Outcome, Session, remember, session_of
+from ..lazy_dock import LazyDock
 
 if TYPE_CHECKING:
     from ..app import MainWindow
+    from ..kernel_runner import KernelRunner, Outcome
 
 AMBER_BG = "#fff3d6"
 AMBER_INK = "#805000"
@@ -81,6 +80,8 @@ class KernelLinesPanel(QWidget):
     title = "Source lines"
 
     def __init__(self, window: "MainWindow"):
+        from ..kernel_lines import LineTree
+
         super().__init__()
         self.window_ = window
         self.doc = window.document
@@ -135,6 +136,8 @@ class KernelLinesPanel(QWidget):
                               "executes one.")
             self.banner.setVisible(False)
             return
+        from ..kernel_lines import stats_from_pattern
+
         stats = stats_from_pattern(p, an)
         self.tree.set_stats(stats, k.text.split("\n"))
         wf = sum(s.wavefronts for s in stats)
@@ -158,6 +161,8 @@ class KernelLinesPanel(QWidget):
         self._selection()
 
     def _line_picked(self, line: int) -> None:
+        from ..kernel_lines import instruction_lines
+
         ks = [k for k, ln in instruction_lines(self.doc.pattern).items() if ln == line]
         if ks:
             self.doc.select_group(ks)
@@ -174,25 +179,26 @@ class KernelLinesPanel(QWidget):
         p = self.doc.pattern
         if not 0 <= s.instruction < len(p.instructions):
             return
+        from ..kernel_lines import instruction_lines
+
         line = instruction_lines(p).get(s.instruction)
         self.tree.select_line(line, None if len(s.group) > 1 else p.instructions[s.instruction].pc)
 
 
 class KernelTool:
-    """The dock, the what-if marks and Re-run, for one window."""
+    """The dock, the what-if marks and Re-run, for one window. The dock's panel and the runner are
+    made when first needed (a kernel comes in, the dock is shown, Re-run): most sessions have no
+    kernel, and the window starts faster without them."""
 
     def __init__(self, window: "MainWindow"):
         self.window = window
         self.doc = window.document
-        self.panel = KernelLinesPanel(window)
-        dock = QDockWidget(self.panel.title, window)
+        dock = self.dock = LazyDock(KernelLinesPanel.title, self._make_panel, window)
         dock.setObjectName("dock_lines")
-        dock.setWidget(self.panel)
         window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
         window.tabifyDockWidget(window.docks["instructions"], dock)
         window.docks["instructions"].raise_()
         dock.hide()
-        self.dock = dock
         window.menus["view"].addAction(dock.toggleViewAction())
         self.action = QAction("Re-run as &Compiled", window)
         self.action.setStatusTip("An imported kernel with a padding what-if: write the padding into its source, "
@@ -203,13 +209,34 @@ class KernelTool:
         self.status.setStyleSheet(f"color:{AMBER_INK}; background:{AMBER_BG}; padding:0 4px;")
         self.status.setVisible(False)
         window.statusBar().addPermanentWidget(self.status)
-        self.runner = KernelRunner(window)
-        self.runner.finished.connect(self._rerun_done)
+        self._runner: KernelRunner | None = None
         self._pending: tuple | None = None  # (generation, pattern re-run, rewrites)
         self._shown_kernel = None
-        self.panel.rerun_button.clicked.connect(self.rerun)
         self.doc.patternChanged.connect(self._pattern_changed)
         self._pattern_changed()
+
+    def _make_panel(self) -> KernelLinesPanel:
+        panel = KernelLinesPanel(self.window)
+        panel.rerun_button.clicked.connect(self.rerun)
+        panel.rerun_button.setEnabled(self.action.isEnabled())
+        return panel
+
+    @property
+    def panel(self) -> KernelLinesPanel:
+        return self.dock.content()
+
+    @property
+    def runner(self) -> "KernelRunner":
+        if self._runner is None:
+            from ..kernel_runner import KernelRunner
+
+            self._runner = KernelRunner(self.window)
+            self._runner.finished.connect(self._rerun_done)
+        return self._runner
+
+    @property
+    def busy(self) -> bool:
+        return self._runner is not None and self._runner.busy
 
     def _pattern_changed(self) -> None:
         p = self.doc.pattern
@@ -225,17 +252,20 @@ class KernelTool:
         self.status.setText(f"what-if: {text.split(' (')[0]}" if text else "")
         self.status.setToolTip(f"What-if: {text}" if text else "")
         self.status.setVisible(bool(text))
-        self.action.setEnabled(bool(text) and not self.runner.busy)
-        self.panel.rerun_button.setEnabled(bool(text) and not self.runner.busy)
+        self.action.setEnabled(bool(text) and not self.busy)
+        if self.dock.built:
+            self.panel.rerun_button.setEnabled(bool(text) and not self.busy)
 
     # ---- re-run --------------------------------------------------------------------------------
     def _inputs(self, k) -> tuple[dict[str, bytes], str | None, int | None]:
         """The attached arrays' bytes (kept from the import, else read beside the pattern file),
         the kernel's file and its extern size."""
+        from ..kernel_runner import session_of
+
         s = session_of(k)
         if s is not None:
             return dict(s.arrays), s.path, s.extern_bytes
-        from .cuda_import import load_npy
+        from ..cuda_dialog import load_npy
 
         folder = self.doc.path.parent if self.doc.path else None
         arrays = {}
@@ -251,6 +281,7 @@ class KernelTool:
     def rerun(self) -> bool:
         """Start the re-run (False, with the reason in the status bar, when it cannot)."""
         from ...sass.whatif import WhatIfError, rerun_source
+        from ..kernel_runner import Launch
 
         p = self.doc.pattern
         k = p.kernel
@@ -276,7 +307,10 @@ class KernelTool:
         bar.showMessage("Re-running as compiled: " + "; ".join(r.after for r in rewrites), 15000)
         return True
 
-    def _rerun_done(self, gen: int, out: Outcome) -> None:
+    def _rerun_done(self, gen: int, out: "Outcome") -> None:
+        from ..kernel_lines import instruction_lines
+        from ..kernel_runner import Session, remember
+
         pending, self._pending = self._pending, None
         self.panel.rerun_button.setText("Re-run as compiled")
         self._pattern_changed()

@@ -12,7 +12,6 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QMessageBox
 from shiboken6 import isValid
 
-from ...export.compare import export_compare
 from ...model.errors import BankExplorerError
 from ..compare import BeforePane, Snapshot
 
@@ -134,6 +133,8 @@ class CompareTool:
                 return None
         if Path(path).suffix.lower() not in (".png", ".svg"):
             path += ".png"
+        from ...export.compare import export_compare
+
         kb, ka = self.snap.pair()
         s = win.document.selection
         try:
@@ -167,6 +168,6 @@ def install(win: "MainWindow") -> None:
         a.setStatusTip("The snapshot (before) and the pattern now (after) side by side, PNG or SVG")
         a.triggered.connect(lambda: tool.export())
         exp.insertAction(exp.actions()[2] if len(exp.actions()) > 2 else None, a)
-    adv = getattr(win, "advisor", None)
-    if adv is not None and hasattr(adv, "compareRequested"):
-        adv.compareRequested.connect(tool.compare_with)
+    dock = getattr(win, "advisor_dock", None)
+    if dock is not None:  # the advisor's Compare opens its candidate here, once its panel is made
+        dock.when_built(lambda panel: panel.compareRequested.connect(tool.compare_with))

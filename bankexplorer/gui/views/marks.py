@@ -13,7 +13,7 @@ import numpy as np
 import pyqtgraph as pg
 import shiboken6
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QPainterPath, QPen
 
 _NO_PEN = QPen(Qt.PenStyle.NoPen)
 _NO_BRUSH = QBrush(Qt.BrushStyle.NoBrush)

@@ -1,4 +1,4 @@
-"""Tools > Advisor: the layouts that remove the current document's bank conflicts, ranked, and
+"""The Advisor dock's contents (Tools > Advisor, installed by :mod:`.tools.advisor`): the layouts that remove the current document's bank conflicts, ranked, and
 what each costs in resident blocks per SM.
 
 The ranking is :func:`bankexplorer.advisor.advise` (every candidate costed in one engine call).
@@ -10,24 +10,23 @@ so it is one step of the undo stack like any other.
 
 from __future__ import annotations
 
-import os
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence
+from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QDockWidget, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QPushButton,
+    QAbstractItemView, QComboBox, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QPushButton,
     QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
-from ...advisor.occupancy import CUSTOM, DEFAULT_GPU, GPU, GPUS
-from ...advisor.search import Advice, PaddingPoint, Ranked, advise
-from ...model.errors import BankExplorerError
-from ..document import Document
-from ..palette import SCREEN
+from ..advisor.occupancy import CUSTOM, DEFAULT_GPU, GPU, GPUS
+from ..advisor.search import Advice, PaddingPoint, Ranked, advise
+from ..model.errors import BankExplorerError
+from .document import Document
+from .palette import SCREEN
 
 #: re-rank automatically after an edit only while a ranking takes less than this
 AUTO_RUN_LIMIT_S = 0.5
@@ -558,27 +557,3 @@ class AdvisorPanel(QWidget):
         r = self.rows[i]
         new = r.candidate.apply(self.advice.pattern)
         return self.document.apply(new, f"Advisor: {r.label}")
-
-
-def install(window) -> None:
-    """A right-hand "Advisor" dock (tabbed with the matrix view), toggled from Tools > Advisor…."""
-    panel = AdvisorPanel(window.document)
-    dock = QDockWidget(panel.title, window)
-    dock.setObjectName("dock_advisor")
-    dock.setWidget(panel)
-    if not window.restoreDockWidget(dock):  # where and whether it was open last time, else:
-        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
-        if "matrix" in getattr(window, "docks", {}):
-            window.tabifyDockWidget(window.docks["matrix"], dock)
-        dock.hide()
-    action = dock.toggleViewAction()
-    action.setText("&Advisor…")
-    action.setShortcut(QKeySequence("Ctrl+Shift+A"))
-    action.setStatusTip("Rank layouts that remove the bank conflicts, with their cost in blocks per SM")
-    action.triggered.connect(lambda on: dock.raise_() if on else None)
-    window.menus["tools"].addAction(action)
-    window.advisor = panel
-    window.advisor_dock = dock
-    if os.environ.get("BANKEXPLORER_ADVISOR") == "1":  # screenshots: open with the dock showing
-        dock.show()
-        QTimer.singleShot(0, dock.raise_)  # once the window is shown, or a restored tab stays behind
