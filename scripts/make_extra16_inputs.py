@@ -43,6 +43,46 @@ def graph_csr(rng: np.random.Generator, n: int, deg: int) -> tuple[np.ndarray, n
     return np.array(ptr, np.int32), np.array(col, np.int32)
 
 
+def lds64_cases(rng: np.random.Generator) -> np.ndarray:
+    """lds64_partial_mask_probe: 16 cases of 32 lane indices into a shared double[1024] (-1: the
+    lane does not load). Written after ell_colmajor_double_x to find when an 8-byte load whose
+    active lanes all have inactive (or equal) neighbours is served in one phase for the warp."""
+    def distinct_slots(lanes: list[int]) -> list[int]:
+        slots = rng.permutation(16)[:len(lanes)] if len(lanes) <= 16 else None
+        return [int(s + 16 * rng.integers(0, 64)) for s in slots]
+    c = np.full((16, 32), -1, np.int64)
+    # ell_colmajor_double_x, instruction 287, warps 0 and 2 (byte addresses less 1024, over 8)
+    w0 = {0: 2104, 3: 2896, 8: 4440, 11: 4240, 13: 2968, 17: 4544, 18: 1080, 21: 1048, 23: 4672, 27: 3112,
+          28: 2184, 31: 4056}
+    w2 = {0: 2296, 4: 4464, 7: 1528, 9: 2944, 13: 1232, 14: 1464, 18: 2016, 20: 1560, 21: 3744, 24: 1368,
+          27: 1960, 30: 1736}
+    for i, w in ((0, w0), (1, w2)):
+        for lane, addr in w.items():
+            c[i, lane] = (addr - 1024) // 8
+    m0 = sorted(w0)
+    c[2, m0] = distinct_slots(m0)                     # warp 0's lanes, distinct slots
+    odd = list(range(1, 32, 2))
+    c[3, odd] = distinct_slots(odd)                   # odd lanes, random rows, distinct slots
+    even = list(range(0, 32, 2))
+    c[4, even] = distinct_slots(even)                 # even lanes, likewise
+    mixed = [2 * k + int(rng.integers(0, 2)) for k in range(16)]
+    c[5, mixed] = distinct_slots(mixed)               # one lane of every pair, mixed parity
+    sparse = [0, 3, 9, 10, 16, 19, 25, 30]
+    c[6, sparse] = distinct_slots(sparse)             # mixed parity, empty pairs
+    c[7, [0, 8, 16, 24]] = 5                          # one word, lanes 0, 8, 16, 24 (measured before: merged)
+    pair = rng.integers(0, 1024, 16)
+    c[8] = np.repeat(pair, 2)                         # every lane, i and i^1 on one word
+    c[9, m0] = np.arange(len(m0)) + 64                # warp 0's lanes, consecutive words
+    c[10, :16] = np.arange(16) * 17 % 16 + 128        # half-warp 0 only
+    c[11, [1, 17]] = [3, 36]                          # lanes 1 and 17, two slots
+    c[12, [3, 20]] = [7, 40]                          # lanes 3 and 20, two slots
+    c[13, [0, 2, 16]] = [1, 66, 131]                  # lanes 0, 2 (both even) and 16
+    quads = [q for k in range(0, 32, 4) for q in (k, k + 1)]
+    c[14, quads] = distinct_slots(quads)              # lanes 4k, 4k+1: i^1 differs, i^2 inactive
+    c[15, [1, 3, 5, 7, 17, 19, 21, 23]] = [0, 1, 2, 3, 4, 5, 6, 7]  # odd lanes of two quarter... consecutive
+    return c.astype(np.int32).ravel()
+
+
 def make(out: Path) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(20260216)
     a: dict[str, np.ndarray] = {}
@@ -111,6 +151,8 @@ def make(out: Path) -> dict[str, np.ndarray]:
     # row and column permutations of 32 (for the permuted tile)
     a["perm32_64"] = np.concatenate([rng.permutation(32), rng.permutation(32)]).astype(np.int32)
     a["bytes_2048"] = rng.integers(0, 256, 2048).astype(np.uint8)
+
+    a["lds64_cases_512"] = lds64_cases(np.random.default_rng(20260217))
 
     out.mkdir(parents=True, exist_ok=True)
     for name, arr in a.items():
