@@ -15,6 +15,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, QThread, Signal
@@ -23,12 +24,14 @@ from PySide6.QtWidgets import (
     QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QProgressBar, QPushButton, QTableView, QVBoxLayout, QWidget,
 )
 
-from ..io import trace
 from ..model.engine import count_wavefronts, narrow
 from ..model.errors import BankExplorerError
 from ..model.pattern import Instruction, Pattern
 from ..model.summary import RowCounts, Summary
 from ..palette import SCREEN
+
+if TYPE_CHECKING:
+    from ..io import trace
 
 #: instructions per batch in the window: each batch holds the interpreter for a few milliseconds
 GUI_BATCH = 2048
@@ -119,7 +122,9 @@ class TraceLoader(QObject):
         else:
             self.finished.emit(data)
 
-    def _open(self) -> trace.Source:
+    def _open(self) -> "trace.Source":
+        from ..io import trace  # the trace reader (and orjson) load with the first trace opened
+
         if self.path.suffix.lower() == ".jsonl":
             return trace.read_jsonl(self.path, batch=GUI_BATCH)
         from ..io import jsonread, patternfile
@@ -178,7 +183,7 @@ class TraceLoader(QObject):
                          summary=summary, **cat)
 
     @staticmethod
-    def _fraction(src: trace.Source, size: int, done: int) -> float:
+    def _fraction(src: "trace.Source", size: int, done: int) -> float:
         if src.count_hint:
             return done / src.count_hint
         return src.position() / size if src.position else -1.0

@@ -260,11 +260,3 @@ def _default_font() -> QFont:
     if not _FONT:
         _FONT.append(QFont())
     return _FONT[0]
-
-
-def fast_axes(given: dict | None = None) -> dict:
-    """``axisItems`` for ``addPlot``: a :class:`FastAxis` for every side not given."""
-    items = dict(given or {})
-    for side in ("left", "right", "top", "bottom"):
-        items.setdefault(side, FastAxis(side))
-    return items

@@ -18,7 +18,7 @@ from ...model.analysis import Analysis, InstructionDetail, instruction_detail
 from ..document import Document, Hover, Selection
 from ..palette import SCREEN, Style
 from . import richtext
-from .axis import fast_axes
+from .plot import Plot
 from .marks import units_per_pixel
 
 pg.setConfigOptions(antialias=False, imageAxisOrder="row-major")
@@ -506,16 +506,11 @@ class DocView(pg.GraphicsLayoutWidget):
         waiting = {int(ln): self.lane_rects(int(ln)) for ln in step.waiting}
         self.replay_marks.set_marks(now, waiting)
 
-    def _add_plot(self, row=None, col=None, rowspan=1, colspan=1, **kargs):
-        """``addPlot`` whose plots get :class:`~.axis.FastAxis` axes (cheap to redraw after an edit)."""
-        given = kargs.get("axisItems") or {}
-        kargs["axisItems"] = fast_axes(given)
-        # the views have no context menus: pyqtgraph's would be built (a form per view box) only
-        # to be dropped again by setMenuEnabled(False)
-        kargs.setdefault("enableMenu", False)
-        plot = self.ci.addPlot(row=row, col=col, rowspan=rowspan, colspan=colspan, **kargs)
-        for side in ("top", "right"):  # pyqtgraph shows every axis it is given; its default hides these
-            plot.showAxis(side, side in given)
+    def _add_plot(self, row=None, col=None, rowspan=1, colspan=1, **kargs) -> Plot:
+        """``addPlot`` for the views: a lean :class:`~.plot.Plot` (a view box and the
+        :class:`~.axis.FastAxis` axes it shows) instead of a full PlotItem."""
+        plot = Plot(**kargs)
+        self.ci.addItem(plot, row=row, col=col, rowspan=rowspan, colspan=colspan)
         return plot
 
     # ---- document plumbing -------------------------------------------------------------------
