@@ -13,10 +13,11 @@ usage: python scripts/make_extra14_inputs.py [--out resources/hardware/kernels/e
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 import numpy as np
+
+import kernel_inputs  # scripts/kernel_inputs.py
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "resources" / "hardware" / "kernels" / "extra14"
@@ -74,21 +75,8 @@ def make(out: Path) -> dict[str, np.ndarray]:
     a["logits_int_1024"] = rng.integers(-20, 5, 1024).astype(np.float32)
     a["perm_256"] = rng.permutation(256).astype(np.int32)
 
-    out.mkdir(parents=True, exist_ok=True)
-    for name, arr in a.items():
-        assert arr.nbytes <= 16 * 1024, name
-        assert arr.dtype in (np.int32, np.uint32, np.uint8, np.float32), name
-        np.save(out / f"{name}.npy", np.ascontiguousarray(arr))
-    return a
-
-
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=OUT)
-    args = ap.parse_args()
-    for name, arr in make(args.out).items():
-        print(f"{name}.npy  {arr.dtype}  {arr.shape}")
+    return kernel_inputs.save(out, a)
 
 
 if __name__ == "__main__":
-    main()
+    kernel_inputs.main(make, OUT, __doc__)

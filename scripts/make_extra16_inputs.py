@@ -12,10 +12,11 @@ usage: python scripts/make_extra16_inputs.py [--out resources/hardware/kernels/e
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 import numpy as np
+
+import kernel_inputs  # scripts/kernel_inputs.py
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "resources" / "hardware" / "kernels" / "extra16"
@@ -154,21 +155,8 @@ def make(out: Path) -> dict[str, np.ndarray]:
 
     a["lds64_cases_512"] = lds64_cases(np.random.default_rng(20260217))
 
-    out.mkdir(parents=True, exist_ok=True)
-    for name, arr in a.items():
-        assert arr.nbytes <= 16 * 1024, name
-        assert arr.dtype in (np.int32, np.uint32, np.uint8, np.float32), name
-        np.save(out / f"{name}.npy", np.ascontiguousarray(arr))
-    return a
-
-
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=OUT)
-    args = ap.parse_args()
-    for name, arr in make(args.out).items():
-        print(f"{name}.npy  {arr.dtype}  {arr.shape}")
+    return kernel_inputs.save(out, a)
 
 
 if __name__ == "__main__":
-    main()
+    kernel_inputs.main(make, OUT, __doc__)
