@@ -532,7 +532,8 @@ class MainWindow(QMainWindow):
         """Show every core dock where the default layout puts it, sized for the window's size."""
         for name, d in self.docks.items():
             if name in ("editor", "instructions", "banks", "matrix", "timeline", "summary"):
-                d.setFloating(False)
+                if d.isFloating():  # (re-docking one that is docked re-lays out the window for nothing)
+                    d.setFloating(False)
                 d.show()
         z = self.default_dock_sizes(self.width(), self.height())
         H = Qt.Orientation.Horizontal
