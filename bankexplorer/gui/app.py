@@ -573,11 +573,12 @@ class MainWindow(QMainWindow):
         for v in self.views:
             v.fit(force=True)
 
-    def refresh_now(self) -> None:
-        """Draw every view for the current state immediately (tests, benchmarks, screenshots)."""
-        for v in self.views:
-            v.refresh()
-        self.summary.refresh()
+    def refresh_now(self, pending_only: bool = False) -> None:
+        """Draw every view for the current state immediately (tests, benchmarks, screenshots);
+        with ``pending_only``, just the views with a redraw still queued."""
+        for v in [*self.views, self.summary]:
+            if not pending_only or v._pending:
+                v.refresh()
 
 
 # ---- the exception hook ----------------------------------------------------------------------
@@ -619,7 +620,7 @@ def _save_screenshot(win: MainWindow, path: str, t0: float) -> None:
     dlg = getattr(win, "cuda_import", None)
     if dlg is not None:  # a .cu file opened in Import CUDA: its compiled view, then the picture
         dlg.wait_compiled()
-    win.refresh_now()
+    win.refresh_now(pending_only=True)
     app.processEvents()
     screen = win.screen() or app.primaryScreen()
     pix = screen.grabWindow(win.winId()) if os.environ.get("BANKEXPLORER_GRAB", "screen") == "screen" else win.grab()
