@@ -40,10 +40,11 @@ KNOWN = {
                                         "(wavefronts and every other count exact)",
     "extra13/graph_coloring_jp": "the GPU issued a loop's BSYNC 177 times, the no-merge rule 218 (every other "
                                  "count exact)",
-    "extra16/ell_colmajor_double_x": "an 8-byte gather whose active lanes all have inactive neighbours: the H100 "
-                                     "served two warps per half-warp where the merge rule merges (31 wavefronts, 29)",
-    "extra16/lds64_partial_mask_probe": "the probe of that: merged only some of the sets the rule merges (3 of 16 "
-                                        "loads differ; no rule found that fits them and every measured row)",
+    "extra16/ell_colmajor_double_x": "an 8-byte gather: Nsight's source page counts two warps' merged phases per "
+                                     "half-warp (31 wavefronts, model 29); the LSU counter the model follows merges "
+                                     "such loads (kernels/extra17/README.md: the two counters side by side)",
+    "extra16/lds64_partial_mask_probe": "the probe of that: 3 of 16 loads differ, the source page's count, not the "
+                                        "hardware counter's (kernels/extra17/README.md)",
     "extra16/hash_insert_warp_serial_linear": "after a CAS loop with YIELD the GPU went on from BSYNC in 20 groups "
                                               "(no reconvergence), the emulator in 8",
 }
