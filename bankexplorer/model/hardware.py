@@ -10,8 +10,14 @@ a document says otherwise, the measurement wins. In short, for the NVIDIA sm_70-
   through a shared-window address (``LDS``) gets twice as many lanes per phase when, for every
   active lane ``i``, lane ``i^1`` is inactive or reads the same address, or the same holds for
   ``i^2`` (for an 8-byte load, the ``i^2`` case only when no two active lanes ``2k``, ``2k+1`` hold
-  different words of one bank slot: the H100 served such a load per half-warp). Stores never merge, nor do loads through a generic address (``LD``, measured in
-  ``resources/hardware/h100_verification.jsonl``). ``ldmatrix`` and ``stmatrix`` are one phase
+  different words of one bank slot: the H100 served such a load per half-warp). Stores never
+  merge, nor do loads through a generic address (``LD``, measured in
+  ``resources/hardware/h100_verification.jsonl``). This is what the hardware counter
+  (``l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld``) counts; Nsight Compute's *source page*
+  counts a merged phase that has a bank conflict as its two phases apart (more wavefronts than
+  the hardware served: ``resources/hardware/kernels/extra17/README.md``, the two counters side by
+  side in ``h100_lds_merge_counters.jsonl``), so on such loads a per-line figure from the source
+  page is higher than the model's. ``ldmatrix`` and ``stmatrix`` are one phase
   per 8x8 matrix (lanes 8m..8m+7 give its eight 16-byte rows).
 * Within a phase each bank delivers one **word** per wavefront: the phase costs as many
   wavefronts as the most distinct words any one bank must deliver. Lanes on the same word
