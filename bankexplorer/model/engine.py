@@ -236,6 +236,40 @@ def analyze_batch(batch: WarpBatch, hw: Hardware = hwr.NVIDIA_SM70_SM90, detail:
     )
 
 
+def source_page_wavefronts(batch: WarpBatch, res: BatchResult, hw: Hardware = hwr.NVIDIA_SM70_SM90) -> np.ndarray:
+    """(N,) what Nsight Compute's source page counts for each row, where ``res`` (this batch's
+    counts) is what the hardware serves: they differ only on 8/16-byte loads whose phases merged
+    and then conflict (:func:`~.hardware.source_page_cost`)."""
+    out = np.asarray(res.wavefronts).copy()
+    plain = np.clip(hw.row_bytes // hwr.unit_bytes(np.asarray(batch.width), hw), 1, batch.addr.shape[1])
+    merged = np.flatnonzero((np.asarray(res.lanes_per_phase) > plain) & (out > 0))
+    if merged.size == 0:
+        return out
+    W = batch.addr.shape[1]
+    for per in np.unique(np.asarray(res.lanes_per_phase)[merged]):
+        rows = merged[np.asarray(res.lanes_per_phase)[merged] == per]
+        part = WarpBatch(batch.kind[rows], batch.width[rows], batch.matrices[rows], batch.addr[rows],
+                         batch.active[rows])
+        served = served_lanes(part, hw)
+        whole = _analyze_rows(part.kind, part.width, part.addr, served, hw, detail=True)
+        split = _analyze_rows(part.kind, part.width, part.addr, served, hw, detail=True, merge=False)
+        cost_m = _phase_costs(whole["lane_wave"], served, W // int(per))
+        cost_s = _phase_costs(split["lane_wave"], served, 2 * (W // int(per)))
+        halves = cost_s.reshape(len(rows), -1, 2).sum(axis=2)
+        out[rows] = hwr.source_page_cost(cost_m, halves).sum(axis=1)
+    return out
+
+
+def _phase_costs(lane_wave: np.ndarray, served: np.ndarray, phases: int) -> np.ndarray:
+    """(N, phases) wavefronts of each phase (consecutive lanes), from the wavefront serving each lane."""
+    N, W = lane_wave.shape
+    w = lane_wave.reshape(N, phases, W // phases)
+    s = served.reshape(N, phases, W // phases)
+    hi = np.where(s, w, -1).max(axis=2)
+    lo = np.where(s, w, np.iinfo(np.int64).max).min(axis=2)
+    return np.where(s.any(axis=2), hi - lo + 1, 0)
+
+
 def _executions(batch: WarpBatch, served: np.ndarray, bad: np.ndarray, hw: Hardware) -> tuple[np.ndarray, np.ndarray]:
     """Warp instructions executed per row and the loads of compare-and-swap loops (few rows: the
     loop rule runs per such row)."""
@@ -299,14 +333,14 @@ def count_wavefronts(batch: WarpBatch, hw: Hardware = hwr.NVIDIA_SM70_SM90, exec
     return analyze_batch(batch, hw, detail=False, executions=executions)
 
 
-def _analyze_rows(kind, width, addr, served, hw: Hardware, detail: bool) -> dict:
+def _analyze_rows(kind, width, addr, served, hw: Hardware, detail: bool, merge: bool = True) -> dict:
     """Sort each row's lanes by (phase, slot, unit); then everything is a flat segment reduction
     over the distinct units: their count per (phase, slot), the most per phase (its cost), the sum
     over phases. Every size involved is a power of two (Hardware.validate, WIDTHS): shifts, not
     divisions. Keys are 32-bit when the addresses allow it."""
     N, W = addr.shape
     width = np.asarray(width, dtype=np.int64)
-    per = hwr.lanes_per_phase(kind, width, addr, served, hw)
+    per = hwr.lanes_per_phase(kind, width, addr, served, hw, merge)
     u = hwr.unit_bytes(width, hw).astype(np.int64)
     slots = np.maximum(hw.row_bytes // u, 1)
     unit = addr >> _log2(u).astype(addr.dtype)[:, None]

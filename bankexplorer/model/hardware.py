@@ -16,8 +16,9 @@ a document says otherwise, the measurement wins. In short, for the NVIDIA sm_70-
   (``l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld``) counts; Nsight Compute's *source page*
   counts a merged phase that has a bank conflict as its two phases apart (more wavefronts than
   the hardware served: ``resources/hardware/kernels/extra17/README.md``, the two counters side by
-  side in ``h100_lds_merge_counters.jsonl``), so on such loads a per-line figure from the source
-  page is higher than the model's. ``ldmatrix`` and ``stmatrix`` are one phase
+  side in ``h100_lds_merge_counters.jsonl``). The model counts what the hardware serves; the
+  per-SASS export, which reproduces the source page, also gives the page's figure
+  (:func:`source_page_cost`) and says where the two differ. ``ldmatrix`` and ``stmatrix`` are one phase
   per 8x8 matrix (lanes 8m..8m+7 give its eight 16-byte rows).
 * Within a phase each bank delivers one **word** per wavefront: the phase costs as many
   wavefronts as the most distinct words any one bank must deliver. Lanes on the same word
@@ -205,11 +206,12 @@ def unit_bytes(width: np.ndarray | int, hw: Hardware) -> np.ndarray:
 
 
 def lanes_per_phase(
-    kind: np.ndarray, width: np.ndarray, addr: np.ndarray, active: np.ndarray, hw: Hardware
+    kind: np.ndarray, width: np.ndarray, addr: np.ndarray, active: np.ndarray, hw: Hardware, merge: bool = True
 ) -> np.ndarray:
     """How many consecutive lanes are served together, per instruction (shape (N,)).
 
     ``addr``/``active`` are (N, warp) so the 8/16-byte merge condition can look at neighbours.
+    ``merge=False``: the phases before any merge (what :func:`source_page_cost` splits back into).
     """
     W = hw.warp_size
     kind = np.asarray(kind)
@@ -219,7 +221,7 @@ def lanes_per_phase(
     if hw.rules == "simple":
         # teaching preset: atomics are one phase for the whole warp, whatever their width
         per = np.where(np.isin(kind, ATOMIC_CODES), W, per)
-    if hw.rules == "nvidia":
+    if hw.rules == "nvidia" and merge:
         cand = np.flatnonzero((width > hw.bank_width) & (kind == KIND_CODE["load"]))
         merge = np.zeros(kind.shape[0], bool)
         if cand.size:
@@ -256,6 +258,16 @@ def _pairs_share(addr: np.ndarray, active: np.ndarray, W: int, width=None, hw: "
             ok &= ~(w8 & clash)
         out |= ok
     return out
+
+
+def source_page_cost(merged: np.ndarray, halves: np.ndarray) -> np.ndarray:
+    """What Nsight Compute's source page counts for one merged phase of an 8/16-byte load (see the
+    module's notes): the merged phase's wavefronts when it has no bank conflict (0 or 1), else its
+    two halves' wavefronts counted apart (``halves``: their sum). The hardware counter counts the
+    merged phase (``merged``). Measured side by side in ``h100_lds_merge_counters.jsonl``; over the
+    883 measured per-SASS ``LDS.64``/``LDS.128`` instructions this reproduces 882 (the one missed:
+    ``extra17/lds128_merge_probe`` case 10, two lanes of one word in two quarters)."""
+    return np.where(merged <= 1, merged, halves)
 
 
 def cas_spin_winners(addr: np.ndarray, active: np.ndarray, width: int, hw: "Hardware" = None) -> np.ndarray:

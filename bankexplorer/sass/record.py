@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..model import hardware as hwr
-from ..model.engine import WarpBatch, count_wavefronts
+from ..model.engine import WarpBatch, count_wavefronts, source_page_wavefronts
 from .decode import Program
 from .issue import Issue
 from .state import WARP
@@ -37,6 +37,9 @@ class Accesses:
     line: np.ndarray | None = None
     wavefronts: np.ndarray | None = None
     ideal: np.ndarray | None = None
+    #: (N,) what Nsight Compute's source page counts (``wavefronts`` is what the hardware serves;
+    #: they differ on merged 8/16-byte loads with a bank conflict: ``hardware.source_page_cost``)
+    source_page: np.ndarray | None = None
 
 
 class Recorder:
@@ -105,6 +108,7 @@ class Recorder:
         res = count_wavefronts(batch, hwr.NVIDIA_SM70_SM90, executions=False)
         acc.wavefronts = np.maximum(res.wavefronts, 0)
         acc.ideal = np.maximum(res.ideal, 0)
+        acc.source_page = np.maximum(source_page_wavefronts(batch, res), 0)
         return acc
 
 

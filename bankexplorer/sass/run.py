@@ -46,7 +46,11 @@ class CompileFailed(LaunchError):
 
 @dataclass
 class SassRow:
-    """One SASS instruction's counts over the block's run (the columns of Nsight's source page)."""
+    """One SASS instruction's counts over the block's run (the columns of Nsight's source page).
+
+    ``wavefronts`` is what the hardware serves (the model's engine, as everywhere in the app);
+    ``source_page`` is set where Nsight's source page counts otherwise (a merged 8/16-byte load
+    with a bank conflict), and the JSON export, which reproduces that page, reports it."""
 
     pc: int
     sass: str
@@ -58,6 +62,12 @@ class SassRow:
     ideal: int | None = None
     data: tuple[str, ...] = ()  # pointer parameters its addresses depend on
     timing: bool = False  # its addresses depend on the order between warps
+    source_page: int | None = None  # Nsight's source-page wavefronts, where they differ
+
+    @property
+    def nsight_wavefronts(self) -> int | None:
+        """The wavefronts Nsight Compute's source page shows for this instruction."""
+        return self.source_page if self.source_page is not None else self.wavefronts
 
     @property
     def opcode(self) -> str:
@@ -67,8 +77,10 @@ class SassRow:
         d = {"pc": self.pc, "sass": self.sass, "line": self.line, "executed": self.executed,
              "threads": self.threads, "pred_on_threads": self.pred_on_threads}
         if self.wavefronts is not None:
-            d["wavefronts"] = self.wavefronts
+            d["wavefronts"] = self.nsight_wavefronts
             d["ideal"] = self.ideal
+            if self.source_page is not None:
+                d["hardware_wavefronts"] = self.wavefronts
         if self.data:
             d["data"] = list(self.data)
         if self.timing:
@@ -261,11 +273,14 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
         idl = np.zeros(len(rows), np.int64)
         np.add.at(wf, acc.index, acc.wavefronts)
         np.add.at(idl, acc.index, acc.ideal)
+        sp = np.zeros(len(rows), np.int64)
+        np.add.at(sp, acc.index, acc.source_page)
         taint = np.zeros(len(rows), np.uint64)
         np.bitwise_or.at(taint, acc.index, acc.taint.astype(np.uint64))
         for i in np.unique(acc.index):
             r = rows[i]
             r.wavefronts, r.ideal = int(wf[i]), int(idl[i])
+            r.source_page = int(sp[i]) if sp[i] != wf[i] else None
             t = int(taint[i])
             r.data = tuple(n for k, n in enumerate(run.buffers) if t >> k & 1)
             r.timing = bool(t & int(TIMING))
@@ -277,6 +292,10 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
             fill = "" if len(given) == len(r.data) else " (zero-filled: no data was given)"
             op = r.opcode
             notes.append((r.line, f"{op}: its addresses depend on the data in {names}{fill}"))
+        if r.source_page is not None:
+            notes.append((r.line, f"{r.opcode}: {r.wavefronts:,} wavefronts served; Nsight Compute's source page "
+                                  f"shows {r.source_page:,} (it counts a merged 8/16-byte phase that has a bank "
+                                  f"conflict as its halves)"))
     for k, t in run.data_branches.items():
         names = [n for j, n in enumerate(run.buffers) if t >> j & 1]
         if names:
