@@ -611,7 +611,10 @@ def _screenshot_then_quit(win: MainWindow, path: str, t0: float) -> None:
     try:
         _save_screenshot(win, path, t0)
     except Exception as e:  # noqa: BLE001 - whatever happens, a screenshot run must end
-        sys.stderr.write(f"screenshot failed: {type(e).__name__}: {e}\n")
+        try:
+            sys.stderr.write(f"screenshot failed: {type(e).__name__}: {e}\n")
+        except OSError:  # stderr is gone too (a closed pipe): still end
+            pass
         app.exit(1)
 
 
