@@ -710,3 +710,18 @@ def test_half_fma_rounds_once_and_max_prefers_plus_zero():
     assert (out[0, ::2] == 2050).all() and (out[1] == 1).all()
     assert (out[2, 1::2] == 0).all() and not np.signbit(out[2, 1::2]).any()  # max(+0, -0) = +0
     assert np.signbit(out[3, 1::2]).all()  # min = -0
+
+
+def test_global_store_of_lanes_on_one_address_keeps_the_lowest_lane():
+    """Lanes of one STG on the same bytes: the H100 kept the lowest lane's value (extra18's
+    transpose_int2_1024_threads: lanes 2m and 2m+1 storing one int2, 2,048 slots, every one the
+    even lane's), where a numpy assignment keeps the last."""
+    src = r"""
+    __global__ void dup_store(const int *a, int2 *out) {
+        int t = threadIdx.x;
+        out[t / 2] = make_int2(a[t], t);
+    }"""
+    a = np.arange(100, 132, dtype=np.int32)
+    r = emulate(src, a=a)
+    got = r.buffers["out"][:16 * 8].view(np.int32).reshape(16, 2)
+    np.testing.assert_array_equal(got, np.stack([a[::2], np.arange(0, 32, 2)], 1))
