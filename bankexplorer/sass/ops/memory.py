@@ -423,12 +423,15 @@ class _GlobalView(_Space):
         return raw, t
 
     def write(self, addr, raw, taint, lanes=None):
-        # lanes of one store on the same bytes: the lowest lane's value lands (measured on the H100
-        # for STG.64, extra18's transpose_int2_1024_threads; taken for every width); the rows come
-        # in lane order and a numpy assignment keeps the last of repeated indices, so reverse them
-        addr, raw = addr[::-1], raw[::-1]
+        # lanes of one warp's store on the same bytes: the lowest lane's value lands (measured on the
+        # H100 for STG.64, extra18's transpose_int2_1024_threads; taken for every width). Warps that
+        # issue together store in warp order, the later one last. A numpy assignment keeps the last
+        # of repeated indices: order the rows by warp, then by lane from the highest down
+        lanes = np.arange(addr.size) if lanes is None else np.asarray(lanes)
+        order = np.lexsort((-lanes, lanes // 32))
+        addr, raw = addr[order], raw[order]
         if np.ndim(taint):
-            taint = taint[::-1]
+            taint = np.asarray(taint)[order]
         bi, off = self.mem.locate(addr, raw.shape[1])
         timed = (np.broadcast_to(np.asarray(taint, U32), addr.shape) & TIMING) != 0
         for k in np.unique(bi):
