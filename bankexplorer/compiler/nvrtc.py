@@ -84,6 +84,14 @@ def _lib() -> ctypes.CDLL:
         cands += sorted(glob.glob(os.path.join(d, "lib", "libnvrtc.so*")))
         cands += sorted(glob.glob(os.path.join(d, "bin", "nvrtc64_*.dll")))
     cands += ["libnvrtc.so"]
+    for d in _nvidia_dirs():
+        # libnvrtc opens its builtins library by name; some wheels' libnvrtc does not look beside
+        # itself for it (13.0): loaded first, the name is found
+        for b in sorted(glob.glob(os.path.join(d, "lib", "libnvrtc-builtins.so*"))):
+            try:
+                ctypes.CDLL(b, mode=ctypes.RTLD_GLOBAL)
+            except OSError:
+                pass
     for c in cands:
         try:
             lib = ctypes.CDLL(c)
