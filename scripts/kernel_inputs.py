@@ -13,6 +13,19 @@ import numpy as np
 DTYPES = (np.int32, np.uint32, np.uint8, np.float32)
 
 
+def standard(rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """The arrays most batches start from, drawn in this order from ``rng``: ints, 32-bit keys
+    signed and unsigned, small multiples of 1/4 as floats (their sums are exact in any order) and
+    normal floats."""
+    return {
+        "ints_1024": rng.integers(0, 1000, 1024, dtype=np.int32),
+        "keys_1024": rng.integers(-2**31, 2**31, 1024, dtype=np.int64).astype(np.int32),
+        "ukeys_1024": rng.integers(0, 2**32, 1024, dtype=np.uint64).astype(np.uint32),
+        "floats_1024": rng.integers(-64, 65, 1024).astype(np.float32) * np.float32(0.25),
+        "normal_4096": rng.normal(0, 1, 4096).astype(np.float32),
+    }
+
+
 def save(out: Path, arrays: dict[str, np.ndarray], max_bytes: int = 16 * 1024) -> dict[str, np.ndarray]:
     out.mkdir(parents=True, exist_ok=True)
     for name, arr in arrays.items():

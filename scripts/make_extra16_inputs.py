@@ -86,13 +86,7 @@ def lds64_cases(rng: np.random.Generator) -> np.ndarray:
 
 def make(out: Path) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(20260216)
-    a: dict[str, np.ndarray] = {}
-    a["ints_1024"] = rng.integers(0, 1000, 1024, dtype=np.int32)
-    a["keys_1024"] = rng.integers(-2**31, 2**31, 1024, dtype=np.int64).astype(np.int32)
-    a["ukeys_1024"] = rng.integers(0, 2**32, 1024, dtype=np.uint64).astype(np.uint32)
-    # small integers in float (sums exact in any order)
-    a["floats_1024"] = rng.integers(-64, 65, 1024).astype(np.float32) * np.float32(0.25)
-    a["normal_4096"] = rng.normal(0, 1, 4096).astype(np.float32)
+    a = kernel_inputs.standard(rng)
     # histogram inputs: Zipf-like bytes (256 values, s = 1.1), uniform ints, Zipf over 64 values
     a["zipf_bytes_4096"] = zipf(rng, 4096, 256, 1.1).astype(np.uint8)
     a["uniform_4096"] = rng.integers(0, 1 << 20, 4096, dtype=np.int32)

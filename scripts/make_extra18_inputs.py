@@ -62,13 +62,7 @@ def lower_levels(rng: np.random.Generator, n: int) -> tuple[np.ndarray, ...]:
 
 def make(out: Path) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(20260318)
-    a: dict[str, np.ndarray] = {}
-    a["ints_1024"] = rng.integers(0, 1000, 1024, dtype=np.int32)
-    a["keys_1024"] = rng.integers(-2**31, 2**31, 1024, dtype=np.int64).astype(np.int32)
-    a["ukeys_1024"] = rng.integers(0, 2**32, 1024, dtype=np.uint64).astype(np.uint32)
-    # small integers in float (sums exact in any order)
-    a["floats_1024"] = rng.integers(-64, 65, 1024).astype(np.float32) * np.float32(0.25)
-    a["normal_4096"] = rng.normal(0, 1, 4096).astype(np.float32)
+    a = kernel_inputs.standard(rng)
     a["perm_1024"] = rng.permutation(1024).astype(np.int32)
     a["bytes_4096"] = rng.integers(0, 256, 4096).astype(np.uint8)
     # segment heads: about one element in 9 starts a segment
