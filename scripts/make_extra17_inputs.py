@@ -14,10 +14,11 @@ usage: python scripts/make_extra17_inputs.py [--out resources/hardware/kernels/e
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 import numpy as np
+
+import kernel_inputs  # scripts/kernel_inputs.py
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "resources" / "hardware" / "kernels" / "extra17"
@@ -135,20 +136,13 @@ def lds128_repeat(rng: np.random.Generator) -> list[list[int]]:
     return [rows[999], rows[1002], rows[1017], a[0], a[4], a[5], a[1], a[8]]
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out", default=str(OUT))
-    out = Path(ap.parse_args().out)
-    out.mkdir(parents=True, exist_ok=True)
+def make(out: Path) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(20260301)
-    arrays = {"lds64_cases_a": lds64_a(), "lds64_cases_b": lds64_b(rng), "lds128_cases": lds128(rng),
-              "lds64_repeat_cases": lds64_repeat(),
-              "lds128_repeat_cases": lds128_repeat(np.random.default_rng(20260301))}
-    for name, cs in arrays.items():
-        a = np.array(cs, np.int32).reshape(-1)
-        np.save(out / f"{name}.npy", a)
-        print(f"{name}.npy: {len(cs)} cases")
+    cases = {"lds64_cases_a": lds64_a(), "lds64_cases_b": lds64_b(rng), "lds128_cases": lds128(rng),
+             "lds64_repeat_cases": lds64_repeat(),
+             "lds128_repeat_cases": lds128_repeat(np.random.default_rng(20260301))}
+    return kernel_inputs.save(out, {k: np.array(cs, np.int32).reshape(-1) for k, cs in cases.items()})
 
 
 if __name__ == "__main__":
-    main()
+    kernel_inputs.main(make, OUT, __doc__)

@@ -199,11 +199,12 @@ def _pool():
 
 
 def analyze_batch(batch: WarpBatch, hw: Hardware = hwr.NVIDIA_SM70_SM90, detail: bool = True,
-                  executions: bool = True) -> BatchResult:
+                  executions: bool = True, merge: bool = True) -> BatchResult:
     """Wavefronts of every instruction; with ``detail`` also which wavefront serves each lane,
     broadcasts and conflicting slots (what the views draw). Without ``executions`` the result's
     ``executions`` and ``loop_load_wavefronts`` are None (the compare-and-swap loops' iterations
-    are not followed): for callers that want the wavefronts only."""
+    are not followed): for callers that want the wavefronts only. ``merge=False``: 8/16-byte
+    loads in their phases before any merge (see :func:`source_page_wavefronts`)."""
     N, W = batch.addr.shape
     chunks = [slice(s, s + CHUNK_ROWS) for s in range(0, max(N, 1), CHUNK_ROWS)]
 
@@ -213,7 +214,7 @@ def analyze_batch(batch: WarpBatch, hw: Hardware = hwr.NVIDIA_SM70_SM90, detail:
         bad = _bad_rows(part.addr, part.width, served)
         if bad.any():
             served = served & ~bad[:, None]
-        out = _analyze_rows(part.kind, part.width, part.addr, served, hw, detail)
+        out = _analyze_rows(part.kind, part.width, part.addr, served, hw, detail, merge)
         out["bad"] = bad
         return out
 
@@ -250,11 +251,10 @@ def source_page_wavefronts(batch: WarpBatch, res: BatchResult, hw: Hardware = hw
         rows = merged[np.asarray(res.lanes_per_phase)[merged] == per]
         part = WarpBatch(batch.kind[rows], batch.width[rows], batch.matrices[rows], batch.addr[rows],
                          batch.active[rows])
-        served = served_lanes(part, hw)
-        whole = _analyze_rows(part.kind, part.width, part.addr, served, hw, detail=True)
-        split = _analyze_rows(part.kind, part.width, part.addr, served, hw, detail=True, merge=False)
-        cost_m = _phase_costs(whole["lane_wave"], served, W // int(per))
-        cost_s = _phase_costs(split["lane_wave"], served, 2 * (W // int(per)))
+        whole = analyze_batch(part, hw, executions=False)
+        split = analyze_batch(part, hw, executions=False, merge=False)
+        cost_m = _phase_costs(whole.lane_wave, whole.served, W // int(per))
+        cost_s = _phase_costs(split.lane_wave, split.served, 2 * (W // int(per)))
         halves = cost_s.reshape(len(rows), -1, 2).sum(axis=2)
         out[rows] = hwr.source_page_cost(cost_m, halves).sum(axis=1)
     return out

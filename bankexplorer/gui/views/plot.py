@@ -103,9 +103,6 @@ class Plot(pg.GraphicsWidget):
     def addItem(self, item, *args, **kwargs) -> None:  # noqa: N802
         self.vb.addItem(item, *args, **kwargs)
 
-    def removeItem(self, item) -> None:  # noqa: N802
-        self.vb.removeItem(item)
-
     def setMenuEnabled(self, enableMenu: bool = True, enableViewBoxMenu="same") -> None:  # noqa: N802, N803
         self.vb.setMenuEnabled(enableMenu if enableViewBoxMenu == "same" else bool(enableViewBoxMenu))
 
@@ -121,11 +118,5 @@ class Plot(pg.GraphicsWidget):
     def setYRange(self, *args, **kwargs) -> None:  # noqa: N802
         self.vb.setYRange(*args, **kwargs)
 
-    def setRange(self, *args, **kwargs) -> None:  # noqa: N802
-        self.vb.setRange(*args, **kwargs)
-
     def setXLink(self, view) -> None:  # noqa: N802
         self.vb.setXLink(view.vb if isinstance(view, Plot) else view)
-
-    def setYLink(self, view) -> None:  # noqa: N802
-        self.vb.setYLink(view.vb if isinstance(view, Plot) else view)
