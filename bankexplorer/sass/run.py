@@ -21,6 +21,7 @@ from .opcode import opcode_of
 from .issue import EmulationError, Issue
 from .launch import (GLOBALS_BUFFER, LaunchConfig, LaunchError, SharedArray, constant_bank0, demangle_name, has_extern_shared,
                      kernel_params, shared_arrays)
+from .operands import Label
 from .ops import table_for
 from .record import TIMING, Accesses, Recorder
 from .simt import SELF_ADVANCING, Scheduler
@@ -63,6 +64,7 @@ class SassRow:
     data: tuple[str, ...] = ()  # pointer parameters its addresses depend on
     timing: bool = False  # its addresses depend on the order between warps
     source_page: int | None = None  # Nsight's source-page wavefronts, where they differ
+    target: int | None = None  # where a branch, BSSY or call goes (byte offset in the code)
 
     @property
     def nsight_wavefronts(self) -> int | None:
@@ -85,6 +87,8 @@ class SassRow:
             d["data"] = list(self.data)
         if self.timing:
             d["timing_dependent"] = True
+        if self.target is not None:
+            d["target"] = self.target
         return d
 
 
@@ -190,6 +194,14 @@ class Run:
                     sched.advance(pc, iss)
                     break
 
+def _branch_target(ins) -> int | None:
+    """The code offset a BRA, BSSY, CALL or JMP names (the compiler's layout, which a comparison with
+    another build must hold too); None for every other instruction."""
+    if ins.opcode.split(".")[0] not in ("BRA", "BSSY", "CALL", "JMP"):
+        return None
+    return next((o.target for o in ins.operands if isinstance(o, Label)), None)
+
+
 def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None = None,
             defines: dict[str, int | float] | None = None, include_dirs: list[str] | None = None,
             kernel: str | None = None, budget: int = MAX_WARP_INSTRUCTIONS, build=None,
@@ -258,8 +270,8 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
     t3 = time.perf_counter()
     acc = run.record.accesses()
     rec = run.record
-    rows = [SassRow(ins.pc, ins.text, ins.line, int(rec.executed[i]), int(rec.threads[i]), int(rec.pred_on[i]))
-            for i, ins in enumerate(program.instructions)]
+    rows = [SassRow(ins.pc, ins.text, ins.line, int(rec.executed[i]), int(rec.threads[i]), int(rec.pred_on[i]),
+                    target=_branch_target(ins)) for i, ins in enumerate(program.instructions)]
     if acc.index.size:  # a header function's shared access: on the user's line that called it most
         static = np.array([ins.line for ins in program.instructions], np.int64)[acc.index]
         for i in np.unique(acc.index[acc.line != static]):

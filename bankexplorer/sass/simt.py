@@ -48,11 +48,10 @@ MAX_CALL_DEPTH = 64  #: calls a thread may nest (the hardware's stack is small t
 # branch the side with fewer threads runs first, and a waiting group merges with one that reaches its
 # pc" fits every hand-built input of heap_topk but over-merges at loop back-edges (csr_spmv 12
 # instead of 15), so the rule is not found yet: no order or merging policy tried fits all kernels.
-# Found since: compiled with the NVRTC 13.0.88 wheel (and its headers) instead of 13.5, five of
-# those six kernels, and two of extra18 that look the same, match exactly: the GPU's nvcc laid the
-# branches out otherwise, which the tests' comparison (branch targets left out) did not show. With
-# 13.0.88 eight other measured kernels then differ, so neither release is the measuring compiler's
-# twin; the mismatches are likely code, not a reconvergence rule.
+# Not the compiler: NVRTC 13.5 (the project's) gives every one of these kernels the measuring nvcc's
+# instructions *and* branch layout (the tests compare branch targets too); the NVRTC 13.0.88 wheel
+# makes other code for most measured kernels (69 of 436 the same), which only looked like a fix
+# because other code is compared by its shared-memory total alone.
 
 
 def _first(target: int, pc: int) -> int:
