@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from bankexplorer.compiler import nvrtc
+from bankexplorer.cuda.kernels import branch_targets
 from bankexplorer.sass.launch import GLOBALS_BUFFER
 
 pytestmark = pytest.mark.skipif(not nvrtc.available(), reason="NVRTC / nvdisasm not installed")
@@ -68,22 +69,6 @@ def _norm(s: str) -> str:
     return re.sub(r"^(@!?U?P\w+ )?((BRA|BSSY|CALL|RET|BREAK|JMP|JMX|BRX|WARPSYNC|BPT)(\.[\w.]+)?)\s.*$", r"\1\2", s)
 
 
-_ADDRESS = re.compile(r"\b0x7[0-9a-f]{11}\b")
-
-
-def _measured_targets(rows: list[dict]) -> list[int | None]:
-    """Where each measured BRA, BSSY, CALL or JMP goes, as an offset in the kernel's code: Nsight
-    prints absolute addresses; the trailing ``BRA`` to itself gives the code's base."""
-    base = next((int(m.group(0), 16) - r["pc"] for r in reversed(rows)
-                 if r["sass"].startswith("BRA ") and (m := _ADDRESS.search(r["sass"]))), None)
-    out = []
-    for r in rows:
-        m = _ADDRESS.search(r["sass"])
-        op = _norm(r["sass"]).split(" ")[1 if r["sass"].startswith("@") else 0].split(".")[0]
-        out.append(int(m.group(0), 16) - base if m and base is not None and op in ("BRA", "BSSY", "CALL", "JMP") else None)
-    return out
-
-
 def run_kernel(name: str):
     from bankexplorer.sass.launch import LaunchConfig
     from bankexplorer.sass.run import emulate
@@ -125,7 +110,7 @@ def test_kernel_as_measured(name):
     same_code = a == b[:len(a)] and all(x == "NOP" for x in b[len(a):]) or \
         a[:len(b)] == b and all(x == "NOP" for x in a[len(b):])
     # the same instructions laid out otherwise (another compiler release) reconverge otherwise
-    same_code = same_code and all(w is None or w == g.target for w, g in zip(_measured_targets(want), got))
+    same_code = same_code and all(w is None or w == g.target for w, g in zip(branch_targets(want), got))
     if not same_code:  # another compiler made other code: the shared-memory total still holds
         assert sum(x.nsight_wavefronts or 0 for x in got) == sum(s.get("wavefronts") or 0 for s in want)
         return

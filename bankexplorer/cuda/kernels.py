@@ -165,6 +165,27 @@ def normalize_sass(text: str) -> str:
     return re.sub(r"^(@!?U?P\w+ )?((BRA|BSSY|CALL|RET|BREAK|JMP|JMX|BRX|WARPSYNC|BPT)(\.[\w.]+)?)\s.*$", r"\1\2", s)
 
 
+_ADDRESS = re.compile(r"\b0x[0-9a-f]{9,}\b")  # an absolute code address, as Nsight prints branch targets
+_BRANCHES = ("BRA", "BSSY", "CALL", "JMP")
+
+
+def branch_targets(rows: list[dict]) -> list[int | None]:
+    """Where each BRA, BSSY, CALL or JMP goes, as a byte offset in the kernel's code: a row's
+    ``target`` where it has one (the emulator's rows), else from the absolute address Nsight prints,
+    less the code's base (which the trailing ``BRA`` to itself gives). None for other rows."""
+    base = next((int(m.group(0), 16) - r["pc"] for r in reversed(rows)
+                 if normalize_sass(r["sass"]) == "BRA" and (m := _ADDRESS.search(r["sass"]))), None)
+    out: list[int | None] = []
+    for r in rows:
+        if "target" in r:
+            out.append(r["target"])
+            continue
+        m = _ADDRESS.search(r["sass"])
+        op = re.sub(r"^@!?U?P\w+ ", "", normalize_sass(r["sass"])).split(".")[0]
+        out.append(int(m.group(0), 16) - base if m and base is not None and op in _BRANCHES else None)
+    return out
+
+
 @dataclass
 class SassComparison:
     """Measured vs predicted, per SASS instruction where both have the same code."""
@@ -199,6 +220,8 @@ def compare_sass(measured: list[dict], predicted: list[dict]) -> SassComparison:
     b = [normalize_sass(r["sass"]) for r in predicted]
     n = min(len(a), len(b))
     same = a[:n] == b[:n] and all(x == "NOP" for x in a[n:] + b[n:])
+    # the same instructions laid out otherwise (another compiler release) branch and reconverge otherwise
+    same = same and all(x is None or y is None or x == y for x, y in zip(branch_targets(measured), branch_targets(predicted)))
     res = SassComparison(same, measured_totals=_totals(measured), predicted_totals=_totals(predicted), instructions=n)
     if not same:
         return res
