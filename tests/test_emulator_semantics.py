@@ -725,3 +725,44 @@ def test_global_store_of_lanes_on_one_address_keeps_the_lowest_lane():
     r = emulate(src, a=a)
     got = r.buffers["out"][:16 * 8].view(np.int32).reshape(16, 2)
     np.testing.assert_array_equal(got, np.stack([a[::2], np.arange(0, 32, 2)], 1))
+
+
+ORDER_FREE_ATOMICS = r"""
+__global__ void order_free(const int *in, int *out) {
+    __shared__ int h[8];
+    __shared__ unsigned m[8];
+    __shared__ int x[8];
+    __shared__ int tab[300];
+    int t = threadIdx.x;
+    if (t < 8) { h[t] = 0; m[t] = 0; x[t] = -1; }
+    for (int i = t; i < 300; i += 256) tab[i] = 3 * i;
+    __syncthreads();
+    atomicAdd(&h[in[t] & 7], 1);                                          // 8 warps, one word: any order
+    atomicMax(&m[t & 7], (unsigned)in[t]);
+    if (MODE == 2 && t == 40) h[3] = 100;                                 // a store racing the adds
+    __syncthreads();
+    out[t] = tab[h[t & 7]];                                               // counts as addresses
+    out[256 + t] = (int)m[t & 7] + x[t & 7];
+}
+"""
+
+
+@pytest.mark.parametrize("mode", [0, 2])
+def test_order_free_atomics_of_several_warps_are_not_timing(mode):
+    """Integer atomic adds (and max) of 8 warps on one word: the counts after the barrier are the
+    same in any order, so neither the addresses made of them nor the buffer depend on timing; a
+    plain store from another warp between the adds still makes them timing's."""
+    from bankexplorer.sass.launch import LaunchConfig
+    from bankexplorer.sass.run import emulate as run
+
+    data = np.random.default_rng(5).integers(0, 1000, 256).astype(np.int32)
+    r = run(ORDER_FREE_ATOMICS.replace("MODE", str(mode)), LaunchConfig((256, 1, 1), arrays={"in": data.tobytes()}))
+    out = r.buffers["out"][:2048].view(np.int32)
+    h = np.bincount(data & 7, minlength=8)
+    m = np.array([data[k::8].max() for k in range(8)])
+    if mode == 0:
+        assert not r.timing_dependent and not any(v.any() for v in r.timing_bytes.values())
+        assert (out[:256] == 3 * h[np.arange(256) & 7]).all()
+        assert (out[256:512] == m[np.arange(256) & 7] - 1).all()
+    else:  # the store among the adds: the counts made addresses depend on timing
+        assert r.timing_dependent

@@ -115,6 +115,8 @@ class Block:
         self.shared_taint = np.zeros(self.shared_bytes, np.uint32)
         self.shared_writer = np.full(self.shared_bytes, -1, np.int32)  # warp that last wrote each byte
         self.shared_epoch = np.zeros(self.shared_bytes, np.int32)  # block barriers completed by then
+        #: the order-free atomic (ops.memory.ORDER_FREE_ATOMICS, its code) that last wrote each byte; 0: any other write
+        self.shared_atomic = np.zeros(self.shared_bytes, np.int16)
         self.local = np.zeros((lanes, max(self.local_bytes, 0)), np.uint8)
         t = np.arange(lanes)
         self.exists = t < self.n  # lanes of a partial last warp never run

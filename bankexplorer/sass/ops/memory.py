@@ -100,7 +100,8 @@ class _Space:
     def read(self, addr: np.ndarray, width: int, lanes: np.ndarray) -> tuple[np.ndarray, np.ndarray | int]:
         raise NotImplementedError
 
-    def write(self, addr: np.ndarray, raw: np.ndarray, taint, lanes: np.ndarray) -> None:
+    def write(self, addr: np.ndarray, raw: np.ndarray, taint, lanes: np.ndarray, atomic_op: int = 0) -> None:
+        """``atomic_op``: an order-free atomic's code (:data:`ORDER_FREE_ATOMICS`), 0 for any other write."""
         raise NotImplementedError
 
 
@@ -121,16 +122,22 @@ class _SharedSpace(_Space):
         raced = ((self.writer[idx] >= 0) & (self.writer[idx] != warp) & (self.when[idx] == self.epoch)).any(axis=1)
         return self.data[idx], np.where(raced, t | TIMING, t)
 
-    def write(self, addr, raw, taint, lanes):
+    def write(self, addr, raw, taint, lanes, atomic_op=0):
         idx = addr[:, None] + np.arange(raw.shape[1])
         warp = self.iss.b.warp_of[lanes][:, None]
-        # another warp wrote here since the last barrier: which store lands last is up to timing
+        # another warp wrote here since the last barrier: which store lands last is up to timing,
+        # unless both writes are the same order-free atomic (integer add, min, max, and, or, xor):
+        # then what the word holds once all of them are done is the same in any order
         raced = (self.writer[idx] >= 0) & (self.writer[idx] != warp) & (self.when[idx] == self.epoch)
-        self.data[idx] = raw
         t = np.broadcast_to(np.asarray(taint, U32).reshape(-1, 1) if np.ndim(taint) else U32(taint), idx.shape)
+        if atomic_op:
+            raced &= self.iss.b.shared_atomic[idx] != atomic_op
+            t = t | (self.taint[idx] & TIMING)  # combined with the old value: a raced old value stays raced
+        self.data[idx] = raw
         self.taint[idx] = np.where(raced, t | TIMING, t)
         self.writer[idx] = warp
         self.when[idx] = self.epoch
+        self.iss.b.shared_atomic[idx] = atomic_op
 
 
 def _shared(iss: Issue) -> _Space:
@@ -305,6 +312,14 @@ def _rounds(keys: np.ndarray) -> np.ndarray:
     return out
 
 
+#: atomics whose result, once every lane of every warp has applied its own, is the same in any
+#: order (integer add, min, max and the bitwise ops, each with its type; ``POPC``: the +1 of
+#: ``ATOMS.POPC.INC``): the code each one's writes carry (:meth:`_SharedSpace.write`). Not float
+#: adds (rounding), exchanges, compare-and-swaps, nor ``INC``/``DEC`` (they wrap at a bound).
+ORDER_FREE_ATOMICS = {f"{o}.{d}": k + 1 for k, (o, d) in enumerate(
+    (o, d) for o in ("ADD", "POPC", "MIN", "MAX", "AND", "OR", "XOR") for d in ("U32", "S32", "64", "S64"))}
+
+
 def atomic(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: int, opname: str, dtype: str,
            val_i: int | None, new_i: int | None, dst_i: int | None, pred_dst: bool = False,
            eligible: np.ndarray | None = None) -> None:
@@ -326,6 +341,7 @@ def atomic(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: 
     pairs = np.unique(np.stack([a, wk]), axis=1)
     shared_addr = np.unique(pairs[0][np.r_[False, pairs[0][1:] == pairs[0][:-1]]]) if pairs.shape[1] > 1 else a[:0]
     got_t[np.isin(a, shared_addr)] |= TIMING
+    order_free = ORDER_FREE_ATOMICS.get(f"{opname}.{dtype}", 0)
     for r in range(int(occ.max(initial=-1)) + 1):
         sel = np.flatnonzero(occ == r)
         ar = a[sel]
@@ -344,7 +360,7 @@ def atomic(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: 
         else:
             res = _combine(opname, old, val[sel], dtype)
         space.write(ar, np.ascontiguousarray(res.astype(dt)).view(np.uint8).reshape(sel.size, width),
-                    np.asarray(vt)[idx][sel] if np.ndim(vt) else vt, idx[sel])
+                    np.asarray(vt)[idx][sel] if np.ndim(vt) else vt, idx[sel], atomic_op=order_free)
     if dst_i is None:
         return
     o = iss.ins.operands[dst_i]
@@ -422,7 +438,7 @@ class _GlobalView(_Space):
             t[sel] = U32(1 << int(k)) if k < 31 and not buf.static else U32(0)
         return raw, t
 
-    def write(self, addr, raw, taint, lanes=None):
+    def write(self, addr, raw, taint, lanes=None, atomic_op=0):
         # lanes of one warp's store on the same bytes: the lowest lane's value lands (measured on the
         # H100 for STG.64, extra18's transpose_int2_1024_threads; taken for every width). Warps that
         # issue together store in warp order, the later one last. A numpy assignment keeps the last
@@ -460,7 +476,7 @@ class _LocalView(_Space):
         r, c = self._idx(addr, width)
         return self.iss.b.local[r, c], 0
 
-    def write(self, addr, raw, taint, lanes=None):
+    def write(self, addr, raw, taint, lanes=None, atomic_op=0):
         r, c = self._idx(addr, raw.shape[1])
         self.iss.b.local[r, c] = raw
 
