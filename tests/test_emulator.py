@@ -33,22 +33,10 @@ for f in ("persass_resources.json", "extra11/persass.json", "extra12/persass.jso
 
 #: measured once the emulator could not match (each says why); strict: a fix shows up
 KNOWN = {
-    "extra11/csr_spmv_shared_x": "the GPU issued one BSYNC once less than the groups that reach it (a merge the "
-                                 "no-merge rule that fits 212 kernels does not make)",
-    "extra11/data_trip_count": "as csr_spmv_shared_x: one BSYNC issue fewer on the GPU",
-    "extra12/break_continue_goto": "groups leaving a loop by goto: the GPU merged three of them before they issued",
-    "extra12/heap_topk_per_thread": "three BSYNC issues fewer on the GPU (groups merged before they issued)",
-    "extra12/sliding_window_max_deque": "the GPU issued a while loop's BSYNC 940 times, the no-merge rule 1,064 "
-                                        "(wavefronts and every other count exact)",
-    "extra13/graph_coloring_jp": "the GPU issued a loop's BSYNC 177 times, the no-merge rule 218 (every other "
-                                 "count exact)",
     "extra17/lds128_merge_probe": "one of its 16-byte loads (case 10: two lanes of one word in the two quarters of "
                                   "half-warp 0) where the source-page rule gives 2 and the page 3",
     "extra16/hash_insert_warp_serial_linear": "after a CAS loop with YIELD the GPU went on from BSYNC in 20 groups "
                                               "(no reconvergence), the emulator in 8",
-    "extra18/horspool_shift_table_search": "the GPU issued the search loops' two BSYNCs 173 and 50 times, the "
-                                           "no-merge rule 222 and 53 (every other count and buffer exact)",
-    "extra18/sparse_hist_match_any_aggregated": "one BSYNC issue fewer on the GPU (24, measured 23; the rest exact)",
     "extra18/rle_encode_runs_bytes": "nvcc made other code than NVRTC (an extra conditional LDS.U8, 54 threads, 16 "
                                      "wavefronts); the shared instructions both have agree, and every buffer",
     "extra19/interpolation_search_shared_sorted": "the GPU issued the search loop's BSYNC 358 times, the no-merge rule "

@@ -2,7 +2,8 @@
 
 The model (Volta and later, "independent thread scheduling"): the threads of a warp form *groups*
 that issue together. A branch whose guard differs between a group's threads splits it; groups
-meet again only where the code says so, never because their pcs happen to agree:
+meet again where the code says so, and when a warp switches between its groups (below), never
+because a running group reaches the pc of a waiting one:
 
 * ``BSSY Bn`` records the issuing threads as the members of convergence barrier ``n``; ``BREAK Bn``
   takes threads out of it. A group reaching ``BSYNC Bn`` issues it and waits until every living
@@ -15,8 +16,14 @@ meet again only where the code says so, never because their pcs happen to agree:
   also keeps the user's line it called from, so that a header function's accesses (code built
   without inlining, -G, calls ``atomicAdd``'s body) count on the line that called it (:attr:`Scheduler.site`).
 
-Which group issues next decides only the order of memory effects: within a warp, the running
-group goes on until it waits or ends (where a branch splits it, the branch-taken part first); across
+Within a warp the running group goes on until it waits or ends. Where a branch splits it, the part
+with fewer threads runs first (on a tie the fall-through part) and the other waits. When the running
+group waits or ends, the warp switches to the part that was set aside last, and that group takes
+along every other waiting group of the warp at its pc that got there the same way (all by a taken
+branch, or all by falling through): the GPU then issues their instructions, a BSYNC included, once.
+One exception: the other half of the split the blocked group came from runs alone when the blocked
+group issued no memory instruction after that split (:meth:`Scheduler._merge`). Groups that a
+WARPSYNC.EXCLUSIVE or a collective's fallback released one per mask never merge. Across
 warps, the lowest pc, for every warp whose running group is there, so warps run in lockstep where
 their code agrees and warp 0's effects come first within a step. A warp kept waiting
 :data:`WARP_STARVATION` steps (others spin on a flag or a lock it would release) runs first until it
@@ -36,37 +43,54 @@ from .state import WARP
 STARVATION = 20_000  #: issues a group runs in a row before the other groups of its warp get a turn
 WARP_STARVATION = 64  #: steps a warp waits before it runs out of pc order (until it waits or this long)
 MAX_CALL_DEPTH = 64  #: calls a thread may nest (the hardware's stack is small too)
-# Measured: groups of a warp do not merge because their pcs meet (BSYNC and WARPSYNC are issued
-# once per arriving group), so the order of a warp's groups changes no count. Among the policies
-# tried (branch-taken part first, fall-through first, lowest pc first; each with and without
-# merging at equal pcs) every no-merge one matches 212 of the 215 measured kernels and the merging
-# ones at most 205; of the three left, one is contended and in two the GPU issued a BSYNC once less.
-# Six unseen kernels since (tests/test_emulator.py, KNOWN) show the GPU issuing a loop's BSYNC fewer
-# times than this rule. Studied on the H100: those counts do not move with the number of blocks per
-# SM, caches or repeated runs (not timing); a merge needs at least three groups and depends on how
-# many lanes each has (a 16:16 split merged where smaller first groups never did). "At a forward
-# branch the side with fewer threads runs first, and a waiting group merges with one that reaches its
-# pc" fits every hand-built input of heap_topk but over-merges at loop back-edges (csr_spmv 12
-# instead of 15), so the rule is not found yet: no order or merging policy tried fits all kernels.
-# Not the compiler: NVRTC 13.5 (the project's) gives every one of these kernels the measuring nvcc's
-# instructions *and* branch layout (the tests compare branch targets too); the NVRTC 13.0.88 wheel
-# makes other code for most measured kernels (69 of 436 the same), which only looked like a fix
-# because other code is compared by its shared-memory total alone.
+# Measured (H100): a running group never takes in waiting groups whose pc it reaches, and BSYNC and
+# WARPSYNC are issued once per group that arrives; but the groups waiting when the warp switches do
+# merge, under the rule of the module docstring. How it was found (probes, one warp-specific copy of
+# a loop per warp so that each copy's BSYNC counts one warp's arrivals):
+# * which side runs first: loops whose lanes leave after 1, 2, 3... iterations (28 patterns, the same
+#   with lanes shuffled): the BSYNC counts fit "fewer threads first" (ties: fall-through first) with
+#   merging on a switch, e.g. exits of 18, 8, 4 then 2 lanes: 2 BSYNCs (18+8+4 waited, merged), exits
+#   of 2, 4, 8, 18: 4 (each smaller exit ran at once), 26, 3, 3: 3 (the tie ran the exit first).
+#   Lane positions do not matter (shuffled lanes: the same counts).
+# * the way a group got to its pc: a loop's skip (a taken branch to the BSYNC) and its exits (falling
+#   through the back-edge) never merged (three CUB merge sorts), exits by the same kind of edge did.
+# * the exception: every one of the 172 while-loop runs of sliding_window_max_deque replayed as its
+#   own copy (all 172 exact): the 31 switches where a merge the rule allows did not happen are all
+#   the group that had just left a loop by falling straight into its BSYNC, handing over to its own
+#   sibling (the lanes that left at the same check by the taken exit); with 0 to 16 ALU instructions
+#   (dependent or not) on that path still no merge (so not a latency), with a shared store on it
+#   (heap_topk) or an atomic (sparse_hist_match_any) the sibling merged. Why a memory instruction
+#   matters is not known (perhaps the warp is re-arbitrated there); it is the smallest rule that fits.
+# The previous rule (never merge, taken part first) missed the BSYNC counts of 8 of the 363 measured
+# kernels that NVRTC compiles to the measuring nvcc's code; this one fits all 363 (the other 73 are
+# compared by their shared-memory totals, or are contended). Not the compiler: NVRTC 13.5 gives
+# those 8 the measuring nvcc's instructions and branch layout (the tests compare branch targets).
 
 
-def _first(target: int, pc: int) -> int:
-    """Which part of a split group runs first (lower first): the branch-taken part."""
-    return 0 if target != pc + 16 else 1
+def _first(target: int, pc: int, bits: int) -> tuple[int, int]:
+    """Which part of a split group runs first (lower first): the one with fewer threads, on a tie
+    the fall-through part."""
+    return bin(bits).count("1"), 0 if target == pc + 16 else 1
+
+
+#: opcodes (their first part) that access memory: a group that issued one since its split lets its
+#: sibling merge (:meth:`Scheduler._merge`)
+MEMORY = ("LD", "ST", "ATOM", "RED")
 FULL = 0xFFFFFFFF
 
 
 class Group:
-    """Threads of one warp that issue together (``bits``: lane mask)."""
+    """Threads of one warp that issue together (``bits``: lane mask). ``split``: the branch issue
+    that made it (the halves of one split share it), ``taken``: whether it left that branch by the
+    taken edge (None: released by a barrier), ``memory``: it issued a memory instruction since, and
+    ``solo``: it never merges (one mask of a WARPSYNC.EXCLUSIVE)."""
 
-    __slots__ = ("warp", "bits", "pc", "age")
+    __slots__ = ("warp", "bits", "pc", "age", "split", "taken", "memory", "solo")
 
-    def __init__(self, warp: int, bits: int, pc: int):
+    def __init__(self, warp: int, bits: int, pc: int, split: tuple | None = None, taken: bool | None = None,
+                 solo: bool = False):
         self.warp, self.bits, self.pc, self.age = warp, bits, pc, 0
+        self.split, self.taken, self.memory, self.solo = split, taken, False, solo
 
 
 def _lane_bits(mask: np.ndarray) -> np.ndarray:
@@ -102,6 +126,12 @@ class Scheduler:
         self.epoch = 0  # completed block barriers (for race detection)
         self.chosen: list[Group] = []
         self.alone = False
+        # per warp: its first group goes on from the group that issued last (else the warp switches);
+        # its issues so far (names a split); the split and memory flag of the group that last waited
+        self.cont = [True] * self.W
+        self.issues = [0] * self.W
+        self.blocked: list[tuple | None] = [None] * self.W
+        self.memory_pcs = {ins.pc for ins in run.program.instructions if ins.base.startswith(MEMORY)}
         # per thread: the user's line of the innermost call made from the user's code (0: none), and
         # the lines of the calls it is nested in
         self.site = np.zeros(b.lanes, np.int64)
@@ -124,12 +154,17 @@ class Scheduler:
             g.age, first = 0, False
         if first:
             gs.insert(0, g)
+            self.cont[g.warp] = True
         else:
             gs.append(g)
 
     # ------------------------------------------------------------------ choosing
     def next(self) -> tuple[int, np.ndarray] | None:
         """The pc to issue and its threads (the running group of every warp there), or None."""
+        for w, gs in enumerate(self.groups):
+            if gs and not self.cont[w]:  # the warp switches to the group set aside last
+                self._merge(gs, self.blocked[w])
+                self.cont[w] = True
         heads = [(gs[0].pc, w) for w, gs in enumerate(self.groups) if gs]
         if not heads:
             if any(ws for ws in self.waiting.values()):
@@ -153,14 +188,36 @@ class Scheduler:
             if gs and gs[0].pc == pc:
                 chosen.append(gs.pop(0))
                 self.idle[w] = 0
+                self.cont[w] = False
+                self.issues[w] += 1
             elif gs:
                 self.idle[w] += 1
+        if pc in self.memory_pcs:
+            for g in chosen:
+                g.memory = True
         self.chosen = chosen
         self.alone = not any(self.groups)  # every group of the block issues now
         bits = np.zeros(self.W, "<u4")
         for g in chosen:
             bits[g.warp] = g.bits
         return pc, _lanes(bits)
+
+    @staticmethod
+    def _merge(gs: list[Group], blocked: tuple | None) -> None:
+        """The warp's first group is about to run after a switch: every other waiting group at its pc
+        that got there by the same kind of edge joins it, unless it is the sibling of the group that
+        waited last (``blocked``: its split and memory flag) and that one issued no memory
+        instruction since the split."""
+        head = gs[0]
+        if head.solo or (blocked is not None and head.split is not None and head.split == blocked[0]
+                         and not blocked[1]):
+            return
+        joined = [g for g in gs[1:] if g.pc == head.pc and g.taken == head.taken and not g.solo]
+        if joined:
+            for g in joined:
+                head.bits |= g.bits
+            head.age = 0
+            gs[1:] = [g for g in gs[1:] if g not in joined]
 
     def _deadlock(self) -> str:
         where = [key[-1] if key[0] == "BAR" else key[1] for key, ws in self.waiting.items() if ws]
@@ -171,8 +228,8 @@ class Scheduler:
     # ------------------------------------------------------------------ moving on
     def advance(self, pc: int, iss: Issue, hold: tuple | None = None, only: set[int] | None = None) -> None:
         """Move the issuing groups on: branch targets, exits, waits (``hold``), else pc + 16. A
-        group that splits runs its branch-taken part first; the rest waits its turn. ``only``: the
-        warps that ``hold`` applies to (the others go on)."""
+        group that splits runs its part with fewer threads first (:func:`_first`); the rest waits its
+        turn. ``only``: the warps that ``hold`` applies to (the others go on)."""
         S = iss.S
         gone = None
         if iss.exited is not None and iss.exited.any():
@@ -197,6 +254,7 @@ class Scheduler:
                 if not bits:
                     continue
                 if hold is not None and (only is None or g.warp in only):
+                    self.blocked[g.warp] = (g.split, g.memory)
                     self._hold(hold, g.warp, bits, pc)
                     continue
                 w = g.warp
@@ -208,8 +266,9 @@ class Scheduler:
                 targets = per[w][lanes]
                 parts = [(int(t), int(np.bitwise_or.reduce(np.left_shift(1, lanes[targets == t]))))
                          for t in np.unique(targets)]
-                for t, b in reversed(sorted(parts, key=lambda p: _first(p[0], pc))):
-                    self._add(Group(w, b, t), first=True)
+                split = (w, self.issues[w])
+                for t, b in reversed(sorted(parts, key=lambda p: _first(p[0], pc, p[1]))):
+                    self._add(Group(w, b, t, split, t != pc + 16, g.solo), first=True)
         if gone is not None:
             self._release_all()
 
@@ -221,8 +280,11 @@ class Scheduler:
         the same threads."""
         if not self.alone or iss.jumps or iss.exited is not None or pc + 16 not in self.run.program.index_of:
             return False
+        memory = pc + 16 in self.memory_pcs
         for g in self.chosen:
             g.pc, g.age = pc + 16, g.age + 1
+            self.issues[g.warp] += 1
+            g.memory |= memory
         return True
 
     def _hold(self, key: tuple, warp: int, bits: int, pc: int) -> None:
@@ -282,7 +344,7 @@ class Scheduler:
                 del ws[warp]
             for g in reversed(list(groups.values())):
                 if g & alive:
-                    self._add(Group(warp, g & alive, pc + 16), first=True)
+                    self._add(Group(warp, g & alive, pc + 16, solo=bool(key[2])), first=True)
 
     def mbarrier_completed(self, addr: int) -> None:
         """A transaction barrier's phase completed: release the threads waiting on it. What was
