@@ -39,18 +39,14 @@ KNOWN = {
                                               "(no reconvergence), the emulator in 8",
     "extra18/rle_encode_runs_bytes": "nvcc made other code than NVRTC (an extra conditional LDS.U8, 54 threads, 16 "
                                      "wavefronts); the shared instructions both have agree, and every buffer",
-    "extra19/interpolation_search_shared_sorted": "the GPU issued the search loop's BSYNC 358 times, the no-merge rule "
-                                                  "377 (every other count and buffer exact)",
-    "extra19/kmp_search_failure_table_shared": "the GPU issued the scan loop's BSYNC 716 times, the no-merge rule 859 "
-                                               "(every other count and buffer exact)",
-    "extra19/decision_tree_inference_shared": "the tree walk's BSYNC 169 times on the GPU, 184 by the no-merge rule; and "
-                                              "its LDS.128 of int4 nodes at data addresses: 993 wavefronts on the source "
-                                              "page, 1,013 by the merged-phase rule (every buffer exact)",
+    "extra19/decision_tree_inference_shared": "its LDS.128 of int4 nodes at data addresses: 993 wavefronts on the "
+                                              "source page, 1,013 by the merged-phase rule (every other count and "
+                                              "buffer exact)",
     "extra19/lds128_partial_quads_probe": "LDS.128 with lanes 4j+1..4j+3 (or 4j+3 alone) on slot j of a row: the source "
                                           "page gives 3, the merge rule 2 (6 of 16 cases; README)",
     "extra19/bucket_sort_rank_count_insertion": "its two LDS.128 of the count loop's remainder (lanes 4j+1..4j+3 on one "
                                                 "16-byte slot each, as lds128_partial_quads_probe case 0): 24 wavefronts "
-                                                "on the page, 16 by the rule; and one BSYNC 166 times, 168 by the rule",
+                                                "on the page, 16 by the rule (every other count and buffer exact)",
 }
 #: kernels the emulator refuses, with the instruction the refusal names
 REFUSED: dict[str, str] = {}
