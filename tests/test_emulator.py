@@ -43,7 +43,7 @@ KNOWN = {
                                               "source page, 1,013 by the merged-phase rule (every other count and "
                                               "buffer exact)",
     "extra19/lds128_partial_quads_probe": "LDS.128 with lanes 4j+1..4j+3 (or 4j+3 alone) on slot j of a row: the source "
-                                          "page gives 3, the merge rule 2 (6 of 16 cases; README)",
+                                          "page gives 3, the merge rule 2 (6 of 16 cases; the hardware counter 2, as the model: README)",
     "extra19/bucket_sort_rank_count_insertion": "its two LDS.128 of the count loop's remainder (lanes 4j+1..4j+3 on one "
                                                 "16-byte slot each, as lds128_partial_quads_probe case 0): 24 wavefronts "
                                                 "on the page, 16 by the rule (every other count and buffer exact)",
