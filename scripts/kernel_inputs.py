@@ -26,6 +26,15 @@ def standard(rng: np.random.Generator) -> dict[str, np.ndarray]:
     }
 
 
+def csr(adj: list[set[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """A graph's adjacency sets as CSR (int32 row pointers, sorted column indices per row)."""
+    ptr, col = [0], []
+    for nbrs in adj:
+        col += sorted(nbrs)
+        ptr.append(len(col))
+    return np.array(ptr, np.int32), np.array(col, np.int32)
+
+
 def save(out: Path, arrays: dict[str, np.ndarray], max_bytes: int = 16 * 1024) -> dict[str, np.ndarray]:
     out.mkdir(parents=True, exist_ok=True)
     for name, arr in arrays.items():

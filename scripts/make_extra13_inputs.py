@@ -55,11 +55,7 @@ def graph_csr(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]
         a, b = rng.integers(0, n, 2)
         if a != b:
             adj[a].add(int(b)); adj[b].add(int(a))
-    ptr, col = [0], []
-    for v in range(n):
-        col += sorted(adj[v])
-        ptr.append(len(col))
-    return np.array(ptr, np.int32), np.array(col, np.int32)
+    return kernel_inputs.csr(adj)
 
 
 def hash_slot(k: int) -> int:

@@ -37,11 +37,7 @@ def graph_csr(rng: np.random.Generator, n: int, deg: int) -> tuple[np.ndarray, n
     for v in range(n):
         k = int(rng.integers(0, deg)) + (12 if v in hubs else 0)
         adj[v] |= set(rng.integers(0, n, k).tolist()) - {v}
-    ptr, col = [0], []
-    for v in range(n):
-        col += sorted(adj[v])
-        ptr.append(len(col))
-    return np.array(ptr, np.int32), np.array(col, np.int32)
+    return kernel_inputs.csr(adj)
 
 
 def lds64_cases(rng: np.random.Generator) -> np.ndarray:

@@ -97,11 +97,7 @@ def make(out: Path) -> dict[str, np.ndarray]:
     adj: list[set[int]] = [{(v + 1) % 512} for v in range(512)]
     for v in range(512):
         adj[v] |= set(rng.integers(0, 512, int(rng.integers(0, 4))).tolist()) - {v}
-    ptr, col = [0], []
-    for v in range(512):
-        col += sorted(adj[v])
-        ptr.append(len(col))
-    a["g_ptr_513"], a["g_col"] = np.array(ptr, np.int32), np.array(col, np.int32)
+    a["g_ptr_513"], a["g_col"] = kernel_inputs.csr(adj)
     # dictionary codes: Zipf-like bytes over 256 codes
     p = 1.0 / np.arange(1, 257) ** 1.05
     a["codes_4096"] = rng.permutation(256)[rng.choice(256, 4096, p=p / p.sum())].astype(np.uint8)

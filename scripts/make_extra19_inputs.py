@@ -64,11 +64,7 @@ def undirected(rng: np.random.Generator, n: int, extra: int, components: int) ->
             a, b = rng.choice(g, 2)
             if a != b:
                 adj[a].add(int(b)); adj[b].add(int(a))
-    ptr, col = [0], []
-    for v in range(n):
-        col += sorted(adj[v])
-        ptr.append(len(col))
-    return np.array(ptr, np.int32), np.array(col, np.int32)
+    return kernel_inputs.csr(adj)
 
 
 def tree(rng: np.random.Generator, nodes: int, features: int) -> np.ndarray:
