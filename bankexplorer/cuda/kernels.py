@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..model.errors import BankExplorerError
+from ..sass.opcode import BRANCH_OPCODES, opcode_of
 
 BUFFER_BYTES = 1 << 24
 DEFAULT_INT = 64  # what a scalar parameter gets (as the bundled measurements and the emulator do)
@@ -166,7 +167,6 @@ def normalize_sass(text: str) -> str:
 
 
 _ADDRESS = re.compile(r"\b0x[0-9a-f]{9,}\b")  # an absolute code address, as Nsight prints branch targets
-_BRANCHES = ("BRA", "BSSY", "CALL", "JMP")
 
 
 def branch_targets(rows: list[dict]) -> list[int | None]:
@@ -181,8 +181,8 @@ def branch_targets(rows: list[dict]) -> list[int | None]:
             out.append(r["target"])
             continue
         m = _ADDRESS.search(r["sass"])
-        op = re.sub(r"^@!?U?P\w+ ", "", normalize_sass(r["sass"])).split(".")[0]
-        out.append(int(m.group(0), 16) - base if m and base is not None and op in _BRANCHES else None)
+        op = opcode_of(r["sass"]).split(".")[0]
+        out.append(int(m.group(0), 16) - base if m and base is not None and op in BRANCH_OPCODES else None)
     return out
 
 

@@ -9,3 +9,8 @@ def opcode_of(text: str) -> str:
     -> ``LDS.64``."""
     words = text.split()
     return words[1] if words and words[0].startswith("@") and len(words) > 1 else words[0] if words else ""
+
+
+#: opcodes whose label operand is a place in the code (where a branch, BSSY, call or jump goes):
+#: the compiler's layout, which two builds compared instruction by instruction must share
+BRANCH_OPCODES = frozenset({"BRA", "BSSY", "CALL", "JMP"})

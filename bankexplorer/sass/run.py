@@ -17,7 +17,7 @@ import numpy as np
 
 from . import cubin as cubin_mod
 from .decode import Program, decode, entry_names
-from .opcode import opcode_of
+from .opcode import BRANCH_OPCODES, opcode_of
 from .issue import EmulationError, Issue
 from .launch import (GLOBALS_BUFFER, LaunchConfig, LaunchError, SharedArray, constant_bank0, demangle_name, has_extern_shared,
                      kernel_params, shared_arrays)
@@ -194,10 +194,11 @@ class Run:
                     sched.advance(pc, iss)
                     break
 
+
 def _branch_target(ins) -> int | None:
-    """The code offset a BRA, BSSY, CALL or JMP names (the compiler's layout, which a comparison with
-    another build must hold too); None for every other instruction."""
-    if ins.opcode.split(".")[0] not in ("BRA", "BSSY", "CALL", "JMP"):
+    """The code offset a branch-like instruction names (:data:`.opcode.BRANCH_OPCODES`); None for
+    every other instruction."""
+    if ins.base not in BRANCH_OPCODES:
         return None
     return next((o.target for o in ins.operands if isinstance(o, Label)), None)
 
