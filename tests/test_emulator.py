@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from bankexplorer.compiler import nvrtc
-from bankexplorer.cuda.kernels import branch_targets
+from bankexplorer.cuda.kernels import branch_targets, normalize_sass
 from bankexplorer.sass.launch import GLOBALS_BUFFER
 
 pytestmark = pytest.mark.skipif(not nvrtc.available(), reason="NVRTC / nvdisasm not installed")
@@ -60,10 +60,6 @@ TIMING = {"extra11/bucket_scatter", "extra12/bfs_frontier_shared", "extra12/cuck
           "extra18/graph_frontier_shared_queue_tail", "extra18/reservoir_atomicmin_keys"}
 
 
-def _norm(s: str) -> str:
-    s = re.sub(r"\s+", " ", s.split(";")[0]).replace(".reuse", "").strip()
-    return re.sub(r"^(@!?U?P\w+ )?((BRA|BSSY|CALL|RET|BREAK|JMP|JMX|BRX|WARPSYNC|BPT)(\.[\w.]+)?)\s.*$", r"\1\2", s)
-
 
 def run_kernel(name: str):
     from bankexplorer.sass.launch import LaunchConfig
@@ -102,7 +98,7 @@ def test_kernel_as_measured(name):
         assert r.timing_dependent, "the GPU's order of attempts decides this kernel's counts: the run must say so"
         return
     want, got = t["sass"], r.rows
-    a, b = [_norm(s["sass"]) for s in want], [_norm(x.sass) for x in got]
+    a, b = [normalize_sass(s["sass"]) for s in want], [normalize_sass(x.sass) for x in got]
     same_code = a == b[:len(a)] and all(x == "NOP" for x in b[len(a):]) or \
         a[:len(b)] == b and all(x == "NOP" for x in a[len(b):])
     # the same instructions laid out otherwise (another compiler release) reconverge otherwise

@@ -622,7 +622,9 @@ def qspc(iss: Issue) -> None:
 @op("LDGSTS")
 def ldgsts(iss: Issue) -> None:
     """``cp.async``: global bytes copied into shared memory (not a shared-memory *instruction* in
-    the profiler's counts: measured 0 wavefronts)."""
+    the profiler's counts: measured 0 wavefronts). A trailing predicate operand says which lanes
+    read their source; the others write zeros (``cp.async`` with a source size of 0, as
+    ``__pipeline_memcpy_async``'s zero-fill compiles: ``LDGSTS.E [R15], desc[UR8][R6.64], !PT``)."""
     width = width_of(iss.ins.mods)
     mems = [i for i, o in enumerate(iss.ins.operands) if isinstance(o, Mem)]
     sh_i = next(i for i in mems if iss.ins.operands[i].desc is None)
@@ -630,6 +632,12 @@ def ldgsts(iss: Issue) -> None:
     sa, ga = iss.address(sh_i), iss.address(gl_i)
     idx = np.flatnonzero(iss.on)
     _check(sa[idx], width, iss.b.shared.size, "shared", iss)
-    raw, t = _GlobalView(iss).read(ga[idx], width)
+    src = next((o for o in iss.ins.operands if isinstance(o, Pred)), None)
+    reads = np.broadcast_to(iss.pred(src), iss.on.shape)[idx] if src is not None else np.ones(idx.size, bool)
+    raw = np.zeros((idx.size, width), np.uint8)
+    t = np.zeros(idx.size, np.uint32)
+    if reads.any():
+        raw[reads], t_read = _GlobalView(iss).read(ga[idx[reads]], width)
+        t[reads] = t_read
     _shared(iss).write(sa[idx], raw, t, idx)
 
