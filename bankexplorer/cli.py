@@ -16,7 +16,9 @@ import re
 import sys
 from typing import Callable
 
-from .model.errors import BankExplorerError, FileFormatError
+from .startup import collector_off, collector_on
+
+# the model (numpy) is imported by the commands that use it, after start-up's first steps
 
 EXIT_BAD_INPUT = 2
 #: commands that may end the process without tearing the interpreter down (see main)
@@ -134,6 +136,7 @@ def open_analysis_input(path: str):
         d = jsonread.parse(patternfile.read_bytes(path, None), "", name)
     size = Path(path).stat().st_size
     if size > patternfile.MAX_FILE_BYTES:
+        from .model.errors import FileFormatError
         raise FileFormatError([("", f"file is {size:,} bytes; patterns with expressions are at most "
                                     f"{patternfile.MAX_FILE_BYTES:,} (explicit addresses have no limit)")], name)
     return patternfile.from_dict(d, name)
@@ -238,6 +241,8 @@ def build_parser(plugins: bool | str = True) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     entry = argv is None  # the program itself, not a caller in the same process (tests)
+    if entry:
+        collector_off()  # while the program starts: see startup.py
     argv = list(sys.argv[1:] if argv is None else argv)
     # the core commands start without importing the others' code (the CUDA import's parsers, Qt)
     # (the window, `bankexplorer [FILE]`, needs none of them: only --help lists them all)
@@ -262,6 +267,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace, run, entry: bool) -> int:
+    if args.command != "open":
+        collector_on()  # the window's command turns it on once the window is up (gui.app.run_app)
+    from .model.errors import BankExplorerError
+
     try:
         code = run(args)
         if not entry:

@@ -40,11 +40,15 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from bankexplorer import resources  # noqa: E402
 from bankexplorer.gui.app import MainWindow  # noqa: E402
 from bankexplorer.io import patternfile  # noqa: E402
+from bankexplorer.startup import collector_off, collector_on  # noqa: E402
 from bankexplorer.model import Instruction, Loop, Pattern, SharedArray, analyze  # noqa: E402
 
 TARGET_EXAMPLE_P95_MS = 8.3  # a 120 Hz frame
 TARGET_LARGE_P95_MS = 16.0
 TARGET_START_RATIO = 1.2  # start to a painted window, against a bare pyqtgraph window
+#: launches of each window (alternated; the best of each counts): fewer and a busy moment on either side
+#: moves the ratio by a few hundredths
+START_REPEAT = 9
 
 #: the reference for the start: the least a pyqtgraph window costs to import, show and paint
 BARE_WINDOW = """
@@ -222,9 +226,11 @@ def main() -> int:
     args = ap.parse_args()
     app = QApplication.instance() or QApplication([])
     tmp = tempfile.TemporaryDirectory()
+    collector_off()  # as the program starts its window (bankexplorer/startup.py)
     win = MainWindow(QSettings(str(Path(tmp.name) / "bench.ini"), QSettings.Format.IniFormat))
     win.resize(1600, 1000)
     win.show()
+    collector_on()
     app.processEvents()
     views = [win.tile, win.banks, win.matrix, win.timeline]
     counter = PaintCounter([v.viewport() for v in views] + [win.summary.viewport()])
@@ -260,11 +266,11 @@ def main() -> int:
         print(f"large tile: p95 {r['p95'] * 1e3:.2f} ms (engine {r['engine'] * 1e3:.2f} ms); target p95 <= "
               f"{TARGET_LARGE_P95_MS:.0f} ms: {'met' if good else 'MISSED'}")
     if not args.only:
-        st = start_time(resources.EXAMPLES / "07_transpose_padded_32x33.json")
+        st = start_time(resources.EXAMPLES / "07_transpose_padded_32x33.json", repeat=START_REPEAT)
         ratio = st["app"] / st["bare"]
         good = ratio <= TARGET_START_RATIO
         ok &= good
-        print(f"start to painted window: {st['app']:.2f} s from launch (best of 5; {st['app_inner']:.2f} s after "
+        print(f"start to painted window: {st['app']:.2f} s from launch (best of {START_REPEAT}; {st['app_inner']:.2f} s after "
               f"Python started the app); a bare pyqtgraph window {st['bare']:.2f} s: {ratio:.2f}x; target <= "
               f"{TARGET_START_RATIO}x: {'met' if good else 'MISSED'}")
     print(f"load average (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")

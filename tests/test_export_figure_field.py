@@ -57,3 +57,11 @@ def test_schema_knows_the_figure_field():
     d["figure"]["style"] = "neon"
     assert list(v.iter_errors(d))
     assert set(v.schema["properties"]["figure"]["properties"]["style"]["enum"]) == set(pf.FIGURE_STYLES)
+
+
+def test_the_files_styles_are_the_exports_styles():
+    """The window lists patternfile's names (without importing the export's colour tables at
+    start-up); every one must be a style the export can draw, and none missing."""
+    from bankexplorer.export.styles import STYLE_NAMES
+
+    assert STYLE_NAMES == pf.FIGURE_STYLES

@@ -71,3 +71,20 @@ def test_selection_and_hover_signals(doc, qtbot):
     with qtbot.waitSignal(doc.hoverChanged):
         doc.hover(lane=4, bank=4)
     assert doc.hover_state.lane == 4
+
+
+def test_opening_the_pattern_a_document_was_made_with_analyses_it_once(qapp, monkeypatch):
+    """The window is made with the file it opens: one analysis, not one for File > New's pattern
+    and another for the file."""
+    import bankexplorer.gui.document as docmod
+
+    p = patternfile.load(EXAMPLES / "07_transpose_padded_32x33.json")
+    calls = []
+    real = docmod.analyze
+    monkeypatch.setattr(docmod, "analyze", lambda pat: calls.append(pat) or real(pat))
+    d = Document(p)
+    d.set_pattern(p, "x.json")
+    assert len(calls) == 1 and d.analysis is not None and not d.dirty
+    assert d.selection.instruction == d.analysis.most_expensive()
+    d.set_pattern(replace(p, name="other"))  # another pattern: analysed
+    assert len(calls) == 2

@@ -145,3 +145,34 @@ def test_label_anchors_its_box(qapp):
     lab.setText("")
     lab.setAnchor((0, 0))
     assert lab.boundingRect().left() == 0
+
+
+def test_fast_axis_title_is_laid_out_when_shown_with_its_latest_text(qapp):
+    """The title's HTML is set only while it shows (most axes have none): a title given while
+    hidden, or restyled, is the one shown."""
+    ax = FastAxis("bottom")
+    assert not ax.label.isVisibleTo(ax)
+    ax.setPen("#ff0000")
+    ax.labelText = "bank"  # as setLabel does, then shown
+    ax.showLabel(True)
+    assert ax.label.toPlainText().strip() == "bank"
+    ax.setTextPen("#00aa00")
+    assert "#00aa00" in ax.label.toHtml()
+    ax.setLabel("lane")
+    assert ax.label.toPlainText().strip() == "lane"
+    ax.showLabel(False)
+    ax.setLabel("words")  # shows it again, with the new text
+    assert ax.label.isVisibleTo(ax) and ax.label.toPlainText().strip() == "words"
+    # never an SI prefix: none of the views' axes has units
+    ax.setRange(0, 5e6)
+    assert ax.label.toPlainText().strip() == "words"
+
+
+def test_fast_axis_title_is_centred_on_the_axis(qapp):
+    ax = FastAxis("top")
+    ax.setLabel("bank")
+    for w in (300, 520, 410):
+        ax.resize(w, 40)
+        ax.setRange(0, 32)
+        br = ax.label.mapRectToParent(ax.label.boundingRect())
+        assert abs(br.center().x() - w / 2) <= 1.0, (w, br)

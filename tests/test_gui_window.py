@@ -510,3 +510,31 @@ def test_random_edits_through_the_side_panel_never_break_the_window(qtbot, setti
         doc.undo_stack.undo()
     assert doc.pattern == start
     doc.undo_stack.setClean()
+
+
+def test_every_axis_title_is_centred_on_its_axis(win):
+    """The matrix view's "bank" and "words" titles sat 25 px off centre: their HTML was set again
+    (an SI prefix that never comes) after the axis had placed them."""
+    seen = []
+    for v in win.views:
+        for it in v.scene().items():
+            if isinstance(it, pg.AxisItem) and it.isVisible() and it.label.isVisible():
+                br = it.label.mapRectToParent(it.label.boundingRect())
+                if it.orientation in ("top", "bottom"):
+                    off = br.center().x() - it.width() / 2
+                else:
+                    off = br.center().y() - it.height() / 2
+                seen.append((type(v).__name__, it.label.toPlainText().strip()))
+                assert abs(off) <= 1.5, (seen[-1], off)
+    assert ("MatrixView", "bank") in seen and ("MatrixView", "words") in seen and len(seen) >= 6
+
+
+def test_panels_most_sessions_never_open_are_made_when_first_needed(win):
+    """Start-up builds what the window shows: the trace list and the Before's document wait."""
+    assert not win.docks["trace"].built and win.docks["trace"].isHidden()
+    assert win.compare.snap._before is None
+    panel = win.trace  # asked for: made, in its dock, wired to the window
+    assert win.docks["trace"].built and win.docks["trace"].widget() is panel
+    assert panel.receivers("2instructionChosen(int)") >= 1
+    win.compare.set_before()
+    assert win.compare.snap.before.pattern is win.document.pattern

@@ -22,9 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..model.errors import BankExplorerError
+from ..model.hardware import H100_SHARED_PER_BLOCK, STATIC_SHARED_PER_BLOCK
 
 KB = 1024
-DEFAULT_BLOCK_LIMIT = 48 * KB  # static __shared__ arrays and the default dynamic limit
+DEFAULT_BLOCK_LIMIT = STATIC_SHARED_PER_BLOCK  # static __shared__ arrays and the default dynamic limit
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,7 @@ GPUS: dict[str, GPU] = {
     for g in (
         GPU("v100", "Tesla V100 (sm_70)", "7.0", 96 * KB, 96 * KB, 0, 256, 32, 2048),
         GPU("a100", "A100 (sm_80)", "8.0", 164 * KB, 163 * KB, 1 * KB, 128, 32, 2048),
-        GPU("h100", "H100 (sm_90)", "9.0", 228 * KB, 227 * KB, 1 * KB, 128, 32, 2048),
+        GPU("h100", "H100 (sm_90)", "9.0", 228 * KB, H100_SHARED_PER_BLOCK, 1 * KB, 128, 32, 2048),
         GPU("rtx4090", "GeForce RTX 4090 (sm_89)", "8.9", 100 * KB, 99 * KB, 1 * KB, 128, 24, 1536),
     )
 }

@@ -27,6 +27,7 @@ from ..advisor.search import Advice, PaddingPoint, Ranked, advise
 from ..model.errors import BankExplorerError
 from .document import Document
 from .palette import SCREEN
+from .scroll_bar import flat_scroll_bars
 
 #: re-rank automatically after an edit only while a ranking takes less than this
 AUTO_RUN_LIMIT_S = 0.5
@@ -267,6 +268,7 @@ class AdvisorPanel(QWidget):
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
         self.table = QTableWidget(0, len(COLUMNS))
+        flat_scroll_bars(self.table)
         self.table.setHorizontalHeaderLabels(list(COLUMNS))
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

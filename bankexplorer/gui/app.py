@@ -27,9 +27,10 @@ from ..io import patternfile
 from ..model.errors import BankExplorerError
 from ..model.pattern import Instruction, Pattern
 from ..model.layout import SharedArray
+from ..startup import collector_on
 from .document import Document
 from .editors import EditorPanel
-from .trace_panel import TracePanel
+from .lazy_dock import LazyDock
 from .views import BanksView, InstructionList, MatrixView, SummaryView, TileView, TimelineView
 
 ORG, APP = "BankExplorer", "BankExplorer"
@@ -136,10 +137,11 @@ class ElidedLabel(QLabel):
 class MainWindow(QMainWindow):
     instances: list["MainWindow"] = []
 
-    def __init__(self, settings: QSettings | None = None):
+    def __init__(self, settings: QSettings | None = None, pattern: Pattern | None = None):
+        """``pattern``: the one about to be opened (analysed once, not after File > New's)."""
         super().__init__()
         self.settings = settings or QSettings(ORG, APP)
-        self.document = Document(new_pattern(), self)
+        self.document = Document(pattern if pattern is not None else new_pattern(), self)
         self.setAcceptDrops(True)
         self.setDockNestingEnabled(True)
         self.tile = TileView(self.document)
@@ -170,13 +172,14 @@ class MainWindow(QMainWindow):
         self.splitDockWidget(self.docks["banks"], self.docks["matrix"], Qt.Orientation.Vertical)
         self.splitDockWidget(self.docks["timeline"], self.docks["summary"], Qt.Orientation.Horizontal)
         # a big trace: its own virtualized list, below the pattern's instruction list, shown on open
-        self.trace = TracePanel()
-        self.trace.title = "Trace"
-        self._dock("trace", self.trace, Qt.DockWidgetArea.LeftDockWidgetArea)
-        self.splitDockWidget(self.docks["instructions"], self.docks["trace"], Qt.Orientation.Vertical)
-        self.docks["trace"].hide()
-        self.trace.instructionChosen.connect(self._show_trace_instruction)
-        self.trace.loaded.connect(lambda _data: self._give_trace_room())
+        # (made when a trace is first opened: most sessions never open one)
+        trace = LazyDock("Trace", self._make_trace_panel, self)
+        trace.setObjectName("dock_trace")
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, trace)
+        self.docks["trace"] = trace
+        self.add_lazy("trace", trace.content)
+        self.splitDockWidget(self.docks["instructions"], trace, Qt.Orientation.Vertical)
+        trace.hide()
         self._layout_pending = True
         self.menus = {}
         self._build_menus()
@@ -194,6 +197,14 @@ class MainWindow(QMainWindow):
         install_all(self)
         for hook in list(_TOOL_HOOKS):
             hook(self)
+
+    def _make_trace_panel(self) -> QWidget:
+        from .trace_panel import TracePanel
+
+        panel = TracePanel()
+        panel.instructionChosen.connect(self._show_trace_instruction)
+        panel.loaded.connect(lambda _data: self._give_trace_room())
+        return panel
 
     def add_lazy(self, name: str, make: Callable[[], object]) -> None:
         """``window.<name>`` is ``make()``, called the first time it is used: a tool whose dock
@@ -562,7 +573,8 @@ class MainWindow(QMainWindow):
         if not self.maybe_save():
             ev.ignore()
             return
-        self.trace.shutdown()
+        if self.docks["trace"].built:
+            self.trace.shutdown()
         self.save_settings()
         if self in MainWindow.instances:
             MainWindow.instances.remove(self)
@@ -663,7 +675,7 @@ def run_app(path: str | None) -> int:
         raise BankExplorerError(f"{cuda_path}: no such file")
     # a bad pattern file: one line from the CLI, exit 2
     pat = patternfile.load(path) if path and not trace_path and not cuda_path else None
-    win = MainWindow()
+    win = MainWindow(pattern=pat)
     install_excepthook(lambda: win)
     if pat is not None:
         win.document.set_pattern(pat, path)
@@ -683,6 +695,7 @@ def run_app(path: str | None) -> int:
         w, h = (int(x) for x in size.lower().split("x"))
         win.resize(w, h)
     win.show()
+    collector_on()  # off since the program started (see startup.py)
     before = os.environ.get("BANKEXPLORER_BEFORE")  # screenshots: FILE as the Before of a comparison
     if before and getattr(win, "compare", None) is not None:
         win.compare.snap.set(patternfile.load(before))

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 
 from .kernel_lines import DATA, TIMING, WORST_BG
 from .palette import SCREEN
+from .scroll_bar import flat_scroll_bars
 
 WORST_MARK = QColor(*SCREEN.conflict)
 SELECTED_LINE_BG = QColor(222, 235, 255)
@@ -52,6 +53,7 @@ class CodeEditor(QPlainTextEdit):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
+        flat_scroll_bars(self)
         font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         font.setPointSize(max(font.pointSize(), 10))
         self.setFont(font)

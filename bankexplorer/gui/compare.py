@@ -33,10 +33,17 @@ class Snapshot(QObject):
     def __init__(self, doc: Document, parent: QObject | None = None):
         super().__init__(parent)
         self.doc = doc
-        self.before = Document(Pattern(), self)
+        self._before: Document | None = None
         self.pattern: Pattern | None = None
         doc.selectionChanged.connect(self._follow)
         doc.analysisChanged.connect(self.changed)
+
+    @property
+    def before(self) -> Document:
+        """The before's Document, made when first needed (most sessions compare nothing)."""
+        if self._before is None:
+            self._before = Document(Pattern(), self)
+        return self._before
 
     def set(self, pattern: Pattern | None = None) -> None:
         """Keep ``pattern`` (the document's current one by default) as the before."""

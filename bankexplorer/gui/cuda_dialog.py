@@ -43,6 +43,7 @@ from .document import Document
 from .code_editor import SEVERITY_COLOR, WORST_MARK, CodeEditor, Problem
 from .kernel_lines import LineStat, LineTree, SassStat, instruction_lines, stats_from_run
 from .kernel_runner import KernelRunner, Launch, Outcome, Session, remember
+from .scroll_bar import flat_scroll_bars
 
 if TYPE_CHECKING:
     from .app import MainWindow
@@ -284,6 +285,7 @@ class CudaImportDialog(QDialog):
         self.lines.sassPicked.connect(self._sass_picked)
         self.notes_label = QLabel("Notes")
         self.notes = QListWidget()
+        flat_scroll_bars(self.notes)
         self.notes.setWordWrap(True)
         self.notes.setMaximumHeight(120)
         self.notes.itemClicked.connect(self._go_to_note)

@@ -154,7 +154,8 @@ class Document(QObject):
         with the most wavefronts; ties go to the first), since that is what the user came to see."""
         self.undo_stack.clear()
         self.path = Path(path) if path else None
-        an = self._analyze(pattern)
+        # the pattern the document was made with (the window's first file): analysed already
+        an = self.analysis if pattern is self.pattern and self.analysis is not None else self._analyze(pattern)
         self.selection = Selection(instruction=an.most_expensive() if an is not None else 0)
         self._set_state(pattern, an)
         self.undo_stack.setClean()

@@ -21,6 +21,7 @@ from ..model.pattern import KINDS, MAX_LOOP_ITERATIONS, Instruction, Loop, Patte
 from .document import Document
 from .views.summary import shared_memory_warning
 from .layout_editors import EDITORS as LAYOUT_EDITORS, LayoutEditor, editor_for
+from .scroll_bar import flat_scroll_bars
 
 BAD = "background:#ffd6d6; border:1px solid #d02020;"
 #: the instruction's note (how it compiles, what it really reads): amber, not the red of an error
@@ -219,6 +220,11 @@ class FlowLayout(QLayout):
         return max(y - rect.y() - self.spacing(), 0)
 
 
+#: what :meth:`EditorPanel.eventFilter` looks at in its fields' events
+_FILTERED_EVENTS = frozenset({QEvent.Type.Resize, QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress,
+                              QEvent.Type.Wheel})
+
+
 class EditorPanel(QScrollArea):
     """Editors for hardware, block, the selected array and the selected instruction."""
 
@@ -228,6 +234,7 @@ class EditorPanel(QScrollArea):
         super().__init__(parent)
         self.doc = doc
         self.setWidgetResizable(True)
+        flat_scroll_bars(self)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setMinimumWidth(260)
         self._session = 1
@@ -280,6 +287,8 @@ class EditorPanel(QScrollArea):
     def eventFilter(self, obj, ev) -> bool:  # noqa: N802 - Qt's name
         """The wheel over a combo or spin box that the user has not clicked into scrolls the
         panel, instead of silently changing the instruction's kind or the padding."""
+        if ev.type() not in _FILTERED_EVENTS:  # most events of the fields (paints, moves, ...)
+            return super().eventFilter(obj, ev)
         if obj is self.note_label and ev.type() == QEvent.Type.Resize:
             self._fit_note()
             return False

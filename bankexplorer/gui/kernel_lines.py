@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeWidget, QTree
 
 from ..sass.opcode import opcode_of
 from .palette import SCREEN
+from .scroll_bar import flat_scroll_bars
 
 WORST_BG = QColor(255, 222, 222)
 BAD = QColor(*SCREEN.conflict)
@@ -181,6 +182,7 @@ class LineTree(QTreeWidget):
 
     def __init__(self, parent=None, compact: bool = False):
         super().__init__(parent)
+        flat_scroll_bars(self)
         #: compact (a dock beside the views): no threads or depends-on column, narrower headers;
         #: a line whose addresses depend on data or timing shows D or T after its number
         self.compact = compact

@@ -9,11 +9,15 @@ Any edit or another selection stops the replay.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from ..model.replay import ReplayStep, replay_steps
 from .document import Document
 from .views.base import detail_for
+
+if TYPE_CHECKING:
+    from ..model.replay import ReplayStep
 
 #: wavefronts per second the speed control offers
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
@@ -44,6 +48,8 @@ class ReplayController(QObject):
         return self.steps[self.index] if self.index is not None and self.steps else None
 
     def _load(self) -> bool:
+        from ..model.replay import replay_steps  # when a replay first plays, not at start-up
+
         det = detail_for(self.doc.analysis, self.doc.selected_row)
         self.steps = replay_steps(det) if det is not None and det.wavefronts > 0 else []
         return bool(self.steps)

@@ -29,6 +29,7 @@ from ..model.errors import BankExplorerError
 from ..model.pattern import Instruction, Pattern
 from ..model.summary import RowCounts, Summary
 from ..palette import SCREEN
+from .scroll_bar import flat_scroll_bars
 
 if TYPE_CHECKING:
     from ..io import trace
@@ -261,6 +262,7 @@ class TracePanel(QWidget):
         row.addWidget(self.cancel_button)
         self.model = TraceTableModel(self)
         self.table = QTableView()
+        flat_scroll_bars(self.table)
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)

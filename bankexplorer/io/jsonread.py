@@ -20,10 +20,21 @@ from typing import Any
 
 from ..model.errors import FileFormatError
 
-try:  # about twice as fast as the standard library on big traces; the same values otherwise
-    import orjson as _orjson
-except ImportError:  # pragma: no cover - orjson is a dependency, this keeps a bare checkout working
-    _orjson = None
+_ORJSON: list = []  # [orjson module or None], once asked for
+
+
+def _orjson():
+    """orjson: about twice as fast as the standard library on big traces, the same values
+    otherwise. Imported when first used (with uuid and the rest it loads, 2 ms the window's start
+    does not need); None without it."""
+    if not _ORJSON:
+        try:
+            import orjson
+        except ImportError:  # pragma: no cover - orjson is a dependency, this keeps a bare checkout working
+            orjson = None
+        _ORJSON.append(orjson)
+    return _ORJSON[0]
+
 
 #: digits beyond which an integer is not converted (well under Python's own limit)
 MAX_DIGITS = 1000
@@ -100,10 +111,11 @@ def fast_parse(raw: bytes, where: str = "", source: str = "") -> tuple[Any, bool
     """Parse with orjson when it is installed. Returns (value, exact): ``exact`` is False when orjson
     read it, which turns integers beyond 64 bits into floats: a caller that finds a problem must
     parse again with :func:`parse` to name it as the standard library's values would."""
-    if _orjson is not None:
+    orjson = _orjson()
+    if orjson is not None:
         try:
-            value = _orjson.loads(raw)
-        except (_orjson.JSONDecodeError, RecursionError):
+            value = orjson.loads(raw)
+        except (orjson.JSONDecodeError, RecursionError):
             pass
         else:
             if _members(value) == _keys_in(raw):

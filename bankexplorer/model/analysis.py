@@ -180,6 +180,8 @@ class Analysis:
 
 @dataclass
 class Totals:
+    """A pattern's sums, in the units the profiler counts, so the two can be compared line by line."""
+
     instructions: int  # warp instructions, one pass of the block
     #: warp instructions that execute, x repeat counts: warps with an active lane, each iteration of a
     #: compare-and-swap loop (its load too): compare with the profiler's shared instruction counters
@@ -565,6 +567,8 @@ def analyze(pattern: Pattern, detail: bool = True) -> Analysis:
 # ---- one instruction in detail ---------------------------------------------------------------
 @dataclass
 class BankAccess:
+    """One bank word an instruction touches: which lanes share it and the wavefront that serves it."""
+
     bank: int
     word: int  # word index in shared memory (address // bank_width)
     lanes: list[int]

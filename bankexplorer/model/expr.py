@@ -50,18 +50,24 @@ _BINARY_LEVELS: list[tuple[str, ...]] = [
 
 @dataclass(frozen=True)
 class Num:
+    """An integer literal; ``pos`` (here and below) is where it starts in the text, for messages."""
+
     value: int
     pos: int
 
 
 @dataclass(frozen=True)
 class Name:
+    """A variable (``threadIdx.x``, a loop variable): looked up when evaluated."""
+
     name: str
     pos: int
 
 
 @dataclass(frozen=True)
 class Unary:
+    """``-x``, ``+x``, ``~x``, ``!x``."""
+
     op: str
     operand: "Node"
     pos: int
@@ -69,6 +75,8 @@ class Unary:
 
 @dataclass(frozen=True)
 class Binary:
+    """Every two-operand operator, C precedence already applied by the parser."""
+
     op: str
     left: "Node"
     right: "Node"
@@ -77,6 +85,8 @@ class Binary:
 
 @dataclass(frozen=True)
 class Ternary:
+    """C's ``cond ? then : other``."""
+
     cond: "Node"
     then: "Node"
     other: "Node"
@@ -85,6 +95,8 @@ class Ternary:
 
 @dataclass(frozen=True)
 class Call:
+    """One of :data:`FUNCTIONS` (``min``, ``max``, ``abs``), arity checked by the parser."""
+
     func: str
     args: tuple["Node", ...]
     pos: int
@@ -95,6 +107,8 @@ Node = Union[Num, Name, Unary, Binary, Ternary, Call]
 
 @dataclass(frozen=True)
 class _Tok:
+    """A token with its position, so a parse error can point at the character."""
+
     kind: str  # "num", "name", "op", "end"
     text: str
     pos: int

@@ -74,6 +74,8 @@ class Transform:
 
 @dataclass(frozen=True)
 class SharedArray:
+    """A ``__shared__`` array as declared: element type, dimensions, row padding, base offset and layout transform."""
+
     name: str = "s"
     dtype: str = "float"
     dims: tuple[int, ...] = (32, 32)
@@ -193,6 +195,8 @@ def index_names(arr: SharedArray, idx: tuple[np.ndarray, ...]) -> dict[str, np.n
 # ---- transform kinds -----------------------------------------------------------------------
 @dataclass(frozen=True)
 class TransformInfo:
+    """What the editor and the file reader need to know of one transform kind."""
+
     label: str
     validate: Callable[[SharedArray], list[tuple[str, str]]]
     describe: Callable[[Transform], str]

@@ -14,6 +14,8 @@ from .pattern import Pattern
 
 @dataclass
 class WordMap:
+    """Per bank word of shared memory, what it holds: flat arrays the views and figures index directly."""
+
     rows: int
     banks: int
     array: np.ndarray  # (rows*banks,) array number, -1 nothing, -2 padding inside an array

@@ -283,6 +283,9 @@ class Figure:
 
 @dataclass(frozen=True)
 class Pattern:
+    """Everything a file holds: hardware, block, arrays and the instructions that access them.
+    Immutable: an edit is a new Pattern, which makes undo a swap."""
+
     name: str = "untitled"
     description: str = ""
     hardware: Hardware = NVIDIA_SM70_SM90

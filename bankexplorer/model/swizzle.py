@@ -15,6 +15,9 @@ import numpy as np
 
 @dataclass(frozen=True)
 class Swizzle:
+    """CuTe's ``Swizzle<B, M, S>``: the ``B`` bits at bit ``M + S`` of an offset XORed into its
+    ``B`` bits at bit ``M``."""
+
     B: int
     M: int
     S: int

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...export import VIEWS
-from ...export.styles import STYLE_NAMES
+from ...io.patternfile import FIGURE_STYLES as STYLE_NAMES  # the export's styles (export.styles): same names
 from ...model.errors import BankExplorerError
 
 if TYPE_CHECKING:

@@ -25,8 +25,14 @@ class FastAxis(pg.AxisItem):
     """An AxisItem for fixed ticks (``setTicks``) or whole-number ticks (:meth:`set_integer_ticks`);
     pyqtgraph's automatic ticks and grids still go through pyqtgraph's own drawing."""
 
+    _in_init = True  # AxisItem.__init__ sets the (still visible) title a few times, then hides it
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self._in_init = False
+        # no axis here has units to scale: with the SI prefix on, every range change would set
+        # the title's HTML again (a text layout each) to add a prefix that is never there
+        self.autoSIPrefix = False
         self._integer_px: float | None = None
         self._plan = None
         self._pens: dict[tuple, QPen] = {}
@@ -46,6 +52,26 @@ class FastAxis(pg.AxisItem):
         if cached is None or cached[0] != geo or cached[1] != key:
             cached = self._br = (geo, key, super().boundingRect())
         return QRectF(cached[2])
+
+    def _updateLabel(self) -> None:  # noqa: N802 - pyqtgraph's name
+        """pyqtgraph's, but the title's HTML is laid out only when it changed and the title is
+        shown: most axes here have none, and building one sets it several times (pens, label)."""
+        label = self.label
+        if not self._in_init and label.isVisibleTo(self):
+            html = self.labelString()
+            if html != getattr(self, "_title_html", None):  # also called from AxisItem.__init__
+                self._title_html = html
+                label.setHtml(html)
+        self._adjustSize()
+        self.picture = None
+        self.update()
+
+    def showLabel(self, show: bool = True) -> None:  # noqa: N802 - pyqtgraph's name
+        """Shown: with the title's current text (see :meth:`_updateLabel`)."""
+        if show:
+            self.label.setVisible(True)
+            self._updateLabel()
+        super().showLabel(show)
 
     def set_integer_ticks(self, min_px: float | None = 48.0) -> None:
         """Label whole numbers (cycles) at a 1-2-5 step that leaves ``min_px`` pixels per label,

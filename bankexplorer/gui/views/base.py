@@ -91,8 +91,7 @@ def hatch(rgba: np.ndarray, mask: np.ndarray, k: int, color) -> np.ndarray:
     if k < 4 or not mask.any():
         return rgba
     H, W = rgba.shape[:2]
-    yy, xx = np.indices((H, W))
-    stripes = ((xx + yy) % 4) == 0
+    stripes = ((np.arange(H, dtype=np.int32)[:, None] + np.arange(W, dtype=np.int32)[None, :]) & 3) == 0
     big = np.repeat(np.repeat(mask, k, axis=0), k, axis=1)
     sel = big & stripes
     rgba[sel, :3] = color

@@ -23,9 +23,10 @@ from PySide6.QtWidgets import (
 )
 
 from ...model.analysis import Analysis
-from ...model.hardware import latency_cycles
+from ...model.hardware import H100_SHARED_PER_BLOCK, STATIC_SHARED_PER_BLOCK, latency_cycles
 from ..document import Document, Selection
 from ..palette import SCREEN, Style
+from ..scroll_bar import flat_scroll_bars
 from . import richtext
 from .base import detail_for, selected_row
 
@@ -44,11 +45,7 @@ def shared_memory_warning(p) -> tuple[str, str]:
     used = p.shared_bytes()
     hw = p.hardware
     if hw.preset == "nvidia-sm70-sm90":
-        if not _H100_SHARED:
-            from ...advisor.occupancy import GPUS  # the advisor's tables, imported when first needed
-
-            _H100_SHARED.append(GPUS["h100"].shared_per_block)
-        limit, static, gpu = _H100_SHARED[0], 48 * KIB, "an H100"
+        limit, static, gpu = H100_SHARED_PER_BLOCK, STATIC_SHARED_PER_BLOCK, "an H100"
     else:
         limit, static, gpu = hw.shared_bytes, hw.shared_bytes, hw.name
     if used > limit:
@@ -65,7 +62,6 @@ def shared_memory_warning(p) -> tuple[str, str]:
 
 
 _SHARED_WARNING: list = []  # [pattern, its warning]: the last one asked about
-_H100_SHARED: list = []
 
 
 #: a block of the summary: ("para", markup) wraps to the panel's width; ("table", rows) is a
@@ -343,6 +339,7 @@ class InstructionList(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
         self.table = QTableWidget(0, 5)
+        flat_scroll_bars(self.table)
         # two-line headers keep the number columns narrow: the titles get the room
         self.table.setHorizontalHeaderLabels(["#", "instruction", "Σ wave-\nfronts", "Σ\nideal", "worst"])
         for c, tip in enumerate(["instruction number", "the instruction as the kernel writes it",

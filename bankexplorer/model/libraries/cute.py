@@ -88,6 +88,8 @@ def _crd2idx(x: np.ndarray, shape: IntTuple, stride: IntTuple) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Layout:
+    """A CuTe ``Layout<Shape, Stride>``: (possibly nested) shape and stride tuples, CuTe's column-major order."""
+
     shape: IntTuple
     stride: IntTuple
 
