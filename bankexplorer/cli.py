@@ -9,12 +9,12 @@ feature adds its command next to its own code (see ``_load_plugins``).
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
 import sys
-from typing import Callable
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Callable
 
 from .startup import collector_off, collector_on
 
@@ -26,7 +26,10 @@ FAST_EXIT = {"analyze", "convert"}
 _KEEP: list = []
 EXIT_INVALID_ACCESS = 1
 
-Command = tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int], str]
+if TYPE_CHECKING:  # (argparse is imported when a command line is parsed: `bankexplorer FILE` has none)
+    import argparse
+
+Command = tuple[Callable[["argparse.ArgumentParser"], None], Callable[["argparse.Namespace"], int], str]
 COMMANDS: dict[str, Command] = {}
 
 
@@ -226,6 +229,8 @@ def _load_plugins(only: str | None = None) -> None:
 
 
 def build_parser(plugins: bool | str = True) -> argparse.ArgumentParser:
+    import argparse
+
     if plugins:
         _load_plugins(plugins if isinstance(plugins, str) else None)
     ap = argparse.ArgumentParser(prog="bankexplorer", description="GPU shared-memory bank conflict explorer.")
@@ -244,17 +249,19 @@ def main(argv: list[str] | None = None) -> int:
     if entry:
         collector_off()  # while the program starts: see startup.py
     argv = list(sys.argv[1:] if argv is None else argv)
-    # the core commands start without importing the others' code (the CUDA import's parsers, Qt)
-    # (the window, `bankexplorer [FILE]`, needs none of them: only --help lists them all)
-    ap = build_parser(plugins=argv[0] if argv and argv[0] in PLUGINS else bool(argv) and argv[0].startswith("-"))
-    if not argv:
-        argv = ["open"]
-    elif argv[0] not in COMMANDS and not argv[0].startswith("-"):
-        argv = ["open"] + argv  # bankexplorer FILE
-    try:
-        args = ap.parse_args(argv)
-    except SystemExit as e:  # argparse already printed its usage message
-        return EXIT_BAD_INPUT if e.code else 0
+    if len(argv) <= 1 and not (argv and (argv[0] in COMMANDS or argv[0] in PLUGINS or argv[0].startswith("-"))):
+        # the window, `bankexplorer [FILE]`: nothing to parse, so no parser to build (its import
+        # and its commands were 5 ms of the window's start)
+        args = SimpleNamespace(command="open", file=argv[0] if argv else None)
+    else:
+        # the core commands start without importing the others' code (the CUDA import's parsers, Qt)
+        ap = build_parser(plugins=argv[0] if argv[0] in PLUGINS else argv[0].startswith("-"))
+        if argv[0] not in COMMANDS and not argv[0].startswith("-"):
+            argv = ["open"] + argv  # bankexplorer FILE ...: the window's parser says what is wrong
+        try:
+            args = ap.parse_args(argv)
+        except SystemExit as e:  # argparse already printed its usage message
+            return EXIT_BAD_INPUT if e.code else 0
     _add, run, _h = COMMANDS[args.command]
     stdout, stderr = sys.stdout, sys.stderr
     if not getattr(args, "json", False):  # JSON output escapes control characters itself

@@ -84,3 +84,18 @@ def test_check_fidelity_script_contract(hardware_rows, tmp_path):
     p = cli("analyze", f, "--json")
     assert p.returncode == 0
     assert [g["wavefronts"] for g in json.loads(p.stdout)["instructions"]] == [r["wavefronts"] for r in rows]
+
+
+def test_the_window_names_a_bad_file_even_without_a_display(tmp_path):
+    """`bankexplorer FILE` reads the file before Qt starts: a typo on a machine with no display is
+    "no such file", exit 2, not Qt's abort about platform plugins."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    bad = tmp_path / "bad.json"
+    bad.write_text("{ nope")
+    for arg, fragment in ((str(tmp_path / "typo.json"), "no such file"), (str(bad), "not valid JSON")):
+        out = subprocess.run([sys.executable, "-m", "bankexplorer", arg], env=env, capture_output=True, text=True,
+                             timeout=60)
+        assert out.returncode == 2, out.stderr
+        assert fragment in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr

@@ -242,3 +242,31 @@ def test_the_tile_view_outlines_mmajor_rows_down_the_columns(qtbot, tmp_path):
     assert t.outline.symbol == -8 and t.conflict.symbol == -8  # one tall box per lane
     x, y = t.conflict.getData()
     assert sorted(zip(x.tolist(), y.tolist()))[0] == (0.5, 4.0)  # lane 0's box: column 0, rows 0-7
+
+
+def test_a_library_layout_editor_is_made_when_its_kind_is_first_chosen(qtbot, tmp_path):
+    """The panel starts without the CuTe / Triton / TMA editors (a blank page each); choosing a
+    kind makes its editor in place, shown, with the panel's wheel guard on its fields."""
+    from PySide6.QtCore import QSettings, Qt
+    from PySide6.QtWidgets import QComboBox
+
+    from bankexplorer.gui.app import MainWindow
+    from bankexplorer.model.libraries import triton
+
+    w = MainWindow(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(w)
+    try:
+        ed = w.editor
+        assert ed.layout_editors == {}
+        kind = ed.fields["arr.kind"]
+        at = kind.findData(triton.SWIZZLED)
+        kind.setCurrentIndex(at if at >= 0 else kind.findText(triton.SWIZZLED))
+        assert w.document.pattern.arrays[0].transform.kind == triton.SWIZZLED
+        made = ed.layout_editors[triton.SWIZZLED]
+        assert ed.t_stack.currentWidget() is made and made.isVisibleTo(ed)
+        assert made.transform() == w.document.pattern.arrays[0].transform
+        combos = made.findChildren(QComboBox)
+        assert combos and all(c.focusPolicy() == Qt.FocusPolicy.StrongFocus for c in combos)
+        assert set(ed.layout_editors) == {triton.SWIZZLED}  # the others still wait
+    finally:  # no unsaved-changes prompt when the window goes
+        w.document.undo_stack.setClean()

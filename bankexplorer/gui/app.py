@@ -666,15 +666,15 @@ def _save_screenshot(win: MainWindow, path: str, t0: float) -> None:
 
 def run_app(path: str | None) -> int:
     t0 = time.perf_counter()
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    app.setOrganizationName(ORG)
-    app.setApplicationName(APP)
     trace_path = path if path and is_trace_file(path) else None
     cuda_path = path if path and is_cuda_file(path) else None
     if cuda_path and not Path(cuda_path).is_file():
         raise BankExplorerError(f"{cuda_path}: no such file")
-    # a bad pattern file: one line from the CLI, exit 2
+    # a bad pattern file: one line from the CLI, exit 2 (before Qt: also where there is no display)
     pat = patternfile.load(path) if path and not trace_path and not cuda_path else None
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setOrganizationName(ORG)
+    app.setApplicationName(APP)
     win = MainWindow(pattern=pat)
     install_excepthook(lambda: win)
     if pat is not None:

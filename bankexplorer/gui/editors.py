@@ -142,6 +142,14 @@ class PageStack(QWidget):
     def widget(self, i: int) -> QWidget:
         return self._pages[i]
 
+    def replace(self, i: int, w: QWidget) -> None:
+        """Page ``i`` is ``w`` now (shown if page ``i`` was); the old page is deleted."""
+        old = self._pages[i]
+        self._lay.replaceWidget(old, w)
+        w.setVisible(i == self._current)
+        self._pages[i] = w
+        old.deleteLater()
+
     def count(self) -> int:
         return len(self._pages)
 
@@ -448,13 +456,12 @@ class EditorPanel(QScrollArea):
                      ("unit", "on offsets of", QComboBox())],
             "remap": [("expr", "i →", QLineEdit())],
         }
+        #: CuTe / Triton / TMA: their own editors, with a paste line, each made the first time its
+        #: kind is chosen (a blank page until then: most arrays never use them)
         self.layout_editors: dict[str, LayoutEditor] = {}
         for k in TRANSFORMS:
-            if k in LAYOUT_EDITORS:  # CuTe / Triton / TMA: their own editors, with a paste line
-                ed = editor_for(k)
-                ed.changed.connect(self._layout_changed)
-                self.layout_editors[k] = ed
-                self.t_pages[k] = self.t_stack.addWidget(ed)
+            if k in LAYOUT_EDITORS:
+                self.t_pages[k] = self.t_stack.addWidget(QWidget())
                 continue
             page = QWidget()
             pf = QFormLayout(page)
@@ -644,8 +651,8 @@ class EditorPanel(QScrollArea):
                 self._set("t.cute.unit", t.get("unit", "element"))
             elif t.kind == "remap":
                 self._set("t.remap.expr", t.get("expr", "i"))
-            elif t.kind in self.layout_editors:
-                ed = self.layout_editors[t.kind]
+            elif t.kind in LAYOUT_EDITORS:
+                ed = self._layout_editor(t.kind)
                 typing = ed.isAncestorOf(QApplication.focusWidget()) if QApplication.focusWidget() else False
                 if not (typing and ed.transform() == t):
                     ed.set_transform(t)
@@ -834,7 +841,7 @@ class EditorPanel(QScrollArea):
                 elif name == "kind":
                     if v == a.transform.kind:
                         t = a.transform
-                    elif v in self.layout_editors:  # a valid starting point: the current order
+                    elif v in LAYOUT_EDITORS:  # a valid starting point: the current order
                         t = libraries.default(v, a.dims)
                     else:
                         t = Transform(v)
@@ -883,6 +890,17 @@ class EditorPanel(QScrollArea):
         else:
             new = replace(ins, **{name: v})
         return p.with_instruction(ks, new), f"#{ks} {name} {v}"
+
+    def _layout_editor(self, kind: str) -> LayoutEditor:
+        """The editor of a library layout kind, made (into its page) when first needed."""
+        ed = self.layout_editors.get(kind)
+        if ed is None:
+            ed = self.layout_editors[kind] = editor_for(kind)
+            ed.changed.connect(self._layout_changed)
+            self._fit_narrow(ed)
+            self._guard_wheel(ed)
+            self.t_stack.replace(self.t_pages[kind], ed)
+        return ed
 
     def _layout_changed(self, t: Transform) -> None:
         """A library layout editor produced a Transform (typed, picked or pasted; a paste of

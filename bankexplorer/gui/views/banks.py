@@ -108,12 +108,10 @@ class BanksView(DocView):
         super().__init__(doc, style or SCREEN, parent)
         st = self.style_
         self.axis = _RowAxis(orientation="left")
-        self.plot = self.addPlot(row=0, col=0, axisItems={"left": self.axis})
+        self.plot = self.addPlot(row=0, col=0, axisItems={"left": self.axis}, axes=("top",))
         self.vb = self.plot.getViewBox()
         self.vb.invertY(True)
         self.vb.setAspectLocked(True)
-        self.plot.showAxis("top")
-        self.plot.hideAxis("bottom")
         self.plot.setMenuEnabled(False)
         for ax in ("top", "left"):
             self.plot.getAxis(ax).setPen(qcolor(st.faint))

@@ -53,10 +53,9 @@ class MatrixView(DocView):
 
         super().__init__(doc, style or SCREEN, parent)
         st = self.style_
-        self.bars_plot = self.addPlot(row=0, col=0)
+        self.bars_plot = self.addPlot(row=0, col=0, axes=("left",))
         self.bars_plot.setMaximumHeight(110)
         self.bars_plot.setMenuEnabled(False)
-        self.bars_plot.hideAxis("bottom")
         self.bars_plot.setLabel("left", "words", color=st.hex(st.ink))
         self.bars_plot.setMouseEnabled(x=True, y=False)
         self.bars = Bars()
@@ -66,19 +65,16 @@ class MatrixView(DocView):
         self.worst_label = Label(color=qcolor(st.conflict), anchor=(0.0, 0.0), fill=qcolor(st.background, 225))
         self.worst_label.setZValue(20)
         self.bars_plot.addItem(self.worst_label, ignoreBounds=True)
-        self.plot = self.addPlot(row=1, col=0)
+        self.plot = self.addPlot(row=1, col=0, axes=("left", "top"))
         self.vb = self.plot.getViewBox()
         self.vb.invertY(True)
         self.plot.setMenuEnabled(False)
-        self.plot.showAxis("top")
-        self.plot.hideAxis("bottom")
         self.plot.setLabel("left", "lane", color=st.hex(st.ink))
         self.plot.setLabel("top", "bank", color=st.hex(st.ink))
         self.bars_plot.setXLink(self.plot)
-        for pl in (self.plot, self.bars_plot):
-            for ax in ("top", "left"):
-                pl.getAxis(ax).setPen(qcolor(st.faint))
-                pl.getAxis(ax).setTextPen(qcolor(st.ink))
+        for ax in (self.plot.getAxis("top"), self.plot.getAxis("left"), self.bars_plot.getAxis("left")):
+            ax.setPen(qcolor(st.faint))
+            ax.setTextPen(qcolor(st.ink))
         self.plot.getAxis("left").setWidth(44)
         self.bars_plot.getAxis("left").setWidth(44)
         self.image = RGBAImage()

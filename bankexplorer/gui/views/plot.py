@@ -21,7 +21,9 @@ AXIS_CELLS = {"top": (1, 1), "bottom": (3, 1), "left": (2, 0), "right": (2, 2)}
 
 class Plot(pg.GraphicsWidget):
     def __init__(self, viewBox: pg.ViewBox | None = None, axisItems: dict | None = None,  # noqa: N803 - pyqtgraph's names
-                 enableMenu: bool = False, parent=None):  # noqa: N803
+                 enableMenu: bool = False, parent=None, axes: tuple[str, ...] = ("left", "bottom")):  # noqa: N803
+        """``axes``: the sides made now (PlotItem's left and bottom by default; a view that shows
+        others names them, and an axis never shown is never made)."""
         super().__init__(parent)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         lay = self.layout = QGraphicsGridLayout()
@@ -54,9 +56,8 @@ class Plot(pg.GraphicsWidget):
             lay.addItem(w, *cell)
         self.axes: dict[str, dict] = {}
         given = dict(axisItems or {})
-        # PlotItem shows the left and bottom axes and whatever it is given; the others are made
-        # only if a view asks for them
-        for side in ("left", "bottom", *given):
+        # the axes asked for and whatever it is given; the others are made only if a view asks
+        for side in (*axes, *given):
             if side not in self.axes:
                 self._place(side, given.get(side))
 
@@ -90,7 +91,7 @@ class Plot(pg.GraphicsWidget):
         return axis
 
     def showAxis(self, axis: str, show: bool = True) -> None:  # noqa: N802
-        if show or axis in self.axes:
+        if show or axis in self.axes:  # (hiding an axis never made: nothing to do)
             self.getAxis(axis).setVisible(show)
 
     def hideAxis(self, axis: str) -> None:  # noqa: N802

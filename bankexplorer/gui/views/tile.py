@@ -225,9 +225,7 @@ class TileView(DocView):
         super().__init__(doc, style or SCREEN, parent)
         st = self.style_
         self.vb = TileViewBox(self)
-        self.plot = self.addPlot(row=0, col=0, viewBox=self.vb)
-        self.plot.showAxis("top")
-        self.plot.hideAxis("bottom")
+        self.plot = self.addPlot(row=0, col=0, viewBox=self.vb, axes=("left", "top"))
         for ax in ("top", "left"):
             self.plot.getAxis(ax).setPen(qcolor(st.faint))
             self.plot.getAxis(ax).setTextPen(qcolor(st.ink))
