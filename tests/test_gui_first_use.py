@@ -270,6 +270,8 @@ def test_every_view_keeps_a_readable_size(qtbot, settings, size, before):
         assert view.isVisible(), name
         assert view.width() >= mw and view.height() >= mh, (name, view.width(), view.height())
     assert w.timeline.vb.height() >= 70  # the wavefronts' plot: 32 lanes and the ideal's label
+    # the window still fits the screen: the Before column grew a 1366-pixel one to 1368
+    assert (w.width(), w.height()) == size
     if summary.isVisible() or not tabbed:
         assert w.summary.horizontalScrollBar().maximum() == 0  # the kernel column is in view
     if before:

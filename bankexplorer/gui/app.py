@@ -683,6 +683,7 @@ def run_app(path: str | None) -> int:
     else:
         win.open_path(resources.EXAMPLES / DEFAULT_EXAMPLE, ask=False)
     if trace_path:
+        collector_on()  # before the loader's thread starts: it pauses the collector itself while it parses
         win.open_trace(trace_path)
     if cuda_path:
         win.open_cuda(cuda_path)

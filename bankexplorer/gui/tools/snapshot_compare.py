@@ -50,6 +50,11 @@ class CompareTool:
     def show(self) -> None:
         was_visible = self.dock.isVisible()
         pane = self.pane
+        if not was_visible and not self.dock.isFloating():
+            # the Summary into its tab before the column appears: shown first, the Before column
+            # beside the Timeline and the Summary side by side asked for more than a 1366-pixel
+            # screen, and the window grew past the screen's edge
+            self._make_room()
         self.dock.show()
         self.dock.raise_()
         if not was_visible and not self.dock.isFloating():
