@@ -15,25 +15,23 @@ got a 5,000-digit number").
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
 from ..model.errors import FileFormatError
 
-_ORJSON: list = []  # [orjson module or None], once asked for
 
-
+@functools.cache
 def _orjson():
     """orjson: about twice as fast as the standard library on big traces, the same values
     otherwise. Imported when first used (with uuid and the rest it loads, 2 ms the window's start
     does not need); None without it."""
-    if not _ORJSON:
-        try:
-            import orjson
-        except ImportError:  # pragma: no cover - orjson is a dependency, this keeps a bare checkout working
-            orjson = None
-        _ORJSON.append(orjson)
-    return _ORJSON[0]
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover - orjson is a dependency, this keeps a bare checkout working
+        return None
+    return orjson
 
 
 #: digits beyond which an integer is not converted (well under Python's own limit)

@@ -73,7 +73,7 @@ MAX_CALL_DEPTH = 64  #: calls a thread may nest (the hardware's stack is small t
 def _first(target: int, pc: int, bits: int) -> tuple[int, int]:
     """Which part of a split group runs first (lower first): the one with fewer threads, on a tie
     the fall-through part."""
-    return bin(bits).count("1"), 0 if target == pc + 16 else 1
+    return bits.bit_count(), 0 if target == pc + 16 else 1
 
 
 #: opcodes (their first part) that access memory: a group that issued one since its split lets its

@@ -112,7 +112,7 @@ class _SharedSpace(_Space):
     def __init__(self, iss: Issue):
         b = iss.b
         self.data, self.taint, self.iss = b.shared, b.shared_taint, iss
-        self.writer, self.when = b.shared_writer, b.shared_epoch
+        self.writer, self.when, self.atomic = b.shared_writer, b.shared_epoch, b.shared_atomic
         self.epoch = iss.run.sched.epoch
 
     def read(self, addr, width, lanes):
@@ -131,13 +131,13 @@ class _SharedSpace(_Space):
         raced = (self.writer[idx] >= 0) & (self.writer[idx] != warp) & (self.when[idx] == self.epoch)
         t = np.broadcast_to(np.asarray(taint, U32).reshape(-1, 1) if np.ndim(taint) else U32(taint), idx.shape)
         if atomic_op:
-            raced &= self.iss.b.shared_atomic[idx] != atomic_op
+            raced &= self.atomic[idx] != atomic_op
             t = t | (self.taint[idx] & TIMING)  # combined with the old value: a raced old value stays raced
         self.data[idx] = raw
         self.taint[idx] = np.where(raced, t | TIMING, t)
         self.writer[idx] = warp
         self.when[idx] = self.epoch
-        self.iss.b.shared_atomic[idx] = atomic_op
+        self.atomic[idx] = atomic_op
 
 
 def _shared(iss: Issue) -> _Space:
