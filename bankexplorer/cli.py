@@ -16,7 +16,7 @@ import sys
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Callable
 
-from .startup import collector_off, collector_on
+from .startup import collector_off, collector_on, qt_without_source_scan
 
 # the model (numpy) is imported by the commands that use it, after start-up's first steps
 
@@ -276,6 +276,8 @@ def main(argv: list[str] | None = None) -> int:
 def _run(args: argparse.Namespace, run, entry: bool) -> int:
     if args.command != "open":
         collector_on()  # the window's command turns it on once the window is up (gui.app.run_app)
+    elif entry:
+        qt_without_source_scan()  # before pyqtgraph and the views are imported: see startup.py
     from .model.errors import BankExplorerError
 
     try:

@@ -5,6 +5,8 @@ process (these tests, a notebook) never see it off."""
 from __future__ import annotations
 
 import gc
+import importlib
+import json
 import os
 import subprocess
 import sys
@@ -95,3 +97,64 @@ def test_the_window_turns_the_collector_back_on_once_shown(tmp_path):
     """).replace("\n", "\n        ")
     out = _program([str(EXAMPLE)], probe)
     assert "shown True True" in out, out
+
+
+def _imports_after_pyside(tmp_path: Path, skip_scan: bool) -> dict:
+    """Import two modules after PySide6 in a fresh interpreter: one that only uses Qt, one that
+    asks for snake_case; say whose source PySide read and what each module's Qt names are."""
+    (tmp_path / "plain_mod.py").write_text(
+        "from PySide6.QtCore import QObject\n\ndef name():\n    return QObject().objectName()\n")
+    (tmp_path / "snake_mod.py").write_text(
+        "from __feature__ import snake_case  # noqa: F401\nfrom PySide6.QtCore import QObject\n\n"
+        "def name():\n    return QObject().object_name()\n")
+    code = textwrap.dedent(f"""
+        import json, linecache, sys
+        sys.path.insert(0, {str(tmp_path)!r})
+        from bankexplorer import startup
+        if {skip_scan!r}:
+            startup.qt_without_source_scan()
+        import PySide6.QtCore
+        import plain_mod, snake_mod
+        snake = snake_mod.name()  # first: the plain module must not inherit its selection
+        print(json.dumps({{"read": sorted(k.rsplit("/", 1)[-1] for k in linecache.cache if k.endswith("_mod.py")),
+                           "plain": plain_mod.name(), "snake": snake}}))
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_the_window_imports_pyside_without_reading_each_module_source(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    before = _imports_after_pyside(tmp_path / "a", False)
+    if "plain_mod.py" not in before["read"]:
+        pytest.skip("this PySide reads no module's source on import")
+    after = _imports_after_pyside(tmp_path / "b", True)
+    assert after["read"] == []  # neither module's file was read
+    # and nothing else changed: Qt's names as before, snake_case where a module asked for it
+    assert after["plain"] == before["plain"] == ""
+    assert after["snake"] == before["snake"] == ""
+
+
+def test_the_window_program_skips_the_scan_and_a_caller_keeps_it(tmp_path):
+    code = textwrap.dedent(f"""
+        import linecache, os, sys
+        os.environ["XDG_CONFIG_HOME"] = {str(tmp_path)!r}
+        os.environ["BANKEXPLORER_SCREENSHOT"] = {str(tmp_path / "shot.png")!r}
+        sys.argv = ["bankexplorer", {str(EXAMPLE)!r}]
+        from bankexplorer.cli import main
+        rc = main()
+        read = [k for k in linecache.cache if "pyqtgraph" in k or "gui" in k]
+        print("sources read", len(read), flush=True)
+        sys.exit(rc)
+    """)
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", BANKEXPLORER_SCREENSHOT_DELAY_MS="0")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "sources read 0" in out.stdout, out.stdout
+    # this process (a caller of the package, as a notebook is) keeps PySide as it was
+    importlib.import_module("PySide6")
+    feature = sys.modules.get("shibokensupport.feature")
+    if feature is not None and hasattr(feature, "_mod_uses_pyside"):
+        assert feature._mod_uses_pyside is not startup._uses_pyside
