@@ -538,3 +538,32 @@ def test_panels_most_sessions_never_open_are_made_when_first_needed(win):
     assert panel.receivers("2instructionChosen(int)") >= 1
     win.compare.set_before()
     assert win.compare.snap.before.pattern is win.document.pattern
+
+
+def test_instruction_columns_fit_and_hold_still_while_a_value_is_stepped(win, qtbot):
+    """The number columns fit their widest cell; stepping the padding back and forth (32-way,
+    1-way, 32-way, ...) leaves every column where it is, and opening a file fits them again."""
+    table = win.instructions.table
+    header = table.horizontalHeader()
+
+    def widths():
+        return [header.sectionSize(c) for c in range(table.columnCount())]
+
+    def fits():
+        return all(header.sectionSize(c) >= max(table.sizeHintForColumn(c), header.sectionSizeHint(c))
+                   for c in (0, 2, 3, 4))
+
+    assert fits() and table.item(1, 4).text() == "32-way"
+    wide = widths()
+    spin = win.editor.fields["arr.padding"]
+    for step in range(4):
+        spin.setValue(1 - step % 2)
+        win.document.undo_stack.clear()
+        win.refresh_now()
+        assert table.item(1, 4).text() == ("1-way" if step % 2 == 0 else "32-way")
+        assert widths() == wide and fits()
+    # a file whose every instruction is conflict-free: the "worst" column fits "1-way" again
+    win.open_path(resources.EXAMPLES / "07_transpose_padded_32x33.json", ask=False)
+    win.refresh_now()
+    assert table.item(1, 4).text() == "1-way"
+    assert header.sectionSize(4) == max(table.sizeHintForColumn(4), header.sectionSizeHint(4)) < wide[4]

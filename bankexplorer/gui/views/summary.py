@@ -357,8 +357,8 @@ class InstructionList(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        for c in (0, 2, 3, 4):
-            self.table.horizontalHeader().setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        for c in self._FITTED:  # sized by _fit_columns, not on every change of a cell
+            self.table.horizontalHeader().setSectionResizeMode(c, QHeaderView.ResizeMode.Fixed)
         lay.addWidget(self.table)
         row = QHBoxLayout()
         self.iteration = QSpinBox()
@@ -378,7 +378,24 @@ class InstructionList(QWidget):
         self.lane.valueChanged.connect(lambda v: self.doc.select(lane=None if v < 0 else v))
         doc.analysisChanged.connect(self.refresh)
         doc.selectionChanged.connect(self.sync_selection)
+        doc.loaded.connect(lambda: self._fit_columns(shrink=True))
         self.refresh()
+        self._fit_columns(shrink=True)
+
+    #: the number columns: as wide as their header and widest cell
+    _FITTED = (0, 2, 3, 4)
+
+    def _fit_columns(self, shrink: bool = False, columns: set[int] | None = None) -> None:
+        """Widen a number column that no longer fits; narrow it only when a file is opened
+        (``shrink``). An edit stepped back and forth (32-way, 1-way, 32-way) then keeps its
+        columns where they are: nothing jumps under the mouse, and the table and its header are
+        not laid out and repainted again on every step (with Qt's fit-to-contents columns that
+        was a twentieth of an edit)."""
+        header = self.table.horizontalHeader()
+        for c in self._FITTED if columns is None else sorted(columns.intersection(self._FITTED)):
+            want = max(self.table.sizeHintForColumn(c), header.sectionSizeHint(c))
+            if want > header.sectionSize(c) or (shrink and want != header.sectionSize(c)):
+                header.resizeSection(c, want)
 
     def refresh(self) -> None:
         an, p = self.doc.analysis, self.doc.pattern
@@ -436,6 +453,7 @@ class InstructionList(QWidget):
         if changed:
             rows, cols = [r for r, _ in changed], [c for _, c in changed]
             model.dataChanged.emit(model.index(min(rows), min(cols)), model.index(max(rows), max(cols)))
+            self._fit_columns(columns=set(cols))  # measuring a column reads every row: the changed ones
         self.table.blockSignals(False)
         self.sync_selection()
 
