@@ -52,4 +52,4 @@ def qt_without_source_scan() -> None:
 
 
 def _uses_pyside(module) -> bool:
-    return True  # the scan's answer for a module that imports PySide: the default features
+    return True  # the scan's answer for a module that mentions PySide6: its default names

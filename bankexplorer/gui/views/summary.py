@@ -389,8 +389,8 @@ class InstructionList(QWidget):
         """Widen a number column that no longer fits; narrow it only when a file is opened
         (``shrink``). An edit stepped back and forth (32-way, 1-way, 32-way) then keeps its
         columns where they are: nothing jumps under the mouse, and the table and its header are
-        not laid out and repainted again on every step (with Qt's fit-to-contents columns that
-        was a twentieth of an edit)."""
+        not laid out and repainted again on every step (with Qt's fit-to-contents columns, 0.5 ms
+        of an 8 ms edit)."""
         header = self.table.horizontalHeader()
         for c in self._FITTED if columns is None else sorted(columns.intersection(self._FITTED)):
             want = max(self.table.sizeHintForColumn(c), header.sectionSizeHint(c))
