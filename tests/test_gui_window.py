@@ -456,6 +456,8 @@ def test_summary_reads_and_copies_as_text(qtbot, settings):
     assert lines[0] == "#0 load s[lane * 32], warp 0"
     assert "wavefronts\t32\t32\t32" in lines  # selected, pattern, kernel
     assert "N-way conflict\t32-way\t32-way" in lines
+    # latency and instruction counts are two rows: one quantity a row, no unit crammed into a cell
+    assert "latency (cycles)\t≈ 91" in lines and "warp instructions\t1\t1\t1" in lines
     assert "Shared memory: 4,096 B" in lines and "float s[1024]\t4,096 B" in lines
     w.summary.copy()
     assert QApplication.clipboard().text() == text

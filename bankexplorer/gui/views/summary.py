@@ -109,20 +109,20 @@ def summary_blocks(an: Analysis | None, sel: Selection, style: Style = SCREEN) -
         rq, mv = int(an.result.bytes_requested[row]), int(an.result.bytes_moved[row])
         sel_vals = [cell(f"{det.degree}-way", bad, True), cell(det.wavefronts, bad, True), cell(det.ideal),
                     cell(det.wavefronts - det.ideal, bad), cell(f"{eff:.0%}", bad), cell(f"{rq:,}"), cell(f"{mv:,}"),
-                    cell(f"≈ {float(latency_cycles(det.wavefronts)):.0f} cyc")]
+                    cell(f"≈ {float(latency_cycles(det.wavefronts)):.0f}"), cell(1, color=faint)]
     else:
-        sel_vals = [cell("–")] * 8
+        sel_vals = [cell("–")] * 9
     pb = t.excess > 0
     kb = t.kernel_excess > 0
     pat_vals = [cell(f"{t.worst_degree}-way", t.worst_degree > 1, True), cell(f"{t.wavefronts:,}", pb, True),
                 cell(f"{t.ideal:,}"), cell(f"{t.excess:,}", pb), cell(f"{t.efficiency:.0%}", pb), blank, blank,
-                cell(f"{t.instructions:,} instr.", color=faint)]
+                blank, cell(f"{t.instructions:,}", color=faint)]
     k_eff = t.kernel_ideal / t.kernel_wavefronts if t.kernel_wavefronts else 1.0
     ker_vals = [blank, cell(f"{t.kernel_wavefronts:,}", kb, True), cell(f"{t.kernel_ideal:,}"),
                 cell(f"{t.kernel_excess:,}", kb), cell(f"{k_eff:.0%}", kb), cell(f"{t.bytes_requested:,}"),
-                cell(f"{t.bytes_moved:,}"), cell(f"{t.kernel_instructions:,} instr.", color=faint)]
+                cell(f"{t.bytes_moved:,}"), blank, cell(f"{t.kernel_instructions:,}", color=faint)]
     names = ["N-way conflict", "wavefronts", "ideal", "excess", "efficiency", "bytes requested", "bytes moved",
-             "latency · count"]
+             "latency (cycles)", "warp instructions"]
     rows = [[("", False, ""), cell("selected", color=faint, tip="the selected warp instruction"),
              cell("pattern", color=faint, tip="one pass of the block: every instruction, warp and loop iteration"),
              cell("kernel", color=faint, tip="× repeat counts, all warps")]]
