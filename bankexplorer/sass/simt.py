@@ -464,7 +464,11 @@ def op_bra(iss: Issue) -> None:
         taken = iss.S & some & ((want & alive & ~here) != 0).reshape(-1)
     elif isinstance(first, Pred):
         taken = taken & iss.pred(first)
-    iss.jump(taken, _target(iss))
+    target = _target(iss)
+    if target == ins.pc and taken.any():  # nothing runs between two issues of it: no way out
+        raise EmulationError(f"line {ins.line}: {ins.text!r} branches to itself, so the threads that take it "
+                             f"never finish (an endless loop: on the GPU the kernel would hang)")
+    iss.jump(taken, target)
 
 
 def op_exit(iss: Issue) -> None:
