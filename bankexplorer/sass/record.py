@@ -55,7 +55,7 @@ class Recorder:
         self.executed = np.zeros(n, np.int64)
         self.threads = np.zeros(n, np.int64)
         self.pred_on = np.zeros(n, np.int64)
-        self._rows: list[tuple] = []
+        self._rows = _RowStore()
 
     def issue(self, k: int, warps: int, threads: int, S: np.ndarray, on: np.ndarray) -> None:
         """Instruction ``k`` issued by ``warps`` warps, ``threads`` threads (``S``), ``on`` of them
@@ -84,19 +84,15 @@ class Recorder:
         if not iss.ins.own_line:  # a header function's code: the line of the user's call, where there is one
             site = np.where(act, iss.run.sched.site.reshape(-1, WARP)[warps], 0).max(axis=1)
             line = np.where(site > 0, site, line)
-        self._rows.append((idx, warps, code, width, matrices, a.copy(), act.copy(), taint, line))
+        self._rows.append(idx, warps, code, width, matrices, a, act, taint, line)
+
+    @property
+    def shared_rows(self) -> int:
+        """Shared-memory warp instructions recorded so far."""
+        return self._rows.n
 
     def accesses(self) -> Accesses:
-        rows = self._rows
-        if not rows:
-            z = np.zeros(0, np.int64)
-            return Accesses(z, z, z, z, z, np.zeros((0, WARP), np.int64), np.zeros((0, WARP), bool),
-                            np.zeros(0, np.uint32), z, z, z)
-        counts = [len(r[1]) for r in rows]
-        rep = lambda i: np.repeat(np.array([r[i] for r in rows]), counts)  # noqa: E731
-        acc = Accesses(rep(0), np.concatenate([r[1] for r in rows]), rep(2), rep(3), rep(4),
-                       np.concatenate([r[5] for r in rows]).astype(np.int64), np.concatenate([r[6] for r in rows]),
-                       np.concatenate([r[7] for r in rows]).astype(np.uint32), np.concatenate([r[8] for r in rows]))
+        acc = self._rows.accesses()
         if self.aggregate_runs:  # as written: a value the -G build copies member by member is one access
             from .written import merge_runs
 
@@ -111,4 +107,41 @@ class Recorder:
         acc.source_page = np.maximum(source_page_wavefronts(batch, res), 0)
         return acc
 
+
+class _RowStore:
+    """The recorded shared-memory rows in arrays that grow by doubling. A list of the small arrays
+    of each issue cost about 1.3 KB a row, so a kernel looping on shared memory until its budget
+    filled gigabytes; these take 320 bytes a row (the lanes' addresses are most of it)."""
+
+    #: (field, dtype, shape of one row); :meth:`accesses` hands them out as the types it always had
+    FIELDS = (("index", np.int32, ()), ("warp", np.int32, ()), ("kind", np.int16, ()), ("width", np.int32, ()),
+              ("matrices", np.int8, ()), ("addr", np.int64, (WARP,)), ("active", np.bool_, (WARP,)),
+              ("taint", np.uint32, ()), ("line", np.int64, ()))
+
+    def __init__(self, capacity: int = 256):
+        self.n = 0
+        self.cols = {f: np.zeros((capacity, *shape), dt) for f, dt, shape in self.FIELDS}
+
+    def append(self, index: int, warps: np.ndarray, kind: int, width: int, matrices: int, addr: np.ndarray,
+               active: np.ndarray, taint: np.ndarray, line: np.ndarray) -> None:
+        k = warps.size
+        end = self.n + k
+        cap = len(self.cols["index"])
+        if end > cap:
+            cap = max(end, 2 * cap)
+            for f, col in self.cols.items():
+                grown = np.zeros((cap, *col.shape[1:]), col.dtype)
+                grown[:self.n] = col[:self.n]
+                self.cols[f] = grown
+        c, sl = self.cols, slice(self.n, end)
+        c["index"][sl], c["warp"][sl], c["kind"][sl] = index, warps, kind
+        c["width"][sl], c["matrices"][sl] = width, matrices
+        c["addr"][sl], c["active"][sl], c["taint"][sl], c["line"][sl] = addr, active, taint, line
+        self.n = end
+
+    def accesses(self) -> Accesses:
+        c, n = self.cols, self.n
+        i64 = lambda f: c[f][:n].astype(np.int64)  # noqa: E731
+        return Accesses(i64("index"), i64("warp"), i64("kind"), i64("width"), i64("matrices"), c["addr"][:n].copy(),
+                        c["active"][:n].copy(), c["taint"][:n].copy(), c["line"][:n].copy())
 
