@@ -3,6 +3,7 @@ result is dropped), the per-line view shows executed / threads / wavefronts / id
 parameters take data and values, problems are marked in the code, a snippet is read as written,
 and without the compiler the window says how to get it."""
 
+import re
 import time
 
 import numpy as np
@@ -94,6 +95,54 @@ def test_typing_never_waits_and_stale_results_are_dropped(qtbot, dialog):
     assert dialog.wait_compiled()
     assert dialog.state == "done" and dialog.outcome.launch.text.count("k < 8") == 1
     assert rows(dialog) == [("7", "2", "64", "64", "8", "56", "")]  # 2 x LDS.128, 8-way each
+
+
+#: an endless loop that reads and writes shared memory (a half-typed ``for`` does this): at the
+#: emulator's budget it ran for minutes
+ENDLESS = """\
+// block: 32
+__global__ void endless(int *out) {
+    __shared__ volatile int s[64];
+    s[threadIdx.x] = 0;
+    for (int i = 0; i < 8;) s[threadIdx.x] += s[threadIdx.x + 32] + 1;
+    out[threadIdx.x] = s[threadIdx.x];
+}
+"""
+
+
+def _run_for(qtbot, dialog, seconds: float) -> None:
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        qtbot.wait(20)
+
+
+@needs_compiler
+def test_an_endless_kernel_shows_its_progress_and_the_next_text_does_not_wait_for_it(qtbot, dialog):
+    dialog.editor.setPlainText(ENDLESS)
+    dialog.refresh()
+    _run_for(qtbot, dialog, 2.5)  # compiled, and looping
+    assert dialog.state == "running" and dialog.stop_button.isVisible()
+    assert re.search(r"Executing one block \(block 32×1×1, index 0,0,0\): [\d,]+ warp instructions so far",
+                     dialog.summary.text()), dialog.summary.text()
+    t0 = time.perf_counter()
+    dialog.editor.setPlainText(LOOP_COLUMNS)  # the user fixes the loop
+    assert dialog.wait_compiled(20000) and dialog.state == "done"
+    assert time.perf_counter() - t0 < 5  # the endless run was stopped, not waited for
+    assert dialog.outcome.launch.text == LOOP_COLUMNS and not dialog.stop_button.isVisible()
+
+
+@needs_compiler
+def test_stop_ends_a_running_kernel_and_says_where(qtbot, dialog):
+    dialog.editor.setPlainText(ENDLESS)
+    dialog.refresh()
+    _run_for(qtbot, dialog, 2.5)
+    assert dialog.state == "running"
+    t0 = time.perf_counter()
+    qtbot.mouseClick(dialog.stop_button, Qt.MouseButton.LeftButton)
+    assert dialog.wait_compiled(5000) and time.perf_counter() - t0 < 2
+    assert dialog.state == "failed" and dialog.outcome.stopped
+    assert re.search(r"Not executed:</b> stopped after [\d,]+ warp instructions \(line 5\)", dialog.summary.text())
+    assert not dialog.import_button.isEnabled() and not dialog.stop_button.isVisible()
 
 
 @needs_compiler

@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 
 #: pause after the last keystroke before compiling and running again
 DEBOUNCE_MS = 400
+PROGRESS_MS = 250  # how often a running kernel's count of executed warp instructions is shown
 CUDA_EXAMPLES = EXAMPLES / "cuda"
 #: a pointer parameter's buffer (what ``sass.launch`` gives each): an attached array must fit
 MAX_ARRAY_BYTES = 16 << 20
@@ -297,10 +298,16 @@ class CudaImportDialog(QDialog):
         self.import_button.clicked.connect(self.import_into_document)
         close = QPushButton("Close")
         close.clicked.connect(self.close)
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.setToolTip("Stop executing this kernel (an endless loop would run on to the "
+                                    "emulator's budget of warp instructions: minutes)")
+        self.stop_button.clicked.connect(self.stop)
+        self.stop_button.setVisible(False)
         self.status = QLabel()
         self.status.setWordWrap(True)
         buttons = QHBoxLayout()
         buttons.addWidget(self.status, 1)
+        buttons.addWidget(self.stop_button)
         buttons.addWidget(self.import_button)
         buttons.addWidget(close)
 
@@ -335,6 +342,9 @@ class CudaImportDialog(QDialog):
         self.timer.setSingleShot(True)
         self.timer.setInterval(DEBOUNCE_MS)
         self.timer.timeout.connect(self.refresh)
+        self.progress_timer = QTimer(self)  # while a kernel runs: how far it got
+        self.progress_timer.setInterval(PROGRESS_MS)
+        self.progress_timer.timeout.connect(self._fill_progress)
         self.editor.textChanged.connect(self._changed)
         self.editor.cursorPositionChanged.connect(self._cursor_moved)
         self.document.selectionChanged.connect(self._document_selection)
@@ -516,6 +526,10 @@ class CudaImportDialog(QDialog):
         self._expect = self.runner.submit(launch)
         self._show()
 
+    def stop(self) -> None:
+        """Stop the kernel that runs now; what it had done is not shown (only where it stopped)."""
+        self.runner.stop()
+
     def _finished(self, generation: int, out: Outcome) -> None:
         if generation != self._expect:
             return  # a run for a text or launch that has changed since
@@ -614,6 +628,11 @@ class CudaImportDialog(QDialog):
               (self.state == "snippet" and self.snippet is not None and bool(self.snippet.pattern.instructions)
                and problem is None)
         self.import_button.setEnabled(bool(can) or self.state == "running")
+        self.stop_button.setVisible(self.state == "running")
+        if self.state == "running":
+            self.progress_timer.start()
+        else:
+            self.progress_timer.stop()
         self._document_selection()
         self.analysisUpdated.emit()
 
@@ -655,7 +674,7 @@ class CudaImportDialog(QDialog):
         where = (f"block {'×'.join(map(str, launch.block))}, index {','.join(map(str, launch.block_index))}"
                  + (f" of a grid of {','.join(map(str, launch.grid))}" if launch.grid else ""))
         if st == "running":
-            self.summary.setText(grey.format(f"Compiling for {launch.arch} and executing one block ({where})…"))
+            self.summary.setText(grey.format(self._running_text(launch, where)))
             return
         out = self.outcome
         if not out.ok:
@@ -686,6 +705,16 @@ class CudaImportDialog(QDialog):
         elif out.pattern is None and out.message:
             lines.append(f"<span style='color:{WORST_MARK.name()}'>{_esc(out.message)}</span>")
         self.summary.setText("<br>".join(lines))
+
+    def _running_text(self, launch: Launch, where: str) -> str:
+        stage, issued = self.runner.progress or ("compiling", 0)
+        if stage == "compiling" or not issued:
+            return f"Compiling for {launch.arch} and executing one block ({where})…"
+        return f"Executing one block ({where}): {issued:,} warp instructions so far…"
+
+    def _fill_progress(self) -> None:
+        if self.state == "running" and self._launch is not None:
+            self._fill_summary(None)
 
     # ---- linking lines, code and the window ---------------------------------------------------------
     def _ours(self) -> bool:

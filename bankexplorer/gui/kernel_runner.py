@@ -5,8 +5,10 @@ and "Re-run as compiled".
 bytes of the attached arrays, architecture); :func:`execute` runs it (NVRTC in its child process,
 then the emulator: ``sass.run.emulate`` and ``sass.to_pattern.kernel_pattern``) and never raises:
 a problem is the :class:`Outcome`'s message. :class:`KernelRunner` runs one launch at a time on a
-worker thread; a launch submitted while one runs waits, replacing any other waiting one, and each
-result comes back with its generation, so a caller drops results for a text that has changed since.
+worker thread; a launch submitted while one runs stops that one (its result would be stale: a
+kernel stuck in an endless loop must not hold up the next text for minutes) and waits, replacing
+any other waiting one, and each result comes back with its generation, so a caller drops results
+for a text that has changed since.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ class Outcome:
     run: object | None = None  # sass.run.KernelRun
     pattern: object | None = None  # model.pattern.Pattern (None when too large to keep: ``message`` says so)
     message: str = ""  # why there is no run, or why there is no pattern
+    stopped: bool = False  # stopped on request (KernelRunner.stop or a newer launch) before it finished
     problems: list[tuple[int, str]] = field(default_factory=list)  # (line, message) to mark in the code
     seconds: float = 0.0
 
@@ -65,12 +68,13 @@ def compile_problems(log: str) -> list[tuple[int, str]]:
     return [(int(m.group(1)), f"{m.group(2)}: {m.group(3).strip()}") for m in _LOG_LINE.finditer(log)]
 
 
-def execute(launch: Launch) -> Outcome:
-    """Compile and execute ``launch`` and make its pattern; every problem becomes the message."""
+def execute(launch: Launch, control=None) -> Outcome:
+    """Compile and execute ``launch`` and make its pattern; every problem becomes the message.
+    ``control`` (a ``sass.run.Control``) lets another thread stop the run and follow it."""
     from ..compiler.nvrtc import CompilerUnavailable
     from ..sass.issue import EmulationError
     from ..sass.launch import LaunchError
-    from ..sass.run import emulate
+    from ..sass.run import Stopped, emulate
     from ..sass.state import MemoryFault
     from ..sass.to_pattern import PatternTooLarge, kernel_pattern
 
@@ -78,9 +82,11 @@ def execute(launch: Launch) -> Outcome:
     out = Outcome(launch)
     cfg = launch.config()
     try:
-        run = emulate(launch.text, cfg, launch.arch, path=launch.path)
+        run = emulate(launch.text, cfg, launch.arch, path=launch.path, control=control)
     except CompilerUnavailable as e:
         out.message = str(e)
+    except Stopped as e:
+        out.message, out.stopped = str(e), True
     except LaunchError as e:
         text = str(e)
         out.problems = compile_problems(text)
@@ -118,6 +124,7 @@ class KernelRunner(QObject):
         super().__init__(parent)
         self.generation = 0
         self._running = False
+        self._control = None  # the running launch's sass.run.Control
         self._waiting: tuple[int, Launch] | None = None
         self._done.connect(self._on_done)
 
@@ -125,25 +132,42 @@ class KernelRunner(QObject):
     def busy(self) -> bool:
         return self._running or self._waiting is not None
 
+    @property
+    def progress(self) -> tuple[str, int] | None:
+        """(stage, warp instructions executed so far) of the running launch; None when none runs."""
+        c = self._control
+        return (c.stage, c.issued) if self._running and c is not None else None
+
     def submit(self, launch: Launch) -> int:
         self.generation += 1
         if self._running:
             self._waiting = (self.generation, launch)  # replaces an older waiting one: it is stale
+            self.stop()  # and so is the running one
         else:
             self._start(self.generation, launch)
         return self.generation
 
     def cancel(self) -> None:
-        """Forget what waits and make the running launch's result stale."""
+        """Forget what waits and stop the running launch (its result is stale)."""
         self._waiting = None
         self.generation += 1
+        self.stop()
+
+    def stop(self) -> None:
+        """Stop the running launch: it ends within a few milliseconds of emulation, or once the
+        compiler returns, with an outcome that says it was stopped."""
+        if self._control is not None:
+            self._control.stop()
 
     def _start(self, gen: int, launch: Launch) -> None:
+        from ..sass.run import Control
+
         self._running = True
+        control = self._control = Control()
         ref = weakref.ref(self)
 
         def work() -> None:
-            out = execute(launch)
+            out = execute(launch, control)
             me = ref()
             if me is not None:
                 try:
@@ -155,6 +179,7 @@ class KernelRunner(QObject):
 
     def _on_done(self, gen: int, out: Outcome) -> None:
         self._running = False
+        self._control = None
         if self._waiting is not None:
             g, launch = self._waiting
             self._waiting = None

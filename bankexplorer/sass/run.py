@@ -10,6 +10,7 @@ threads, predicated-on threads, and for shared-memory instructions wavefronts an
 from __future__ import annotations
 
 import re
+import threading
 import time
 from dataclasses import dataclass, field, replace
 
@@ -35,6 +36,33 @@ _SHARED_BASES = {"LDS", "STS", "ATOMS", "LDSM", "STSM"}
 
 class BudgetExceeded(EmulationError):
     pass
+
+
+class Stopped(EmulationError):
+    """Another thread asked the run to stop (:class:`Control`): its text changed, or the user said so."""
+
+
+#: how often (in warp instructions) a run looks at its :class:`Control`: a few milliseconds of work
+CHECK_EVERY = 2048
+
+
+@dataclass
+class Control:
+    """Another thread's hold on a run (the window's worker runs kernels while the user types):
+    :meth:`stop` makes it end with :class:`Stopped` within :data:`CHECK_EVERY` warp instructions
+    (an endless loop would otherwise run on for minutes to its budget), and ``issued`` tells how
+    far it got."""
+
+    stage: str = "compiling"  # compiling | executing
+    issued: int = 0  # warp instructions executed so far (updated every CHECK_EVERY)
+    _stop: threading.Event = field(default_factory=threading.Event, repr=False)
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    @property
+    def stopped(self) -> bool:
+        return self._stop.is_set()
 
 
 class CompileFailed(LaunchError):
@@ -127,14 +155,16 @@ class Run:
     """The execution loop: pick the next issue (:class:`Scheduler`), run its semantics, count."""
 
     def __init__(self, program: Program, block: Block, arch: str, buffers: list[str],
-                 budget: int = MAX_WARP_INSTRUCTIONS, as_written: bool = False):
+                 budget: int = MAX_WARP_INSTRUCTIONS, as_written: bool = False, control: Control | None = None):
         self.program = program
         self.block = block
         self.table = table_for(arch)
         self.buffers = buffers
         self.record = Recorder(program, block.lanes, as_written)
         self.budget = budget
+        self.control = control
         self.issued = 0
+        self._check_at = min(budget, CHECK_EVERY) if control is not None else budget  # the next look past the count
         self.timing_notes: dict[int, str] = {}
         self.data_branches: dict[int, int] = {}  # instruction index -> taint of a deciding predicate
         self._clock = 0
@@ -147,6 +177,19 @@ class Run:
 
     def note_timing(self, ins, message: str) -> None:
         self.timing_notes.setdefault(ins.line, message)
+
+    def _checkpoint(self, ins) -> None:
+        """Past the budget, or time to look at the control (one int compare per issue otherwise)."""
+        if self.issued > self.budget:
+            raise BudgetExceeded(f"stopped after {self.budget:,} warp instructions (line {ins.line}, "
+                                 f"{ins.text!r}): the kernel does not finish within the budget (an "
+                                 f"endless or very long loop?); raise it with --max-instructions")
+        c = self.control
+        if c is not None:
+            c.issued = self.issued
+            if c.stopped:
+                raise Stopped(f"stopped after {self.issued:,} warp instructions (line {ins.line})")
+            self._check_at = min(self.budget, self.issued + CHECK_EVERY)
 
     # ------------------------------------------------------------------ the loop
     def execute(self) -> None:
@@ -171,10 +214,8 @@ class Run:
                     iss = Issue(self, ins, S)
                     self.record.issue(k, warps, threads, S, iss.on)
                     self.issued += warps
-                    if self.issued > self.budget:
-                        raise BudgetExceeded(f"stopped after {self.budget:,} warp instructions (line {ins.line}, "
-                                             f"{ins.text!r}): the kernel does not finish within the budget (an "
-                                             f"endless or very long loop?); raise it with --max-instructions")
+                    if self.issued > self._check_at:
+                        self._checkpoint(ins)
                     try:
                         fn(iss)
                     except EmulationError:
@@ -206,9 +247,11 @@ def _branch_target(ins) -> int | None:
 def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None = None,
             defines: dict[str, int | float] | None = None, include_dirs: list[str] | None = None,
             kernel: str | None = None, budget: int = MAX_WARP_INSTRUCTIONS, build=None,
-            timings: dict[str, float] | None = None, optimize: bool = True) -> KernelRun:
+            timings: dict[str, float] | None = None, optimize: bool = True,
+            control: Control | None = None) -> KernelRun:
     """Compile ``text``, run one block of ``kernel`` (the first one when None) and count.
-    ``timings``, when given, receives the seconds of each stage. ``optimize=False``: the source as
+    ``timings``, when given, receives the seconds of each stage; ``control`` lets another thread
+    stop the run and follow it. ``optimize=False``: the source as
     written, from the unoptimised build (-G): one instruction per source access, each costed as
     the shared-memory instruction it stands for."""
     from ..compiler.kernel import build as build_kernel
@@ -261,7 +304,11 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
                              static=True))
     block = Block(cfg.block, cfg.block_index, cfg.grid, shared_bytes, image.local_bytes, banks,
                   GlobalMemory(memory))
-    run = Run(program, block, arch, [buf.name for buf in buffers], budget, as_written=not optimize)
+    if control is not None:
+        if control.stopped:
+            raise Stopped("stopped before the block was executed")
+        control.stage = "executing"
+    run = Run(program, block, arch, [buf.name for buf in buffers], budget, as_written=not optimize, control=control)
     if not optimize:
         from .written import aggregate_runs
 
