@@ -4,6 +4,7 @@ checked against numpy, errors that name what and where, budgets and Ctrl-C."""
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -194,6 +195,49 @@ def test_an_endless_kernel_stops_at_the_budget_with_a_message():
     assert time.perf_counter() - t0 < 20
 
 
+def test_a_branch_to_itself_is_an_endless_loop_said_at_once():
+    """``for (;;)`` with nothing the compiler must keep is one BRA to its own address: no thread that
+    takes it can ever leave, so it is an error at its first issue, not minutes later at the budget."""
+    from bankexplorer.sass.issue import EmulationError
+
+    src = ("__global__ void spin(int *o) {\n  __shared__ int s[32];\n  s[threadIdx.x] = 1;\n"
+           "  if (threadIdx.x == 7) for (;;) s[threadIdx.x]++;\n  o[threadIdx.x] = s[threadIdx.x ^ 1];\n}\n")
+    t0 = time.perf_counter()
+    with pytest.raises(EmulationError, match=r"line 4: 'BRA .*' branches to itself.*endless loop"):
+        emulate(src, budget=10_000_000)
+    assert time.perf_counter() - t0 < 10
+
+
+def test_another_thread_stops_a_run_within_milliseconds_and_reads_its_progress():
+    """The window runs kernels on a worker while the user types: a run whose text changed stops at
+    once (an endless loop ran on to its budget, minutes, and every later text waited behind it)."""
+    import threading
+
+    from bankexplorer.sass.launch import LaunchConfig
+    from bankexplorer.sass.run import Control, Stopped, emulate as run
+
+    control = Control()
+    seen: list = []
+    stopped_at: list[float] = []
+
+    def stopper() -> None:
+        while control.issued < 50_000:
+            time.sleep(0.01)
+        seen.append((control.stage, control.issued))
+        stopped_at.append(time.perf_counter())
+        control.stop()
+
+    threading.Thread(target=stopper, daemon=True).start()
+    with pytest.raises(Stopped, match=r"stopped after [\d,]+ warp instructions \(line 5\)"):
+        run(ENDLESS, LaunchConfig((32, 1, 1)), control=control)
+    assert time.perf_counter() - stopped_at[0] < 0.5
+    assert seen[0][0] == "executing" and seen[0][1] >= 50_000
+    done = Control()
+    done.stop()  # stopped before it starts: the block is never executed
+    with pytest.raises(Stopped, match="before the block was executed"):
+        run(ENDLESS, LaunchConfig((32, 1, 1)), control=done)
+
+
 def test_a_deadlock_is_an_error_that_says_where():
     from bankexplorer.sass.issue import EmulationError
 
@@ -236,6 +280,37 @@ def test_cli_budget_and_sass_json(tmp_path):
     assert p.returncode == 2 and "no parameter named 'nokey'" in p.stderr
     p = _cli("import-cuda", str(good), "--block", "64", "--arg", f"keys={tmp_path / 'missing.npy'}")
     assert p.returncode == 2 and "no such file" in p.stderr
+
+
+def test_a_long_run_counts_on_a_terminal_and_stays_quiet_in_a_pipe(tmp_path):
+    """A terminal sees how far a long run got and how to stop it (a silent one looks hung); the line
+    is erased before the message. A pipe gets the message alone."""
+    import os
+    import pty
+
+    k = tmp_path / "endless.cu"
+    k.write_text(ENDLESS)
+    args = [sys.executable, "-m", "bankexplorer", "import-cuda", str(k), "--block", "32", "--max-instructions", "60000"]
+    master, slave = pty.openpty()
+    p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    got = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        got += chunk
+    p.wait(timeout=60)
+    os.close(master)
+    text = got.decode()
+    assert p.returncode == 2
+    assert re.search(r"\r\S*endless\.cu: executing one block: [\d,]+ warp instructions so far \(Ctrl\+C stops\)", text), text
+    assert "\r\x1b[Kbankexplorer: " in text and "stopped after 60,000 warp instructions" in text
+    piped = _cli("import-cuda", str(k), "--block", "32", "--max-instructions", "60000")
+    assert "so far" not in piped.stderr and "stopped after 60,000" in piped.stderr
 
 
 def test_ctrl_c_stops_a_run_within_a_second(tmp_path):

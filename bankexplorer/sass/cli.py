@@ -11,16 +11,19 @@ import argparse
 import json
 import os
 import sys
+import threading
+from contextlib import contextmanager
+from typing import Iterator
 
 import numpy as np
 
-from ..cli import EXIT_BAD_INPUT, UsageError
+from ..cli import EXIT_BAD_INPUT, UsageError, printable
 from ..cudaimport.includes import IncludeError
 from .cubin import CubinError
 from .decode import DecodeError
 from .issue import EmulationError
 from .launch import EXTERN_BYTES, LaunchConfig, LaunchError, text_settings
-from .run import MAX_WARP_INSTRUCTIONS, CompileFailed, KernelRun, SassRow, emulate
+from .run import MAX_WARP_INSTRUCTIONS, CompileFailed, Control, KernelRun, SassRow, emulate
 from .state import MemoryFault
 
 
@@ -184,6 +187,44 @@ def print_report(r: KernelRun, origin: str, where: str, pattern=None, changes=()
         print(f"{where}: note: some counts depend on the order in which warps run (timing_dependent)", file=sys.stderr)
 
 
+#: seconds a run executes before a terminal is told how far it got (most runs end well before)
+PROGRESS_AFTER = 1.0
+
+
+@contextmanager
+def progress_line(where: str, what: str, stream=None) -> Iterator[Control | None]:
+    """On a terminal, one line on ``stream`` (stderr) that counts a long run's warp instructions
+    and says how to stop it, erased when the run ends: an endless loop with shared-memory accesses
+    runs for minutes before its budget stops it, and a silent terminal looks hung. Nothing for a
+    pipe or a file (scripts read stderr)."""
+    stream = stream or sys.stderr
+    if not stream.isatty():
+        yield None
+        return
+    stream = getattr(stream, "_stream", stream)  # past cli._Printable: the \r and erase are ours
+    control, done = Control(), threading.Event()
+
+    def show() -> None:
+        shown = False
+        while not done.wait(0.5 if shown else PROGRESS_AFTER):
+            if control.stage == "executing":
+                stream.write("\r" + printable(f"{where}: executing {what}: {control.issued:,} warp instructions so "
+                                               f"far (Ctrl+C stops)") + "\033[K")
+                stream.flush()
+                shown = True
+        if shown:
+            stream.write("\r\033[K")
+            stream.flush()
+
+    t = threading.Thread(target=show, daemon=True, name="progress")
+    t.start()
+    try:
+        yield control
+    finally:
+        done.set()
+        t.join(1.0)
+
+
 def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
     """Compile and execute a whole kernel (``--as-written``: its unoptimised build, -G); None for a
     snippet (the caller reads it symbolically, the only way a text with no kernel can be read)."""
@@ -205,7 +246,8 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
     kw = dict(path=path, defines=macros, include_dirs=list(args.include_dirs), kernel=args.kernel,
               budget=args.max_instructions)
     try:
-        r = emulate(text, cfg, arch, optimize=not as_written, **kw)
+        with progress_line(where, "the unoptimised build (-G)" if as_written else "one block") as control:
+            r = emulate(text, cfg, arch, optimize=not as_written, control=control, **kw)
     except CompileFailed as e:
         from ..compiler.diagnostics import compiler_diagnostics
 
@@ -253,7 +295,9 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
     changes = []
     if not as_written:  # the same kernel as written: its unoptimised build, executed the same way
         try:
-            changes = written_vs_compiled(emulate(text, cfg, arch, optimize=False, **kw), r)
+            with progress_line(where, "the source as written (-G)") as control:
+                written = emulate(text, cfg, arch, optimize=False, control=control, **kw)
+            changes = written_vs_compiled(written, r)
         except (EmulationError, LaunchError, MemoryFault, IncludeError, DecodeError, CubinError) as e:
             print(f"{where}: note: no as-written comparison: the unoptimised build (-G) cannot be executed "
                   f"({str(e).splitlines()[0]})", file=sys.stderr)
