@@ -788,6 +788,8 @@ class CudaImportDialog(QDialog):
     # ---- into the window ------------------------------------------------------------------------------
     def import_into_document(self) -> bool:
         """Replace the document's pattern with the kernel as executed: one undoable edit."""
+        if self.state == "running" or self.timer.isActive():
+            self.status.setText("Importing once the run has finished (Stop ends it)…")
         self.wait_compiled()
         if self.state == "snippet":
             return self._import_snippet()
