@@ -228,7 +228,7 @@ def test_another_thread_stops_a_run_within_milliseconds_and_reads_its_progress()
         control.stop()
 
     threading.Thread(target=stopper, daemon=True).start()
-    with pytest.raises(Stopped, match=r"stopped after [\d,]+ warp instructions \(line 5\)"):
+    with pytest.raises(Stopped, match=r"stopped on request after [\d,]+ warp instructions, at line 5"):
         run(ENDLESS, LaunchConfig((32, 1, 1)), control=control)
     assert time.perf_counter() - stopped_at[0] < 0.5
     assert seen[0][0] == "executing" and seen[0][1] >= 50_000

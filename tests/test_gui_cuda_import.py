@@ -141,8 +141,11 @@ def test_stop_ends_a_running_kernel_and_says_where(qtbot, dialog):
     qtbot.mouseClick(dialog.stop_button, Qt.MouseButton.LeftButton)
     assert dialog.wait_compiled(5000) and time.perf_counter() - t0 < 2
     assert dialog.state == "failed" and dialog.outcome.stopped
-    assert re.search(r"Not executed:</b> stopped after [\d,]+ warp instructions \(line 5\)", dialog.summary.text())
+    assert re.search(r"Not executed:</b> stopped on request after [\d,]+ warp instructions, at line 5", dialog.summary.text())
     assert not dialog.import_button.isEnabled() and not dialog.stop_button.isVisible()
+    wavy = [s.cursor.blockNumber() + 1 for s in dialog.editor.extraSelections()
+            if s.format.underlineStyle() == QTextCharFormat.UnderlineStyle.WaveUnderline]
+    assert wavy == [5]  # the loop it was in
 
 
 @needs_compiler

@@ -188,7 +188,7 @@ class Run:
         if c is not None:
             c.issued = self.issued
             if c.stopped:
-                raise Stopped(f"stopped after {self.issued:,} warp instructions (line {ins.line})")
+                raise Stopped(f"stopped on request after {self.issued:,} warp instructions, at line {ins.line}")
             self._check_at = min(self.budget, self.issued + CHECK_EVERY)
 
     # ------------------------------------------------------------------ the loop
@@ -306,7 +306,7 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
                   GlobalMemory(memory))
     if control is not None:
         if control.stopped:
-            raise Stopped("stopped before the block was executed")
+            raise Stopped("stopped on request before the block was executed")
         control.stage = "executing"
     run = Run(program, block, arch, [buf.name for buf in buffers], budget, as_written=not optimize, control=control)
     if not optimize:
