@@ -116,6 +116,35 @@ def test_fast_axis_whole_number_ticks_keep_their_labels_apart(qapp):
     w.close()
 
 
+@pytest.mark.parametrize("side", ["left", "top"])
+def test_fast_axis_labels_that_would_touch_keep_every_2nd_or_4th(qapp, side):
+    """32 lanes in a short panel: 0, 2, ... 30 printed one on another (the Thread -> bank view at
+    1366 x 768); every 4th label is kept, evenly, and no two touch. Where they fit, all stay."""
+    ticks = [[(i + 0.5, str(i)) for i in range(0, 32, 2)], []]
+    for length, thinned in ((150, True), (700, False)):
+        w = pg.GraphicsLayoutWidget()
+        w.resize(length if side == "top" else 300, length if side == "left" else 300)
+        axis = FastAxis(side)
+        plot = w.addPlot(axisItems={side: axis})
+        plot.showAxis(side)
+        axis.setTicks(ticks)
+        plot.setXRange(0, 32, padding=0)
+        plot.setYRange(0, 32, padding=0)
+        w.show()
+        qapp.processEvents()
+        _, _, lines, texts, _, _ = axis._make_plan()
+        values = [int(st.text()) for _, st in texts]
+        steps = {b - a for a, b in zip(values, values[1:])}
+        assert len(values) >= 3 and len(steps) == 1, values  # evenly
+        step = steps.pop()
+        assert (step in (4, 8, 16) if thinned else step == 2) and values[0] % step == 0, values
+        assert len(lines[0][1]) == 16  # every tick is still drawn
+        boxes = sorted((pt.y(), pt.y() + st.size().height() * 0.8) if side == "left" else
+                       (pt.x(), pt.x() + st.size().width()) for pt, st in texts)
+        assert all(b[0] >= a[1] for a, b in zip(boxes, boxes[1:])), boxes
+        w.close()
+
+
 def test_rgba_image_draws_its_cells_sharp(qapp):
     rgba = np.zeros((2, 2, 4), np.uint8)
     rgba[..., 3] = 255
