@@ -31,6 +31,7 @@ from ..startup import collector_on
 from .document import Document
 from .editors import EditorPanel
 from .lazy_dock import LazyDock
+from .screen_fit import place_main_window
 from .views import BanksView, InstructionList, MatrixView, SummaryView, TileView, TimelineView
 
 ORG, APP = "BankExplorer", "BankExplorer"
@@ -523,7 +524,7 @@ class MainWindow(QMainWindow):
         if isinstance(g, (QByteArray, bytes)):
             self.restoreGeometry(g)
         else:
-            self.resize(1600, 1000)
+            place_main_window(self, QSize(1600, 1000))
         s = self.settings.value("windowState")
         if isinstance(s, (QByteArray, bytes)) and self.restoreState(s, LAYOUT_VERSION):
             self._layout_pending = False

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QComboBox, QDialog, QFileDialog, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
@@ -44,6 +44,7 @@ from .code_editor import SEVERITY_COLOR, WORST_MARK, CodeEditor, Problem
 from .kernel_lines import LineStat, LineTree, SassStat, instruction_lines, stats_from_run
 from .kernel_runner import KernelRunner, Launch, Outcome, Session, remember
 from .scroll_bar import flat_scroll_bars
+from .screen_fit import dialog_size, work_area
 
 if TYPE_CHECKING:
     from .app import MainWindow
@@ -336,7 +337,7 @@ class CudaImportDialog(QDialog):
         outer.addLayout(top)
         outer.addWidget(split, 1)
         outer.addLayout(buttons)
-        self.resize(1500, 860)
+        self.resize(dialog_size(work_area(self), QSize(1500, 860)))
 
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
