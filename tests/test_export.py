@@ -288,6 +288,19 @@ def test_a_big_array_shows_the_window_the_instruction_touches():
     assert pic.width < 1800 and pic.height < 1800  # a figure, not a poster
 
 
+def test_a_tall_narrow_tile_shows_the_rows_it_reads_in_cells_whose_numbers_read():
+    """Example 28's half A[128][8] in the composed figure: 64 rows of 10-pixel cells put the lane
+    numbers in 4-pixel type; the 32 rows ldmatrix reads, in cells twice as big, are readable."""
+    scene = make_scene(load("28_cute_mmajor_ldmatrix_trans.json"))
+    pic = picture(scene, "figure")
+    panel = pic.placements["tile"][0]
+    assert (panel.r0, panel.r1) == (0, 32) and panel.note == "rows 0–31 of 128 shown"
+    assert panel.cell >= 18
+    assert all(r.row < 32 for r in panel.runs) and len({ln for r in panel.runs for ln in r.lanes}) == 32
+    texts = svg_texts(R.to_svg(pic))
+    assert {str(n) for n in range(32)} <= set(texts)
+
+
 def test_thousands_of_warp_instructions_stay_a_small_svg():
     scene = make_scene(huge_pattern(), instruction=1, warp=5)
     data = R.to_svg(picture(scene, "timeline"))

@@ -18,6 +18,10 @@ from .scene import Scene
 
 MAX_ROWS = 64  # rows drawn; a taller array shows the rows the instruction touches
 MAX_COLS = 128  # columns drawn, likewise
+#: pixels a cell needs for its lane number to be read; a tall narrow tile whose accessed rows fit
+#: in fewer rows shows just those rows (example 28's half A[128][8]: 10-pixel cells, numbers in
+#: 4-pixel type) rather than shrinking every cell
+READABLE_CELL = 18
 
 
 @dataclass
@@ -146,6 +150,14 @@ class TilePanel(Panel):
             self.c0 = max(0, min(first, cells.cols - MAX_COLS))
             self.c1 = self.c0 + MAX_COLS
         shown, ncols = self.r1 - self.r0, self.c1 - self.c0
+        if self.runs and max_h / shown < min(READABLE_CELL, max_w / ncols):  # the rows are what shrink the cells
+            first = min(r.row for r in self.runs) // 8 * 8  # whole groups of 8 rows
+            last = max(r.rows[-1] for r in self.runs)
+            need = max(8, -(-(last - first + 1) // 8) * 8)
+            if need < shown:
+                self.r0 = max(0, min(first, cells.rows - need))
+                self.r1 = self.r0 + need
+                shown = need
         self.cell = float(int(max(9, min(34, max_w / ncols, max_h / shown))))
         c = self.cell
         self.left = tw(str(self.r1 - 1), f.axis) + 8
