@@ -78,6 +78,8 @@ def _fmt_table(an) -> str:
     hdr = f"{'#':>4} {'instruction':<34} {'warp':>4} {'wavefronts':>10} {'ideal':>5} {'N-way':>5} {'eff':>5} {'latency':>7}"
     lines.append(hdr)
     lines.append("-" * len(hdr))
+    c = an.counts()  # a compare-and-swap loop's row with its loads, as the totals add it up
+    row_wf, row_ideal = c.total_wavefronts(), c.total_ideal()
     for r in range(len(an)):
         k = int(an.source[r])
         ins = p.instructions[k]
@@ -90,7 +92,7 @@ def _fmt_table(an) -> str:
         if an.errors[r]:
             lines.append(f"{r:>4} {title:<34} {int(an.warp[r]):>4} error: {an.errors[r]}")
             continue
-        wf, ideal = int(res.wavefronts[r]), int(res.ideal[r])
+        wf, ideal = int(row_wf[r]), int(row_ideal[r])
         eff = f"{ideal / wf:.0%}" if wf else "-"
         lines.append(f"{r:>4} {title:<34} {int(an.warp[r]):>4} {wf:>10} {ideal:>5} {int(res.degree[r]):>4}x "
                      f"{eff:>5} {latency_cycles(wf):>6.0f}c")

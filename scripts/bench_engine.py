@@ -158,12 +158,13 @@ def check_against_reference(rows: list[dict], out: dict) -> int:
     for k, (r, g) in enumerate(zip(rows, got)):
         w = 16 if r["kind"] in ("ldmatrix", "stmatrix") else r["width"]
         want = reference_wavefronts(r["kind"], w, r["addresses"], matrices=r["matrices"], space=r["space"], op=r["op"])
-        execs, loads = 1, 0
+        execs, loads, load_ideal = 1, 0, 0
         if r["kind"] == "atomic" and not atomic_is_native(r["op"], w):
-            execs, loads = reference_cas_loop(w, r["addresses"])
+            execs, loads, load_ideal = reference_cas_loop(w, r["addresses"])
         if not any(a is not None for a in r["addresses"]):
             execs = 0
-        assert (g["wavefronts"], g["executions"], g.get("loop_load_wavefronts", 0)) == (want, execs, loads), (k, r, g)
+        assert (g["wavefronts"], g["executions"], g.get("loop_load_wavefronts", 0), g.get("loop_load_ideal", 0)) == \
+            (want, execs, loads, load_ideal), (k, r, g)
     t = out["totals"]
     assert t["instructions"] == len(rows) and t["invalid"] == 0
     assert t["wavefronts"] == sum(g["wavefronts"] + g.get("loop_load_wavefronts", 0) for g in got)

@@ -51,7 +51,7 @@ def same(a, b) -> None:
     for f in ("source", "iteration", "warp", "repeat"):
         assert np.array_equal(getattr(a, f), getattr(b, f)), f
     for f in ("wavefronts", "ideal", "degree", "phases", "bytes_requested", "bytes_moved", "executions",
-              "loop_load_wavefronts", "lanes_per_phase", "lane_wave", "lane_phase", "served", "lane_shared",
+              "loop_load_wavefronts", "loop_load_ideal", "lanes_per_phase", "lane_wave", "lane_phase", "served", "lane_shared",
               "lane_conflict", "lane_unit"):
         x, y = getattr(a.result, f), getattr(b.result, f)
         assert (x is None) == (y is None), f

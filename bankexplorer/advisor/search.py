@@ -476,8 +476,10 @@ def _cost(ar: _ArrayRows, an: Analysis, cands: list[Candidate], p: Pattern):
         res = count_wavefronts(batch, p.hardware)
         w = res.wavefronts.reshape(n, R)
         ok = (w >= 0).all(axis=1)
-        wf[s:s + n] = np.where(ok, (np.maximum(w, 0) * rep).sum(axis=1), -1)
-        ideal[s:s + n] = (res.ideal.reshape(n, R) * rep).sum(axis=1)
+        # a compare-and-swap loop's loads with it, as the pattern's totals count them
+        loads = np.where(w >= 0, res.loop_load_wavefronts.reshape(n, R), 0)
+        wf[s:s + n] = np.where(ok, ((np.maximum(w, 0) + loads) * rep).sum(axis=1), -1)
+        ideal[s:s + n] = ((res.ideal + res.loop_load_ideal).reshape(n, R) * rep).sum(axis=1)
     return wf[owner], ideal[owner], owner, U
 
 
@@ -510,10 +512,10 @@ def advise(
     if unknown:
         raise BankExplorerError(f"unknown candidate families {sorted(unknown)} (known: {', '.join(FAMILIES[1:5])})")
 
-    res = an.result
-    ok = res.wavefronts >= 0
-    row_wf = np.where(ok, res.wavefronts, 0) * an.repeat
-    row_ideal = res.ideal * an.repeat
+    c = an.counts()  # a compare-and-swap loop's loads with it, as the totals
+    ok = c.ok
+    row_wf = c.total_wavefronts() * an.repeat
+    row_ideal = np.where(ok, c.ideal + c.loop_ideal, c.ideal) * an.repeat
 
     sizes = _Sizes(pattern)
 

@@ -243,6 +243,11 @@ class Result:
         self.bytes_requested: np.ndarray = res.bytes_requested.astype(np.int64)  #: bytes the lanes ask for
         self.bytes_moved: np.ndarray = np.where(ok, res.bytes_moved, 0).astype(np.int64)  #: wavefronts x 128
         self.repeat: np.ndarray = analysis.repeat.astype(np.int64)  #: kernel executions per row
+        c = analysis.counts()
+        #: per row: the loads of a compare-and-swap loop (float add, 64-bit add), which the totals add
+        #: to ``wavefronts``, and their ideal, which they add to ``ideal`` (0 for every other row)
+        self.loop_load_wavefronts: np.ndarray = np.where(ok, c.loop_loads, 0).astype(np.int64)
+        self.loop_load_ideal: np.ndarray = np.where(ok, c.loop_ideal, 0).astype(np.int64)  #: (see above)
         self.errors: list[str | None] = list(analysis.errors)  #: per row: why it is invalid, or None
         self.totals: dict[str, Any] = _totals(analysis)  #: one pass of the block, and the kernel
 

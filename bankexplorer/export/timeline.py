@@ -34,8 +34,8 @@ class TimelinePanel(Panel):
         # the warp's instruction sequence
         rows = np.flatnonzero(scene.an.warp == scene.warp)
         self.seq_rows = rows
-        wf = np.maximum(scene.an.result.wavefronts[rows], 0)
-        ideal = np.where(scene.an.result.wavefronts[rows] >= 0, scene.an.result.ideal[rows], 0)
+        row_wf, row_ideal = scene.an.row_costs()  # a compare-and-swap loop's loads with it, as the totals
+        wf, ideal = row_wf[rows], row_ideal[rows]
         self.seq_wf, self.seq_ideal = wf, ideal
         self.seq_top = self.top + self.grid_h + self.axis_h + 8
         self.bar_h = max(12.0, lh(f.axis, 1.0) + 2)

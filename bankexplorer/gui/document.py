@@ -279,8 +279,8 @@ class Document(QObject):
         k = ks[0]
         an = self.analysis
         if an is not None and len(an):
-            wf = np.maximum(an.result.wavefronts, 0)
-            excess = np.maximum(wf - an.result.ideal, 0)
+            wf, ideal = an.row_costs()
+            excess = np.maximum(wf - ideal, 0)
             best = None
             for j in ks:
                 rows = an.rows_of(j)

@@ -135,12 +135,9 @@ def stats_from_pattern(pattern, an) -> list[LineStat]:
     wf = ideal = None
     if an is not None and len(an):
         n = len(pattern.instructions)
-        res = an.result
-        total = np.where(res.wavefronts >= 0, res.wavefronts, 0)
-        if res.loop_load_wavefronts is not None:
-            total = total + np.where(res.wavefronts >= 0, res.loop_load_wavefronts, 0)
-        wf = np.bincount(an.source, weights=total, minlength=n).astype(np.int64)
-        ideal = np.bincount(an.source, weights=np.where(res.wavefronts >= 0, res.ideal, 0), minlength=n).astype(np.int64)
+        c = an.counts()
+        wf = np.bincount(an.source, weights=c.total_wavefronts(), minlength=n).astype(np.int64)
+        ideal = np.bincount(an.source, weights=c.total_ideal(), minlength=n).astype(np.int64)
     stats = []
     for pc, sass, line, executed, threads, _pred, w, i, data, timing in k.sass:
         if w < 0:  # not a shared-memory instruction

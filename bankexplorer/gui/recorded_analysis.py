@@ -231,17 +231,19 @@ class RecordedAnalyzer:
 
         # what the totals and the instruction list add up: one gather of them all
         cols = [res.wavefronts, res.ideal, res.degree, res.bytes_requested]
-        cols += [c for c in (res.executions, res.loop_load_wavefronts) if c is not None]
+        cols += [c for c in (res.executions, res.loop_load_wavefronts, res.loop_load_ideal) if c is not None]
         summed = np.stack([np.asarray(c, np.int64) for c in cols], axis=1)[g].T.copy()
         wf, ideal, degree, requested = summed[:4]
         execs = summed[4] if res.executions is not None else None
-        loops = summed[-1] if res.loop_load_wavefronts is not None else None
+        loops = summed[-2] if res.loop_load_wavefronts is not None else None
+        loops_ideal = summed[-1] if res.loop_load_ideal is not None else None
         result = BatchResult(
             wavefronts=wf, ideal=ideal, degree=degree, phases=rows(res.phases),
             lanes_per_phase=rows(res.lanes_per_phase), lane_phase=rows(res.lane_phase), lane_wave=rows(res.lane_wave),
             lane_unit=rows(res.lane_unit), lane_shared=rows(res.lane_shared), lane_conflict=rows(res.lane_conflict),
             served=rows(res.served), bytes_requested=requested, bytes_moved=rows(res.bytes_moved),
-            error=_spread_list(res.error, g), executions=execs, loop_load_wavefronts=loops)
+            error=_spread_list(res.error, g), executions=execs, loop_load_wavefronts=loops,
+            loop_load_ideal=loops_ideal)
         b = few.batch
         batch = WarpBatch(rows(b.kind), rows(b.width), rows(b.matrices), rows(b.addr), rows(b.active))
         errors = [None] * int(g.size)

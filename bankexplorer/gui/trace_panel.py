@@ -166,7 +166,7 @@ class TraceLoader(QObject):
             counts = RowCounts(ok, res.wavefronts, res.ideal, res.degree, res.bytes_requested,
                                res.executions if res.executions is not None else ones,
                                res.loop_load_wavefronts if res.loop_load_wavefronts is not None else 0 * ones,
-                               b.repeat)
+                               b.repeat, res.loop_load_ideal if res.loop_load_ideal is not None else 0 * ones)
             summary.add(b.first, counts, b.label, src.converter.labels, b.pc)
             for k, v in (("template", b.template.astype(np.int32)), ("label", b.label.astype(np.int32)),
                          ("pc", b.pc), ("repeat", b.repeat), ("wavefronts", np.where(ok, res.wavefronts, -1)),

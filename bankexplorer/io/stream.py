@@ -24,7 +24,7 @@ from ..model.summary import RowCounts, Summary
 from .trace import InstructionBatch, Source
 
 _NUMBER_KEYS = ("wavefronts", "ideal", "n_way", "phases", "active_lanes", "bytes_requested", "bytes_moved", "repeat",
-                "executions", "loop_load_wavefronts")
+                "executions", "loop_load_wavefronts", "loop_load_ideal")
 
 
 @dataclass
@@ -41,12 +41,12 @@ def _numbers_json(uniq: np.ndarray) -> list[str]:
     issue = issue_cycles_one_warp(wf).tolist()
     out = []
     for v, la, iss in zip(uniq.tolist(), lat, issue):
-        wf, ideal, deg, phases, active, breq, bmov, rep, execs, loads = v
+        wf, ideal, deg, phases, active, breq, bmov, rep, execs, loads, load_ideal = v
         eff = round(float(ideal) / wf, 4) if wf else 1.0
         s = (f'"wavefronts": {wf}, "ideal": {ideal}, "excess": {wf - ideal}, "n_way": {deg}, "phases": {phases}, '
              f'"active_lanes": {active}, "bytes_requested": {breq}, "bytes_moved": {bmov}, "efficiency": {eff!r}, '
              f'"repeat": {rep}, "executions": {execs}, "latency_cycles": {la!r}, "issue_cycles_one_warp": {iss!r}')
-        out.append(s + f', "loop_load_wavefronts": {loads}' if loads else s)
+        out.append(s + f', "loop_load_wavefronts": {loads}, "loop_load_ideal": {load_ideal}' if loads else s)
     return out
 
 
@@ -149,8 +149,11 @@ class Streamer:
             if self.first_error is None:
                 self.first_error = errors[min(errors)]
         executions = res.executions if res.executions is not None else np.ones(n, np.int64)
-        loads = res.loop_load_wavefronts if res.loop_load_wavefronts is not None else np.zeros(n, np.int64)
-        counts = RowCounts(ok, res.wavefronts, res.ideal, res.degree, res.bytes_requested, executions, loads, b.repeat)
+        zero = np.zeros(n, np.int64)
+        loads = res.loop_load_wavefronts if res.loop_load_wavefronts is not None else zero
+        load_ideal = res.loop_load_ideal if res.loop_load_ideal is not None else zero
+        counts = RowCounts(ok, res.wavefronts, res.ideal, res.degree, res.bytes_requested, executions, loads, b.repeat,
+                           load_ideal)
         conv = self.src.converter
 
         def label_of(i: int):
@@ -162,7 +165,7 @@ class Streamer:
         if self.as_json:
             self._write_json(b, res, counts, errors)
         else:
-            self._write_text(b, res, errors)
+            self._write_text(b, res, counts, errors)
         self.count += n
         if self.progress:
             self.progress(self.count)
@@ -178,7 +181,8 @@ class Streamer:
             return [tmpl[t] + body + notes[t] for t, body in zip(uniq[:, 0].tolist(), _numbers_json(uniq[:, 1:]))]
 
         cols = np.stack([b.template, np.maximum(res.wavefronts, 0), res.ideal, res.degree, res.phases, served,
-                         res.bytes_requested, res.bytes_moved, b.repeat, c.executions, c.loop_loads], axis=1)
+                         res.bytes_requested, res.bytes_moved, b.repeat, c.executions, c.loop_loads,
+                         np.broadcast_to(c.loop_ideal, (n,))], axis=1)
         shared, inv = _distinct(cols.astype(np.int64), fmt)
         parts = map(shared.__getitem__, inv.tolist())
         ks = range(b.first, b.first + n)
@@ -200,10 +204,11 @@ class Streamer:
                        f'{notes[t]}{extra[r]}}}')
         self.out.write((",\n" if self.count else "") + ",\n".join(rows))
 
-    def _write_text(self, b: InstructionBatch, res, errors: dict[int, str]) -> None:
+    def _write_text(self, b: InstructionBatch, res, c: RowCounts, errors: dict[int, str]) -> None:
         conv = self.src.converter
         n = len(b)
-        cols = np.stack([np.maximum(res.wavefronts, 0), res.ideal, res.degree], axis=1).astype(np.int64)
+        # a compare-and-swap loop's row with its loads, as the pattern's table and the totals
+        cols = np.stack([c.total_wavefronts(), c.total_ideal(), res.degree], axis=1).astype(np.int64)
         bodies, inv = _distinct(cols, _numbers_text)
         titles = [_cut(t.title()) for t in conv.templates]
         labels = [_cut(s) for s in conv.labels]

@@ -84,7 +84,14 @@ class Analysis:
                          bytes_requested=res.bytes_requested,
                          executions=res.executions if res.executions is not None else zero + 1,
                          loop_loads=res.loop_load_wavefronts if res.loop_load_wavefronts is not None else zero,
-                         repeat=self.repeat)
+                         repeat=self.repeat,
+                         loop_ideal=res.loop_load_ideal if res.loop_load_ideal is not None else zero)
+
+    def row_costs(self) -> tuple[np.ndarray, np.ndarray]:
+        """(wavefronts, ideal) of each row with a compare-and-swap loop's loads, 0 on rows with an
+        error: what the totals add up, for every view that sums rows or lays them end to end."""
+        c = self.counts()
+        return c.total_wavefronts(), c.total_ideal()
 
     def totals(self) -> "Totals":
         t = batch_totals(self.counts(), self.hardware.row_bytes)
@@ -161,6 +168,7 @@ class Analysis:
         )
         if res.loop_load_wavefronts is not None and res.loop_load_wavefronts[r]:
             d["loop_load_wavefronts"] = int(res.loop_load_wavefronts[r])
+            d["loop_load_ideal"] = int(res.loop_load_ideal[r])
         return d
 
     def to_json(self) -> dict:

@@ -94,6 +94,10 @@ class BatchResult:
     executions: np.ndarray | None = None
     #: (N,) wavefronts of the loads inside a compare-and-swap loop (counted as loads by a profiler)
     loop_load_wavefronts: np.ndarray | None = None
+    #: (N,) the ideal of those loads (each iteration's load is an ordinary load of the lanes still
+    #: looping: Nsight's source page gives the loop's LDS its own ideal, so a conflict-free loop's
+    #: reloads are no bank conflict)
+    loop_load_ideal: np.ndarray | None = None
 
     @property
     def excess(self) -> np.ndarray:
@@ -222,10 +226,11 @@ def analyze_batch(batch: WarpBatch, hw: Hardware = hwr.NVIDIA_SM70_SM90, detail:
     out = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     bad = out.pop("bad")
     none = np.zeros((0, W), bool)
-    execs, loop_loads = _executions(batch, out["served"], bad, hw) if executions else (None, None)
+    execs, loop_loads, loop_ideal = _executions(batch, out["served"], bad, hw) if executions else (None, None, None)
     return BatchResult(
         executions=execs,
         loop_load_wavefronts=loop_loads,
+        loop_load_ideal=loop_ideal,
         wavefronts=np.where(bad, -1, out.pop("wavefronts")),
         error=_messages(batch, hw, bad),
         lane_phase=out.pop("lane_phase", none),
@@ -270,24 +275,28 @@ def _phase_costs(lane_wave: np.ndarray, served: np.ndarray, phases: int) -> np.n
     return np.where(s.any(axis=2), hi - lo + 1, 0)
 
 
-def _executions(batch: WarpBatch, served: np.ndarray, bad: np.ndarray, hw: Hardware) -> tuple[np.ndarray, np.ndarray]:
-    """Warp instructions executed per row and the loads of compare-and-swap loops (few rows: the
-    loop rule runs per such row)."""
+def _executions(batch: WarpBatch, served: np.ndarray, bad: np.ndarray,
+                hw: Hardware) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Warp instructions executed per row, and the wavefronts and ideal of the loads of
+    compare-and-swap loops (few rows: the loop rule runs per such row)."""
     executions = (_count_per_row(served) > 0).astype(np.int64)
     executions[bad] = 0
     loop_loads = np.zeros(len(batch), np.int64)
+    loop_ideal = np.zeros(len(batch), np.int64)
     rows = np.flatnonzero((batch.kind == KIND_CODE["atomic_cas_loop"]) & ~bad & (executions > 0))
     if rows.size:
-        executions[rows], loop_loads[rows] = _cas_loops(np.asarray(batch.addr[rows], np.int64), served[rows],
-                                                        np.asarray(batch.width[rows], np.int64), hw)
-    return executions, loop_loads
+        executions[rows], loop_loads[rows], loop_ideal[rows] = _cas_loops(
+            np.asarray(batch.addr[rows], np.int64), served[rows], np.asarray(batch.width[rows], np.int64), hw)
+    return executions, loop_loads, loop_ideal
 
 
-def _cas_loops(addr: np.ndarray, served: np.ndarray, width: np.ndarray, hw: Hardware) -> tuple[np.ndarray, np.ndarray]:
+def _cas_loops(addr: np.ndarray, served: np.ndarray, width: np.ndarray,
+               hw: Hardware) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Compare-and-swap loops (hardware notes; ``reference.reference_cas_loop`` lane by lane): per
-    row, the iterations and the wavefronts of the reloads. Each lane's iteration is its rank among
-    the lanes of its (phase, slot); a unit is reloaded until the iteration of its last lane, and
-    iteration j costs, per phase, the most units any slot still has."""
+    row, the iterations and the wavefronts and ideal of the reloads. Each lane's iteration is its
+    rank among the lanes of its (phase, slot); a unit is reloaded until the iteration of its last
+    lane, and iteration j costs, per phase, the most units any slot still has (its ideal, as any
+    load's: the units still loaded over the slots, rounded up)."""
     R, W = addr.shape
     u = np.maximum(width, hw.bank_width)
     slots = np.maximum(hw.row_bytes // u, 1)
@@ -323,9 +332,14 @@ def _cas_loops(addr: np.ndarray, served: np.ndarray, width: np.ndarray, hw: Hard
     pstart = np.r_[True, (r[first][1:] != r[first][:-1]) | (ph[first][1:] != ph[first][:-1])]
     pidx = np.flatnonzero(pstart)
     per_phase = np.maximum.reduceat(alive, pidx, axis=0) if G else alive
+    units = np.add.reduceat(alive, pidx, axis=0) if G else alive
+    prow = r[first][pidx]
+    s = slots[prow][:, None]
     loads = np.zeros(R, np.int64)
-    np.add.at(loads, r[first][pidx], per_phase.sum(axis=1))
-    return iterations, loads
+    ideal = np.zeros(R, np.int64)
+    np.add.at(loads, prow, per_phase.sum(axis=1))
+    np.add.at(ideal, prow, ((units + s - 1) // s).sum(axis=1))
+    return iterations, loads, ideal
 
 
 def count_wavefronts(batch: WarpBatch, hw: Hardware = hwr.NVIDIA_SM70_SM90, executions: bool = True) -> BatchResult:

@@ -34,7 +34,8 @@ a document says otherwise, the measurement wins. In short, for the NVIDIA sm_70-
   lowest remaining lane (the others' compare fails and they retry): the loop runs as many times as the busiest slot of a phase
   has lanes, each iteration costs two wavefronts per phase that still has lanes (which adds up to the
   atomic count above, doubled), and each iteration reloads the remaining lanes' words with an
-  ``LDS`` (the engine's ``_cas_loops``, lane by lane in ``reference.reference_cas_loop``; measured in ``resources/hardware/atomics/`` and
+  ``LDS`` whose ideal is any load's (Nsight's source page gives the loop's ``LDS`` row its own
+  ideal: a conflict-free loop's reloads are no bank conflict; the engine's ``_cas_loops``, lane by lane in ``reference.reference_cas_loop``; measured in ``resources/hardware/atomics/`` and
   ``h100_verification.jsonl``). 64-bit loops whose lanes share one address retried more often than
   this in some runs (64 to 96 wavefronts for 32 lanes); the model gives the lower bound and says so.
 

@@ -167,7 +167,7 @@ class Instruction:
         if not atomic_is_native(op, w):
             return (f"no {w * 8}-bit {op} instruction: compiled to a load plus a compare-and-swap loop "
                     "(ATOMS.CAST.SPIN) that serves one lane per bank per iteration; the loop's loads are counted "
-                    "with it; warps looping on the same word at the same time retry a little more (not counted)"
+                    "with it, each with its own ideal (a conflict-free loop has no excess); warps looping on the same word at the same time retry a little more (not counted)"
                     + ("; lanes sharing a 64-bit address retried more often on the GPU" if w == 8 else ""))
         return ""
 

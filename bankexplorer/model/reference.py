@@ -70,17 +70,20 @@ def reference_wavefronts(
     return total
 
 
-def reference_cas_loop(width: int, addresses: Sequence[int | None], hw: Hardware = NVIDIA_SM70_SM90) -> tuple[int, int]:
-    """A compare-and-swap loop, iteration by iteration: (iterations, wavefronts of its reloads).
+def reference_cas_loop(width: int, addresses: Sequence[int | None],
+                       hw: Hardware = NVIDIA_SM70_SM90) -> tuple[int, int, int]:
+    """A compare-and-swap loop, iteration by iteration: (iterations, wavefronts of its reloads,
+    their ideal).
 
     Each iteration every remaining lane reloads its word (a load: distinct words per bank slot, per
-    phase), then each (phase, slot) lets its lowest remaining lane swap; the others retry."""
+    phase; ideal: the distinct words of the phase over the slots, rounded up), then each (phase,
+    slot) lets its lowest remaining lane swap; the others retry."""
     W = hw.warp_size
     u = max(width, hw.bank_width)
     slots = max(1, hw.row_bytes // u)
     per = min(W, max(1, hw.row_bytes // u))
     remaining = [lane for lane in range(W) if addresses[lane] is not None]
-    iterations = loads = 0
+    iterations = loads = ideal = 0
     while remaining:
         iterations += 1
         cost: dict[int, dict[int, set[int]]] = {}
@@ -88,9 +91,10 @@ def reference_cas_loop(width: int, addresses: Sequence[int | None], hw: Hardware
             unit = addresses[lane] // u
             cost.setdefault(lane // per, {}).setdefault(unit % slots, set()).add(unit)
         loads += sum(max(len(v) for v in ph.values()) for ph in cost.values())
+        ideal += sum(-(-sum(len(v) for v in ph.values()) // slots) for ph in cost.values())
         winners: dict[tuple[int, int], int] = {}
         for lane in remaining:
             key = (lane // per, (addresses[lane] // u) % slots)
             winners.setdefault(key, lane)
         remaining = [lane for lane in remaining if lane not in winners.values()]
-    return iterations, loads
+    return iterations, loads, ideal

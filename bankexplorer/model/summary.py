@@ -28,17 +28,23 @@ class RowCounts:
     executions: np.ndarray  # (N,) or None: 1 per row
     loop_loads: np.ndarray  # (N,) wavefronts of compare-and-swap loop loads
     repeat: np.ndarray
+    loop_ideal: np.ndarray | int = 0  # (N,) the ideal of those loads
 
     def total_wavefronts(self) -> np.ndarray:
         """Wavefronts per row, loop loads included, 0 on rows with an error."""
         return np.where(self.ok, self.wavefronts + self.loop_loads, 0)
+
+    def total_ideal(self) -> np.ndarray:
+        """The ideal per row, loop loads included (a conflict-free loop's reloads are no excess),
+        0 on rows with an error."""
+        return np.where(self.ok, self.ideal + self.loop_ideal, 0)
 
 
 def batch_totals(c: RowCounts, row_bytes: int) -> dict[str, int]:
     """The totals of one batch (everything but ``shared_bytes``)."""
     ok, rep = c.ok, c.repeat
     wf = c.total_wavefronts()
-    ideal = np.where(ok, c.ideal, 0)
+    ideal = c.total_ideal()
     execs = np.where(ok, c.executions, 0)
     loop_execs = np.where(np.where(ok, c.loop_loads, 0) > 0, execs, 0)  # the loop's load runs as often
     return {
@@ -71,7 +77,7 @@ class _Groups:
             return
         used, inv = np.unique(ids[has], return_inverse=True)
         wf = c.total_wavefronts()[has]
-        ideal = np.where(c.ok, c.ideal, 0)[has]
+        ideal = c.total_ideal()[has]
         rep = c.repeat[has]
         cols = [np.bincount(inv, minlength=used.size)] + [
             np.bincount(inv, weights=w, minlength=used.size) for w in (wf, ideal, wf * rep)]
@@ -129,12 +135,13 @@ class Summary:
                 self.histogram[: h.size] += h
         # the worst rows: most excess wavefronts, then most wavefronts, then file order
         wf = c.total_wavefronts()
-        excess = wf - np.where(c.ok, c.ideal, 0)
+        ideal = c.total_ideal()
+        excess = wf - ideal
         cand = np.flatnonzero(c.ok)
         if cand.size > self.n_worst:
             order = np.lexsort((cand, -wf[cand], -excess[cand]))[: self.n_worst]
             cand = cand[order]
-        new = np.stack([cand + first_row, wf[cand], c.ideal[cand], c.degree[cand], excess[cand]], axis=1)
+        new = np.stack([cand + first_row, wf[cand], ideal[cand], c.degree[cand], excess[cand]], axis=1)
         keys = [label_of(int(i)) if label_of else ("", None) for i in cand]
         allrows = np.concatenate([self.worst, new.astype(np.int64)])
         allkeys = self.worst_keys + keys

@@ -408,8 +408,9 @@ class InstructionList(QWidget):
             wf, ideal, deg = an.result.wavefronts, an.result.ideal, an.result.degree
             count = np.bincount(src, minlength=n)
             bad_n = per_instruction(src, (wf < 0).astype(np.int64), n, np.add)
-            wf_sum = per_instruction(src, np.maximum(wf, 0), n, np.add)
-            id_sum = per_instruction(src, ideal, n, np.add)
+            row_wf, row_ideal = an.row_costs()  # the sums the Summary's totals make
+            wf_sum = per_instruction(src, row_wf, n, np.add)
+            id_sum = per_instruction(src, row_ideal, n, np.add)
             wf_max, id_max, deg_max = (per_instruction(src, x, n, np.maximum) for x in (wf, ideal, deg))
         # the model's signals are held while the texts change and one dataChanged covers the
         # changed cells afterwards: each cell's own made the table and its header (columns sized

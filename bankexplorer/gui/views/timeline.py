@@ -254,8 +254,8 @@ class TimelineView(DocView):
     def _render_sequence(self, an: Analysis, sel: Selection, row: int | None) -> None:
         st = self.style_
         rows = np.flatnonzero(an.warp == sel.warp)
-        wf = np.maximum(an.result.wavefronts[rows], 0)
-        ideal = np.where(an.result.wavefronts[rows] >= 0, an.result.ideal[rows], 0)
+        row_wf, row_ideal = an.row_costs()  # a compare-and-swap loop's loads with it, as the totals
+        wf, ideal = row_wf[rows], row_ideal[rows]
         x0 = np.concatenate([[0], np.cumsum(wf)[:-1]]).astype(float)
         ix0 = np.concatenate([[0], np.cumsum(ideal)[:-1]]).astype(float)
         self._seq_rows, self._seq_x0, self._seq_w = rows, x0, wf.astype(float)
