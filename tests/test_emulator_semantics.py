@@ -238,6 +238,39 @@ def test_another_thread_stops_a_run_within_milliseconds_and_reads_its_progress()
         run(ENDLESS, LaunchConfig((32, 1, 1)), control=done)
 
 
+CP_ASYNC = r"""
+#include <cuda_pipeline.h>
+__global__ void pipe(const float4 *in, float *out) {
+    __shared__ float4 s[2][64];
+    for (int st = 0; st < 2; ++st)
+        __pipeline_memcpy_async(&s[st][threadIdx.x], &in[st * 64 + threadIdx.x], sizeof(float4));
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+    __syncthreads();
+    float4 a = s[1][(threadIdx.x + 1) % 64];
+    out[threadIdx.x] = a.x + a.y + a.z + a.w;
+}
+"""
+
+
+def test_padding_no_thread_runs_is_no_access_in_the_report(tmp_path):
+    """nvcc pads cp.async with '@!PT LDS RZ, [RZ]' (never true): it is executed (the per-SASS
+    counts keep it, as Nsight does) but reads nothing, so the per-line report, and the comparison
+    with the source as written, do not list "3 x LDS" on the memcpy_async line ("0 wavefronts
+    instead of 0")."""
+    k = tmp_path / "pipe.cu"
+    k.write_text(CP_ASYNC)
+    p = _cli("import-cuda", str(k), "--block", "64", "--sass")
+    assert p.returncode == 0, p.stderr
+    assert "@!PT LDS" not in p.stdout and "x LDS " not in p.stdout.split("as written")[0].replace("LDS.128", "")
+    assert "as written vs as compiled: every line executes as written" in p.stdout
+    assert "8 wavefronts for 2 shared-memory warp instructions executed" in p.stdout
+    out = tmp_path / "o.json"
+    assert _cli("import-cuda", str(k), "--block", "64", "--sass-json", str(out)).returncode == 0
+    pads = [r for r in json.loads(out.read_text())["sass"] if r["sass"].startswith("@!PT LDS")]
+    assert pads and all(r["executed"] == 2 and r["pred_on_threads"] == 0 for r in pads)  # as the GPU counts them
+
+
 def test_a_deadlock_is_an_error_that_says_where():
     from bankexplorer.sass.issue import EmulationError
 

@@ -116,8 +116,8 @@ def report_rows(r: KernelRun) -> list[SassRow]:
     written (the unoptimised build), one per source access, named by the shared instruction it
     stands for (``LDS``, ``STS.64``, ``ATOMS``), on the user's line (a header function's accesses
     on the line that called it), with the SASS that made it."""
-    if r.optimized:
-        return [x for x in r.rows if x.wavefronts is not None and x.executed]
+    if r.optimized:  # a guard no thread passed (nvcc's '@!PT LDS RZ, [RZ]' padding) made no access
+        return [x for x in r.rows if x.wavefronts is not None and x.pred_on_threads]
     from .compare import written_groups
     from .run import TIMING
 

@@ -96,6 +96,8 @@ def per_line(run: KernelRun, as_written: bool | None = None) -> tuple[dict[int, 
     for r in run.rows:
         if r.wavefronts is None:
             continue
+        if not r.pred_on_threads:  # no thread's guard held (nvcc's '@!PT LDS RZ, [RZ]' padding): no access
+            continue
         sass.setdefault(r.line, []).append(r.sass)
         if r.executed:
             counts.setdefault(r.line, Counter())[r.opcode] += r.executed
