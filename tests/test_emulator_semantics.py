@@ -271,6 +271,61 @@ def test_padding_no_thread_runs_is_no_access_in_the_report(tmp_path):
     assert pads and all(r["executed"] == 2 and r["pred_on_threads"] == 0 for r in pads)  # as the GPU counts them
 
 
+PRINTF = r"""
+#include <cstdio>
+__global__ void pf(const float *in, int *out) {
+    __shared__ float s[64];
+    s[threadIdx.x] = in[threadIdx.x] * 0.5f;
+    __syncthreads();
+    if (threadIdx.x % 16 == 0)
+        printf("t=%3d warp %u: s=%6.2f %s %c %lld %x%%\n", threadIdx.x, threadIdx.x / 32, s[threadIdx.x],
+               threadIdx.x < 32 ? "lo" : "hi", 'A' + threadIdx.x % 26, -1ll * threadIdx.x, threadIdx.x * 255);
+    out[threadIdx.x] = (int)s[63 - threadIdx.x];
+}
+"""
+
+
+def test_printf_runs_and_shows_what_it_printed(tmp_path):
+    """A debugging printf is a call to the external vprintf: it was 'LEPC is not modelled' and the
+    kernel could not be executed. Now each calling thread's line is formatted from the emulated
+    stack and strings, in both builds, and the kernel goes on."""
+    from bankexplorer.sass.launch import LaunchConfig
+    from bankexplorer.sass.run import emulate as run
+
+    want = ["t=  0 warp 0: s=  0.00 lo A 0 0%", "t= 16 warp 0: s=  8.00 lo Q -16 ff0%",
+            "t= 32 warp 1: s= 16.00 hi G -32 1fe0%", "t= 48 warp 1: s= 24.00 hi W -48 2fd0%"]
+    data = np.arange(64, dtype=np.float32)
+    for optimize in (True, False):
+        r = run(PRINTF, LaunchConfig((64, 1, 1), arrays={"in": data.tobytes()}), optimize=optimize)
+        assert [t for _, t in r.printed] == want and {ln for ln, _ in r.printed} == {8}
+        assert np.array_equal(r.buffers["out"][:256].view(np.int32), (data[::-1] * 0.5).astype(np.int32))
+    k, x = tmp_path / "pf.cu", tmp_path / "in.npy"
+    k.write_text(PRINTF)
+    np.save(x, data)
+    p = _cli("import-cuda", str(k), "--block", "64", "--arg", f"in={x}")
+    assert p.returncode == 0, p.stderr
+    assert "printf (4 lines, in the order the threads called it):\n    8: t=  0 warp 0: s=  0.00 lo A 0 0%\n" in p.stdout
+
+
+def test_printf_conversions_as_c_writes_them():
+    import struct
+
+    from bankexplorer.sass.printf import format_line
+
+    def packed(*items):
+        b = b""
+        for f, v in items:
+            n = struct.calcsize(f)
+            b = b.ljust(-(-len(b) // n) * n, b"\0") + struct.pack("<" + f, v)
+        return b
+
+    args = packed(("i", -5), ("d", 3.25), ("Q", 0x1000), ("I", 255), ("q", -7), ("i", 65), ("d", float("inf")),
+                  ("I", 8), ("i", 42), ("Q", 0))
+    text = format_line(b"%d|%.2f|%s|%#x|%lld|%c|%6f|%#o|%-4d|%s|%5.1e|%%", lambda o, n: args[o:o + n],
+                       lambda a: b"abc" if a == 0x1000 else b"(null)")
+    assert text.startswith("-5|3.25|abc|0xff|-7|A|   inf|010|42  |(null)|")
+
+
 def test_a_deadlock_is_an_error_that_says_where():
     from bankexplorer.sass.issue import EmulationError
 

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 
 #: pause after the last keystroke before compiling and running again
 DEBOUNCE_MS = 400
+PRINTF_NOTES = 50  # printf lines the notes show
 PROGRESS_MS = 250  # how often a running kernel's count of executed warp instructions is shown
 CUDA_EXAMPLES = EXAMPLES / "cuda"
 #: a pointer parameter's buffer (what ``sass.launch`` gives each): an attached array must fit
@@ -604,6 +605,11 @@ class CudaImportDialog(QDialog):
                       for ln, msg in out.problems]
             if out.run is not None:
                 notes += [(ln, "note", msg) for ln, msg in out.run.notes]
+                shown = out.run.printed[:PRINTF_NOTES]
+                notes += [(ln, "note", f"printf: {text}") for ln, text in shown]
+                more = len(out.run.printed) + out.run.printed_dropped - len(shown)
+                if more > 0:
+                    notes.append((0, "note", f"printf: … {more:,} more line{'s' if more != 1 else ''}"))
                 if out.run.timing_dependent:
                     notes.append((0, "note", "some counts depend on the order in which warps run (the GPU's timing)"))
             if out.message and not out.problems:

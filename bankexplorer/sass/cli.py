@@ -181,10 +181,30 @@ def print_report(r: KernelRun, origin: str, where: str, pattern=None, changes=()
     eff = f"{ideal / wf:.0%}" if wf else "-"
     print(f"total per block: {wf:,} wavefronts for {ex:,} shared-memory warp instructions executed (ideal {ideal:,}, "
           f"efficiency {eff})")
+    print_printf(r)
     for line, msg in r.notes:
         print(f"{where}:{line}: note: {msg}" if line else f"{where}: note: {msg}", file=sys.stderr)
     if r.timing_dependent:
         print(f"{where}: note: some counts depend on the order in which warps run (timing_dependent)", file=sys.stderr)
+
+
+#: printf lines the report shows (``--sass-json`` keeps every line the run kept)
+PRINTF_LINES = 50
+
+
+def print_printf(r: KernelRun) -> None:
+    """What the kernel's printf calls printed, in the order the threads called (a warp's lanes in
+    order; on a GPU, warps may interleave otherwise)."""
+    if not r.printed:
+        return
+    more = len(r.printed) - PRINTF_LINES + r.printed_dropped
+    print(f"printf ({len(r.printed) + r.printed_dropped:,} line{'s' if len(r.printed) != 1 else ''}, in the order "
+          f"the threads called it):")
+    for line, text in r.printed[:PRINTF_LINES]:
+        print(f"{line:>5}: {text}")
+    if more > 0:
+        print(f"       … {more:,} more line{'s' if more != 1 else ''}" +
+              (" (--sass-json keeps the first 1,000)" if len(r.printed) > PRINTF_LINES else ""))
 
 
 #: seconds a run executes before a terminal is told how far it got (most runs end well before)

@@ -230,6 +230,10 @@ def constant_bank0(image: KernelImage, cfg: LaunchConfig, decls: list[ParamDecl]
         for bank_no, off, sym, addend in image.relocations:
             if sym in image.globals_at:
                 patches.append((bank_no, off, base + image.globals_at[sym] + addend))
+            elif sym == "vprintf":  # printf's: the emulator does the call (sass/printf.py)
+                from .printf import VPRINTF
+
+                patches.append((bank_no, off, VPRINTF + addend))
     return bank, buffers
 
 

@@ -138,6 +138,10 @@ class KernelRun:
     seconds: float = 0.0
     warp_instructions: int = 0
     optimized: bool = True  # False: the unoptimised build (-G), the source as written
+    #: what the kernel's printf calls printed, (line, text) per line in the order the threads called
+    #: (a warp's lanes in order), at most ``printf.MAX_LINES``; ``printed_dropped`` lines past that
+    printed: list[tuple[int, str]] = field(default_factory=list)
+    printed_dropped: int = 0
 
     def to_json(self, arrays_by_pc: dict[int, str] | None = None) -> dict:
         rows = [r.to_json() for r in self.rows]
@@ -148,6 +152,7 @@ class KernelRun:
         return {"arch": self.arch, **build, "block": list(self.block), "block_index": list(self.block_index),
                 "kernel": self.kernel, "timing_dependent": self.timing_dependent,
                 "notes": [{"line": ln, "message": m} for ln, m in self.notes],
+                **({"printf": [{"line": ln, "text": t} for ln, t in self.printed]} if self.printed else {}),
                 "warp_instructions": self.warp_instructions, "sass": rows}
 
 
@@ -164,6 +169,8 @@ class Run:
         self.budget = budget
         self.control = control
         self.issued = 0
+        self.printed: list[tuple[int, str]] = []  # printf's lines (sass/printf.py)
+        self.printed_dropped = 0
         self._check_at = min(budget, CHECK_EVERY) if control is not None else budget  # the next look past the count
         self.timing_notes: dict[int, str] = {}
         self.data_branches: dict[int, int] = {}  # instruction index -> taint of a deciding predicate
@@ -377,4 +384,5 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
         notes.append((0, f"`{n}`: {int(tb.sum()):,} bytes hold values that depend on the order in which warps "
                          f"reached shared memory (a race or contended atomics): another GPU run may differ"))
     return KernelRun(arch, name, symbol, cfg.block, cfg.block_index, rows, acc, arrays, final, timed, timing,
-                     sorted(set(notes)), time.perf_counter() - t0, run.issued, optimize)
+                     sorted(set(notes)), time.perf_counter() - t0, run.issued, optimize, run.printed,
+                     run.printed_dropped)

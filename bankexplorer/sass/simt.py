@@ -533,7 +533,28 @@ def op_nop(iss: Issue) -> None:
     """Instructions with no effect on what is modelled (scheduling hints)."""
 
 
+def op_lepc(iss: Issue) -> None:
+    """``LEPC Rd, label``: the label's address into Rd:Rd+1 (a call's return address)."""
+    iss.set64(0, np.uint64(_target(iss)))
+
+
 def op_call(iss: Issue) -> None:
+    first = iss.ins.operands[0]
+    if isinstance(first, Label) and first.target is None and first.name == "vprintf":  # -G: by name
+        from .printf import call_vprintf
+
+        call_vprintf(iss, np.flatnonzero(iss.on))
+        return
+    if isinstance(first, Reg):  # CALL.ABS.NOINC Rx: through an address (printf's vprintf)
+        from .printf import VPRINTF, call_vprintf
+
+        lanes = np.flatnonzero(iss.on)
+        to = np.broadcast_to(np.asarray(iss.u64(0)), iss.S.shape)
+        if lanes.size and bool((to[lanes] == np.uint64(VPRINTF)).all()):
+            call_vprintf(iss, lanes)
+            return
+        raise EmulationError(f"line {iss.ins.line}: {iss.ins.text!r} calls a function through its address: only "
+                             f"printf's vprintf is modelled, so this kernel cannot be executed")
     sched = iss.run.sched
     lanes = np.flatnonzero(iss.on)
     d = sched.depth[lanes]
@@ -643,7 +664,7 @@ SELF_ADVANCING = {"BAR", "BSYNC", "WARPSYNC", "BREAK", "SYNCS"}
 
 CONTROL = {
     "BRA": op_bra, "JMP": op_bra, "EXIT": op_exit, "BSSY": op_bssy, "BSYNC": op_bsync, "BREAK": op_break,
-    "WARPSYNC": op_warpsync, "ENDCOLLECTIVE": op_nop, "CALL": op_call, "RET": op_ret, "BAR": op_bar, "BRX": op_brx,
+    "WARPSYNC": op_warpsync, "ENDCOLLECTIVE": op_nop, "CALL": op_call, "LEPC": op_lepc, "RET": op_ret, "BAR": op_bar, "BRX": op_brx,
     "JMX": op_brx,
     "B2R": op_b2r, "BMOV": op_bmov, "SYNCS": op_syncs, "YIELD": op_nop, "NANOSLEEP": op_nop, "BPT": op_trap, "KILL": op_exit,
 }

@@ -1,0 +1,153 @@
+"""Device ``printf``: the call nvcc makes to ``vprintf``, done by the emulator.
+
+A kernel's ``printf(fmt, ...)`` compiles to a call of the external function ``vprintf(fmt, args)``:
+the format string's address in R4:R5, the arguments packed in the thread's stack (each aligned to
+its size; ``float`` promoted to ``double``) at R6:R7, the return address set by ``LEPC R20``, then
+``CALL.ABS.NOINC`` through an address the driver fills in. The launch gives that address the value
+:data:`VPRINTF`, and the call formats each calling thread's line as the device's printf does (the
+C conversions, read from the emulated memory; ``%s`` strings too) and returns to R20:R21. The lines
+go to the run's notes: a pasted kernel with a debugging ``printf`` runs, and shows what it printed.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+#: the address the launch gives ``vprintf`` (no buffer or window is there)
+VPRINTF = 0x7FF0_0000_0000_0000
+#: lines a run keeps (the GPU's printf buffer also holds a bounded amount), and characters a line
+MAX_LINES = 1000
+MAX_LINE = 1000
+#: bytes of a format or ``%s`` string read before giving up on its terminating zero
+MAX_STRING = 4096
+
+_SPEC = re.compile(rb"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d+))?(hh|h|ll|l|z|j|t|L)?([diouxXcsfFeEgGaAp%])")
+
+
+def format_line(fmt: bytes, arg_bytes, read_string) -> str:
+    """One thread's printf. ``arg_bytes(offset, size) -> bytes`` reads the packed arguments,
+    ``read_string(address) -> bytes`` a zero-terminated string (``%s``)."""
+    out, pos, off = [], 0, 0
+
+    def take(size: int) -> int:
+        nonlocal off
+        off = -(-off // size) * size  # each argument at a multiple of its size
+        v = int.from_bytes(arg_bytes(off, size), "little")
+        off += size
+        return v
+
+    for m in _SPEC.finditer(fmt):
+        out.append(fmt[pos:m.start()].decode("utf-8", "replace"))
+        pos = m.end()
+        flags, width, prec, length, conv = (g.decode() if g else "" for g in m.groups())
+        if conv == "%":
+            out.append("%")
+            continue
+        if width == "*":
+            width = str(_signed(take(4), 4))
+        if prec == "*":
+            prec = str(_signed(take(4), 4))
+        spec = "%" + flags + width + ("." + prec if prec else "")
+        if conv in "fFeEgGaA":
+            v = float(np.frombuffer(take(8).to_bytes(8, "little"), np.float64)[0])
+            out.append(_c_float(spec, flags, width, conv, v))
+        elif conv == "s":
+            s = read_string(take(8)).decode("utf-8", "replace")
+            out.append((spec + "s") % s)
+        elif conv == "p":
+            out.append((spec.replace("#", "") + "s") % f"0x{take(8):x}")
+        elif conv == "c":
+            out.append((spec + "c") % chr(take(4) & 0xFF))
+        else:  # integers: 8 bytes for l, ll, z, j, t; else 4 (char and short arrive promoted to int)
+            size = 8 if length in ("l", "ll", "z", "j", "t") else 4
+            v = take(size)
+            bits = {"hh": 8, "h": 16}.get(length, size * 8)
+            v &= (1 << bits) - 1
+            if conv in "di":
+                out.append((spec + "d") % _signed(v, bits // 8))
+            elif conv == "u":
+                out.append((spec + "d") % v)
+            elif conv == "o" and "#" in flags:  # C's alternate octal is a leading 0, Python's 0o
+                text = (spec.replace("#", "") + "o") % v
+                out.append(text if text.lstrip().startswith("0") else text.replace(text.lstrip(), "0" + text.lstrip(), 1))
+            else:
+                out.append((spec + conv) % v)
+    out.append(fmt[pos:].decode("utf-8", "replace"))
+    return "".join(out)
+
+
+def _signed(v: int, size: int) -> int:
+    top = 1 << (8 * size - 1)
+    return v - 2 * top if v & top else v
+
+
+def _c_float(spec: str, flags: str, width: str, conv: str, v: float) -> str:
+    if conv in "aA":
+        s = float.hex(v)
+        return s.upper() if conv == "A" else s
+    if v != v or v in (float("inf"), float("-inf")):  # C pads inf and nan with spaces, never zeros
+        text = "nan" if v != v else ("-inf" if v < 0 else ("+inf" if "+" in flags else "inf"))
+        text = text.upper() if conv.isupper() else text
+        return ("%" + ("-" if "-" in flags else "") + width + "s") % text
+    return (spec + conv) % v
+
+
+def call_vprintf(iss, lanes: np.ndarray) -> None:
+    """``CALL.ABS.NOINC`` to :data:`VPRINTF` by ``lanes``: each prints its line (in lane order, as
+    the GPU's buffer gets a warp's lines), ``vprintf`` returns the number of arguments in R4, and
+    the threads go on at the return address in R20:R21 (set by ``LEPC``)."""
+    b, run = iss.b, iss.run
+    reg64 = lambda r: (b.R[r].astype(np.uint64) | (b.R[r + 1].astype(np.uint64) << np.uint64(32)))  # noqa: E731
+    fmt_at, args_at, back = reg64(4), reg64(6), reg64(20)
+    counts = np.zeros(b.lanes, np.uint32)
+    printed = run.printed
+    for lane in lanes.tolist():
+        if len(printed) >= MAX_LINES:  # kept enough: count the rest (a line a call) without formatting
+            run.printed_dropped += 1
+            continue
+        fmt = _string(b, int(fmt_at[lane]), lane)
+        base = int(args_at[lane])
+        text = format_line(fmt, lambda off, n, lane=lane: _bytes(b, base + off, n, lane),
+                           lambda a, lane=lane: _string(b, a, lane))
+        counts[lane] = len(_SPEC.findall(fmt)) - fmt.count(b"%%")
+        for piece in text.split("\n")[:-1] if text.endswith("\n") else text.split("\n"):
+            if len(printed) < MAX_LINES:
+                printed.append((iss.ins.line, piece[:MAX_LINE]))
+            else:
+                run.printed_dropped += 1
+    iss.write(4, False, counts)
+    for pc in np.unique(back[lanes]).tolist():
+        iss.jump(iss.on & (back == np.uint64(pc)), int(pc))
+
+
+def _bytes(b, address: int, n: int, lane: int) -> bytes:
+    """``n`` bytes at a generic address, as thread ``lane`` sees it (its own stack for local)."""
+    from .state import LOCAL_WINDOW, SHARED_WINDOW, MemoryFault
+
+    if LOCAL_WINDOW <= address < LOCAL_WINDOW + (1 << 32):
+        off = address - LOCAL_WINDOW
+        if off + n > b.local.shape[1]:
+            raise MemoryFault(f"printf reads past thread {lane}'s stack")
+        return b.local[lane, off:off + n].tobytes()
+    if SHARED_WINDOW <= address < SHARED_WINDOW + (1 << 32):
+        off = address - SHARED_WINDOW
+        if off + n > b.shared.size:
+            raise MemoryFault("printf reads past the block's shared memory")
+        return b.shared[off:off + n].tobytes()
+    bi, off = b.memory.locate(np.array([address], np.int64), n)
+    return b.memory.buffers[int(bi[0])].data[int(off[0]):int(off[0]) + n].tobytes()
+
+
+def _string(b, address: int, lane: int) -> bytes:
+    """The zero-terminated string at ``address`` (at most :data:`MAX_STRING` bytes)."""
+    if address == 0:
+        return b"(null)"
+    out = bytearray()
+    while len(out) < MAX_STRING:
+        chunk = _bytes(b, address + len(out), 1, lane)
+        if chunk == b"\0":
+            break
+        out += chunk
+    return bytes(out)
