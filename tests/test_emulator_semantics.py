@@ -307,10 +307,32 @@ def test_printf_runs_and_shows_what_it_printed(tmp_path):
     assert "printf (4 lines, in the order the threads called it):\n    8: t=  0 warp 0: s=  0.00 lo A 0 0%\n" in p.stdout
 
 
+def test_a_failed_assert_stops_the_kernel_and_names_it():
+    """assert() calls __assertfail when it fails: on the GPU the kernel stops (device-side assert).
+    It was 'calls a function through its address'; now it names the assertion, line and thread,
+    in both builds, and a kernel whose asserts hold runs as before."""
+    from bankexplorer.sass.issue import EmulationError
+    from bankexplorer.sass.launch import LaunchConfig
+    from bankexplorer.sass.run import emulate as run
+
+    src = ("#include <cassert>\n__global__ void ak(const int *in, int *out) {\n  __shared__ int s[32];\n"
+           "  s[threadIdx.x] = in[threadIdx.x];\n  __syncthreads();\n  assert(s[threadIdx.x] >= 0);\n"
+           "  out[threadIdx.x] = s[31 - threadIdx.x];\n}\n")
+    good = np.arange(32, dtype=np.int32)
+    bad = good.copy()
+    bad[[5, 9]] = -1
+    for optimize in (True, False):
+        r = run(src, LaunchConfig((32, 1, 1), arrays={"in": good.tobytes()}), optimize=optimize)
+        assert np.array_equal(r.buffers["out"][:128].view(np.int32), good[::-1])
+        with pytest.raises(EmulationError, match=r"line 6: assertion `s\[threadIdx.x\] >= 0` failed in 2 threads "
+                                                 r"\(the first: threadIdx 5,0,0\).*device-side assert"):
+            run(src, LaunchConfig((32, 1, 1), arrays={"in": bad.tobytes()}), optimize=optimize)
+
+
 def test_printf_conversions_as_c_writes_them():
     import struct
 
-    from bankexplorer.sass.printf import format_line
+    from bankexplorer.sass.calls import format_line
 
     def packed(*items):
         b = b""

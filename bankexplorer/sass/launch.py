@@ -230,10 +230,11 @@ def constant_bank0(image: KernelImage, cfg: LaunchConfig, decls: list[ParamDecl]
         for bank_no, off, sym, addend in image.relocations:
             if sym in image.globals_at:
                 patches.append((bank_no, off, base + image.globals_at[sym] + addend))
-            elif sym == "vprintf":  # printf's: the emulator does the call (sass/printf.py)
-                from .printf import VPRINTF
+            else:  # printf's vprintf, assert's __assertfail: the emulator does the call (sass/calls.py)
+                from .calls import FUNCTIONS
 
-                patches.append((bank_no, off, VPRINTF + addend))
+                if sym in FUNCTIONS:
+                    patches.append((bank_no, off, FUNCTIONS[sym] + addend))
     return bank, buffers
 
 

@@ -139,7 +139,7 @@ class KernelRun:
     warp_instructions: int = 0
     optimized: bool = True  # False: the unoptimised build (-G), the source as written
     #: what the kernel's printf calls printed, (line, text) per line in the order the threads called
-    #: (a warp's lanes in order), at most ``printf.MAX_LINES``; ``printed_dropped`` lines past that
+    #: (a warp's lanes in order), at most ``calls.MAX_LINES``; ``printed_dropped`` lines past that
     printed: list[tuple[int, str]] = field(default_factory=list)
     printed_dropped: int = 0
 
@@ -169,7 +169,7 @@ class Run:
         self.budget = budget
         self.control = control
         self.issued = 0
-        self.printed: list[tuple[int, str]] = []  # printf's lines (sass/printf.py)
+        self.printed: list[tuple[int, str]] = []  # printf's lines (sass/calls.py)
         self.printed_dropped = 0
         self._check_at = min(budget, CHECK_EVERY) if control is not None else budget  # the next look past the count
         self.timing_notes: dict[int, str] = {}

@@ -540,21 +540,24 @@ def op_lepc(iss: Issue) -> None:
 
 def op_call(iss: Issue) -> None:
     first = iss.ins.operands[0]
-    if isinstance(first, Label) and first.target is None and first.name == "vprintf":  # -G: by name
-        from .printf import call_vprintf
+    if isinstance(first, Label) and first.target is None:  # -G: the device runtime's function by name
+        from .calls import FUNCTIONS, call
 
-        call_vprintf(iss, np.flatnonzero(iss.on))
-        return
-    if isinstance(first, Reg):  # CALL.ABS.NOINC Rx: through an address (printf's vprintf)
-        from .printf import VPRINTF, call_vprintf
+        if first.name in FUNCTIONS:
+            call(iss, np.flatnonzero(iss.on), FUNCTIONS[first.name])
+            return
+    if isinstance(first, Reg):  # CALL.ABS.NOINC Rx: through an address (printf's vprintf, assert's)
+        from .calls import FUNCTIONS, call
 
         lanes = np.flatnonzero(iss.on)
-        to = np.broadcast_to(np.asarray(iss.u64(0)), iss.S.shape)
-        if lanes.size and bool((to[lanes] == np.uint64(VPRINTF)).all()):
-            call_vprintf(iss, lanes)
-            return
-        raise EmulationError(f"line {iss.ins.line}: {iss.ins.text!r} calls a function through its address: only "
-                             f"printf's vprintf is modelled, so this kernel cannot be executed")
+        to = np.broadcast_to(np.asarray(iss.u64(0)), iss.S.shape)[lanes]
+        for address in FUNCTIONS.values():
+            if lanes.size and bool((to == np.uint64(address)).all()):
+                call(iss, lanes, address)
+                return
+        raise EmulationError(f"line {iss.ins.line}: {iss.ins.text!r} calls a function through its address (a "
+                             f"function pointer?): only printf and assert are modelled, so this kernel cannot be "
+                             f"executed")
     sched = iss.run.sched
     lanes = np.flatnonzero(iss.on)
     d = sched.depth[lanes]

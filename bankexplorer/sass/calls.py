@@ -1,12 +1,18 @@
-"""Device ``printf``: the call nvcc makes to ``vprintf``, done by the emulator.
+"""Calls a kernel makes into the CUDA device runtime, done by the emulator: ``printf`` and ``assert``.
 
-A kernel's ``printf(fmt, ...)`` compiles to a call of the external function ``vprintf(fmt, args)``:
-the format string's address in R4:R5, the arguments packed in the thread's stack (each aligned to
-its size; ``float`` promoted to ``double``) at R6:R7, the return address set by ``LEPC R20``, then
-``CALL.ABS.NOINC`` through an address the driver fills in. The launch gives that address the value
-:data:`VPRINTF`, and the call formats each calling thread's line as the device's printf does (the
-C conversions, read from the emulated memory; ``%s`` strings too) and returns to R20:R21. The lines
-go to the run's notes: a pasted kernel with a debugging ``printf`` runs, and shows what it printed.
+nvcc compiles them to calls of external functions whose addresses the driver fills in: the
+arguments in R4 upwards, the return address set by ``LEPC R20``, then ``CALL.ABS.NOINC`` through a
+register (or, in the -G build, by name). The launch gives each function a sentinel address
+(:data:`FUNCTIONS`), and :func:`call` does what the function does:
+
+* ``vprintf(fmt, args)`` (``printf``): the format string's address in R4:R5, the arguments packed
+  in the thread's stack (each aligned to its size; ``float`` promoted to ``double``) at R6:R7. Each
+  calling thread's line is formatted as C's printf does, from the emulated memory (``%s`` too),
+  and kept on the run (the report, the dialog's notes, ``--sass-json``); it returns the number of
+  arguments in R4 and the threads go on at R20:R21.
+* ``__assertfail(message, file, line, function, size)`` (a failed ``assert``): on the GPU the
+  kernel stops ("device-side assert triggered"); here the run ends with an error that names the
+  assertion, its line and the threads that failed it.
 """
 
 from __future__ import annotations
@@ -15,8 +21,10 @@ import re
 
 import numpy as np
 
-#: the address the launch gives ``vprintf`` (no buffer or window is there)
+#: the address the launch gives ``vprintf`` (no buffer or window is there), and ``__assertfail``
 VPRINTF = 0x7FF0_0000_0000_0000
+ASSERTFAIL = VPRINTF + 0x100
+FUNCTIONS = {"vprintf": VPRINTF, "__assertfail": ASSERTFAIL}
 #: lines a run keeps (the GPU's printf buffer also holds a bounded amount), and characters a line
 MAX_LINES = 1000
 MAX_LINE = 1000
@@ -92,6 +100,28 @@ def _c_float(spec: str, flags: str, width: str, conv: str, v: float) -> str:
         text = text.upper() if conv.isupper() else text
         return ("%" + ("-" if "-" in flags else "") + width + "s") % text
     return (spec + conv) % v
+
+
+def call(iss, lanes: np.ndarray, address: int) -> None:
+    """``lanes`` call the device-runtime function at ``address`` (one of :data:`FUNCTIONS`)."""
+    if address == VPRINTF:
+        call_vprintf(iss, lanes)
+    else:
+        call_assertfail(iss, lanes)
+
+
+def call_assertfail(iss, lanes: np.ndarray) -> None:
+    """A failed ``assert``: the kernel stops, as on the GPU, with the assertion and the threads."""
+    from .issue import EmulationError
+
+    b = iss.b
+    lane = int(lanes[0])
+    at = lambda r: int(b.R[r][lane]) | (int(b.R[r + 1][lane]) << 32)  # noqa: E731
+    text = _string(b, at(4), lane).decode("utf-8", "replace")
+    who = f"{lanes.size} thread{'s' if lanes.size != 1 else ''} (the first: threadIdx " + \
+        ",".join(str(int(t[lane])) for t in b.tid) + ")"
+    raise EmulationError(f"line {iss.ins.line}: assertion `{text}` failed in {who}: on the GPU the kernel stops "
+                         f"here (device-side assert triggered), so there are no counts to show")
 
 
 def call_vprintf(iss, lanes: np.ndarray) -> None:
