@@ -53,10 +53,6 @@ KNOWN = {
     "extra20/union_find_serial_union_volatile_find": "nvcc made other code than NVRTC; after its volatile while loop "
                                                      "(with YIELD) the GPU ran the outer loop in more groups (34 passes, "
                                                      "the emulator 16): 4,067 shared wavefronts, the emulator 4,025",
-    "extra20/cub_reduce_raking_commutative_short_320": "VIMNMX3.S16x2 (a max of three short pairs) taken as one 32-bit "
-                                                       "max: out[1] 97, the GPU 99 (every count exact)",
-    "extra20/cub_scan_raking_short_288_max_min": "VIMNMX3.S16x2 taken as one 32-bit max/min: 533 of the shorts "
-                                                 "written differ (every count exact)",
     "extra20/tridiagonal_cyclic_reduction_512": "FCHK taken as false for a zero dividend: the GPU called the division's "
                                                 "slow path for 0 / b (one thread a step), the emulator never",
 }

@@ -766,3 +766,29 @@ def test_order_free_atomics_of_several_warps_are_not_timing(mode):
         assert (out[256:512] == m[np.arange(256) & 7] - 1).all()
     else:  # the store among the adds: the counts made addresses depend on timing
         assert r.timing_dependent
+
+
+def test_a_min_or_max_of_three_works_per_halfword():
+    """VIMNMX3.S16x2 / .U16x2 (the max or min of three operands per 16-bit half, as CUB's ``short``
+    reductions compile): each half on its own, signed unless U16x2 (extra20's short reduction and
+    scan: one 32-bit max gave 97 for the GPU's 99)."""
+    src = r"""
+    __global__ void three(const unsigned *a, const unsigned *b, const unsigned *c, unsigned *out) {
+        int t = threadIdx.x;
+        unsigned x = a[t], y = b[t], z = c[t];
+        out[t] = __vmaxs2(__vmaxs2(x, y), z);
+        out[32 + t] = __vminu2(__vminu2(x, y), z);
+        out[64 + t] = __vmins2(__vmins2(x, y), z);
+    }"""
+    from bankexplorer.compiler.kernel import build
+
+    assert "VIMNMX3.S16x2" in build(src).sass
+    rng = np.random.default_rng(14)
+    a, b, c = (rng.integers(0, 2**32, 32, dtype=np.uint64).astype(np.uint32) for _ in range(3))
+    a[:2], b[:2], c[:2] = [0x00017FFF, 0x8000FFFF], [0xFFFF0000, 0x7FFF8000], [0x00020001, 0x00000001]
+    out = emulate(src, a=a, b=b, c=c).buffers["out"][:96 * 4].view(np.uint32)
+    h = [v.view(np.uint16).reshape(32, 2) for v in (a, b, c)]
+    s = [v.view(np.int16) for v in h]
+    np.testing.assert_array_equal(out[:32], np.maximum(np.maximum(s[0], s[1]), s[2]).reshape(-1).view(np.uint32))
+    np.testing.assert_array_equal(out[32:64], np.minimum(np.minimum(h[0], h[1]), h[2]).reshape(-1).view(np.uint32))
+    np.testing.assert_array_equal(out[64:96], np.minimum(np.minimum(s[0], s[1]), s[2]).reshape(-1).view(np.uint32))

@@ -349,25 +349,41 @@ def _minmax(iss: Issue, a, b, pick_min):
     return np.where(pick_min, np.minimum(a, b), np.maximum(a, b))
 
 
+def _mode16(iss: Issue) -> str | None:
+    """The two-halves modifier of a min/max (``16x2``, ``S16x2``, ``U16x2``), None for 32 bits."""
+    return next((m for m in iss.ins.mods if m in ("16x2", "S16x2", "U16x2")), None)
+
+
+def _minmax16(iss: Issue, srcs: list[int], pick_min) -> np.ndarray:
+    """Min or max of the sources taken per 16-bit half (``__vmins2``, CUB's ``short`` max of
+    several items): each half on its own, signed unless U16x2."""
+    signed = _mode16(iss) != "U16x2"
+    halves = [_lanes16(iss, i, signed) for i in srcs]
+    fn = lambda x, y: np.where(pick_min, np.minimum(x, y), np.maximum(x, y))  # noqa: E731
+    lo, hi = halves[0]
+    for blo, bhi in halves[1:]:
+        lo, hi = fn(lo, blo), fn(hi, bhi)
+    return _join16(lo, hi)
+
+
 @op("VIMNMX", "IMNMX", "UIMNMX", "UVIMNMX")
 def vimnmx(iss: Issue) -> None:
     """``VIMNMX d, a, b, P``: min (P true) or max; sm_100 writes two predicates after d first."""
     _pouts, srcs, pins = _split(iss)
     pick_min = iss.p(pins[-1])
-    m16 = next((m for m in iss.ins.mods if m in ("16x2", "S16x2", "U16x2")), None)
-    if m16 is not None:  # two independent 16-bit min/max (``__vmins2``...): signed unless U16x2
-        signed = m16 != "U16x2"
-        alo, ahi = _lanes16(iss, srcs[0], signed)
-        blo, bhi = _lanes16(iss, srcs[1], signed)
-        pick = lambda x, y: np.where(pick_min, np.minimum(x, y), np.maximum(x, y))  # noqa: E731
-        iss.set(0, _join16(pick(alo, blo), pick(ahi, bhi)))
+    if _mode16(iss) is not None:
+        iss.set(0, _minmax16(iss, srcs[:2], pick_min))
         return
     iss.set(0, np.asarray(_minmax(iss, iss.u(srcs[0]), iss.u(srcs[1]), pick_min)).astype(np.int64) & M32)
 
 
 @op("VIMNMX3")
 def vimnmx3(iss: Issue) -> None:
+    """``VIMNMX3 d, a, b, c, P``: the min (P true) or max of three; ``.S16x2``/``.U16x2`` per half."""
     pick_min = iss.p(4)
+    if _mode16(iss) is not None:
+        iss.set(0, _minmax16(iss, [1, 2, 3], pick_min))
+        return
     ab = _minmax(iss, iss.u(1), iss.u(2), pick_min)
     ab = np.asarray(ab).astype(np.int64) & M32
     iss.set(0, np.asarray(_minmax(iss, ab.astype(U32), iss.u(3), pick_min)).astype(np.int64) & M32)
