@@ -53,8 +53,6 @@ KNOWN = {
     "extra20/union_find_serial_union_volatile_find": "nvcc made other code than NVRTC; after its volatile while loop "
                                                      "(with YIELD) the GPU ran the outer loop in more groups (34 passes, "
                                                      "the emulator 16): 4,067 shared wavefronts, the emulator 4,025",
-    "extra20/tridiagonal_cyclic_reduction_512": "FCHK taken as false for a zero dividend: the GPU called the division's "
-                                                "slow path for 0 / b (one thread a step), the emulator never",
 }
 #: kernels the emulator refuses, with the instruction the refusal names
 REFUSED: dict[str, str] = {}

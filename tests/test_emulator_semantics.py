@@ -792,3 +792,22 @@ def test_a_min_or_max_of_three_works_per_halfword():
     np.testing.assert_array_equal(out[:32], np.maximum(np.maximum(s[0], s[1]), s[2]).reshape(-1).view(np.uint32))
     np.testing.assert_array_equal(out[32:64], np.minimum(np.minimum(h[0], h[1]), h[2]).reshape(-1).view(np.uint32))
     np.testing.assert_array_equal(out[64:96], np.minimum(np.minimum(s[0], s[1]), s[2]).reshape(-1).view(np.uint32))
+
+
+def test_a_zero_or_denormal_dividend_takes_the_division_slow_path():
+    """FCHK is true for a zero (or denormal) dividend: the H100 called the float division's slow
+    path for ``0 / b`` (extra20's cyclic reduction: exactly the threads whose c[i] was 0, every
+    step), so the CALL counts those threads; normal dividends stay on the fast path."""
+    src = r"""
+    __global__ void quot(const float *a, const float *b, float *out) {
+        int t = threadIdx.x;
+        out[t] = a[t] / b[t];
+    }"""
+    a = np.linspace(0.5, 20.0, 32).astype(np.float32)
+    a[[3, 17]] = 0.0
+    a[9] = np.float32(1e-40)  # denormal
+    b = np.full(32, 3.0, np.float32)
+    r = emulate(src, a=a, b=b)
+    np.testing.assert_array_equal(r.buffers["out"][:128].view(np.float32), a / b)
+    calls = [row for row in r.rows if row.sass.startswith("CALL")]
+    assert calls and calls[0].threads == 3
