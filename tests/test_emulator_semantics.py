@@ -811,3 +811,52 @@ def test_a_zero_or_denormal_dividend_takes_the_division_slow_path():
     np.testing.assert_array_equal(r.buffers["out"][:128].view(np.float32), a / b)
     calls = [row for row in r.rows if row.sass.startswith("CALL")]
     assert calls and calls[0].threads == 3
+
+
+def test_dpx_add_min_max_and_relu_forms_work_per_halfword():
+    """Hopper's DPX instructions: VIADDMNMX.S16x2 / .U16x2 (``__viaddmax_s16x2``: the sums wrap in
+    16 bits, then the max or min with c per half) and the ``.RELU`` forms of VIMNMX, VIMNMX3 and
+    VIADDMNMX (a negative result becomes 0), besides their 32-bit forms."""
+    src = r"""
+    __global__ void dpx(const unsigned *a, const unsigned *b, const unsigned *c, unsigned *out) {
+        int t = threadIdx.x;
+        unsigned x = a[t], y = b[t], z = c[t];
+        out[t] = __viaddmax_s16x2(x, y, z);
+        out[32 + t] = __viaddmin_u16x2(x, y, z);
+        out[64 + t] = __viaddmax_s32((int)x, (int)y, (int)z);
+        out[96 + t] = __vimax3_s16x2_relu(x, y, z);
+        out[128 + t] = __vimax_s16x2_relu(x, y);
+        out[160 + t] = __vimax3_u32(x, y, z);
+        out[192 + t] = (unsigned)__vimin3_s32((int)x, (int)y, (int)z);
+        out[224 + t] = (unsigned)__vimax_s32_relu((int)x, (int)y);
+        out[256 + t] = (unsigned)__viaddmax_s32_relu((int)x, (int)y, (int)z);
+    }"""
+    rng = np.random.default_rng(3)
+    a, b, c = (rng.integers(0, 2**32, 32, dtype=np.uint64).astype(np.uint32) for _ in range(3))
+    out = emulate(src, a=a, b=b, c=c).buffers["out"][:288 * 4].view(np.uint32)
+
+    def s16(v):
+        return v.view(np.int16).reshape(32, 2).astype(np.int64)
+
+    def u16(v):
+        return v.view(np.uint16).reshape(32, 2).astype(np.int64)
+
+    def join(x):
+        return (np.asarray(x) & 0xFFFF).astype(np.uint16).reshape(-1).view(np.uint32)
+
+    def word(x):
+        return (np.asarray(x) & 0xFFFFFFFF).astype(np.uint32)
+
+    i32 = [v.view(np.int32).astype(np.int64) for v in (a, b, c)]
+    wrap32 = (i32[0] + i32[1] + 2**31) % 2**32 - 2**31
+    want = [join(np.maximum((s16(a) + s16(b) + 0x8000) % 0x10000 - 0x8000, s16(c))),
+            join(np.minimum((u16(a) + u16(b)) % 0x10000, u16(c))),
+            word(np.maximum(wrap32, i32[2])),
+            join(np.maximum(np.maximum(np.maximum(s16(a), s16(b)), s16(c)), 0)),
+            join(np.maximum(np.maximum(s16(a), s16(b)), 0)),
+            np.maximum(np.maximum(a, b), c),
+            word(np.minimum(np.minimum(i32[0], i32[1]), i32[2])),
+            word(np.maximum(np.maximum(i32[0], i32[1]), 0)),
+            word(np.maximum(np.maximum(wrap32, i32[2]), 0))]
+    for k, w in enumerate(want):
+        np.testing.assert_array_equal(out[32 * k:32 * k + 32], w, err_msg=f"form {k}")
