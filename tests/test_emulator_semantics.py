@@ -860,3 +860,28 @@ def test_dpx_add_min_max_and_relu_forms_work_per_halfword():
             word(np.maximum(np.maximum(wrap32, i32[2]), 0))]
     for k, w in enumerate(want):
         np.testing.assert_array_equal(out[32 * k:32 * k + 32], w, err_msg=f"form {k}")
+
+
+def test_warps_storing_the_same_byte_do_not_race():
+    """Several warps storing the value a byte already holds from another warp (a BFS marking its
+    next frontier with 1s): the byte ends the same in any order, so nothing depends on timing;
+    different values do, also when the warps issue the one store together (then too the GPU runs
+    them in some order)."""
+    src = r"""
+    __global__ void flags(const int *nb, int *out) {
+        __shared__ unsigned char f[64];
+        __shared__ int g[64];
+        int t = threadIdx.x;
+        if (t < 64) { f[t] = 0; g[t] = 0; }
+        __syncthreads();
+        f[nb[t]] = 1;
+        if (%s) g[nb[t]] = t;
+        __syncthreads();
+        if (t < 64) out[t] = f[t] + 256 * g[t];
+    }"""
+    nb = (np.arange(256) * 7 % 64).astype(np.int32)
+    same = emulate(src % "false", (256, 1, 1), nb=nb)
+    assert not same.timing_dependent and not same.timing_bytes
+    assert (same.buffers["out"][:256].view(np.int32) == 1).all()  # g stays 0
+    differ = emulate(src % "true", (256, 1, 1), nb=nb)
+    assert differ.timing_bytes["out"][:256].all()  # one store instruction of several warps: timing decides
