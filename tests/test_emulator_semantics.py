@@ -885,3 +885,35 @@ def test_warps_storing_the_same_byte_do_not_race():
     assert (same.buffers["out"][:256].view(np.int32) == 1).all()  # g stays 0
     differ = emulate(src % "true", (256, 1, 1), nb=nb)
     assert differ.timing_bytes["out"][:256].all()  # one store instruction of several warps: timing decides
+
+
+def test_a_long_loop_of_one_thread_is_not_a_spin_wait():
+    """One thread's long loop (past the starvation limit) while the rest of its warp only waits at
+    the barrier counts the same in any order (extra20's Robin Hood build was said to depend on the
+    scheduling); a thread that spins until another lane of its warp stores a flag still does."""
+    long_loop = r"""
+    __global__ void build(const int *a, int *out) {
+        __shared__ int s[256];
+        int t = threadIdx.x;
+        s[t] = a[t];
+        __syncthreads();
+        if (t == 0) {
+            int x = 0;
+            for (int i = 0; i < 6000; ++i) { x += s[(x + i) & 255]; s[i & 255] = x & 1023; }
+            out[32] = x;
+        }
+        __syncthreads();
+        out[t & 31] = s[t & 255];
+    }"""
+    r = emulate(long_loop, (64, 1, 1), a=np.arange(256, dtype=np.int32))
+    assert r.warp_instructions > 20_000 and not r.timing_dependent
+    spin = r"""
+    __global__ void spin(int *out) {
+        __shared__ volatile int flag;
+        int t = threadIdx.x;
+        if (t == 0) flag = 0;
+        __syncwarp();
+        if (t == 0) { while (flag == 0) {} out[0] = 1; }
+        else if (t == 1) { for (int i = 0; i < 3; ++i) out[1 + i] = i; flag = 1; }
+    }"""
+    assert emulate(spin).timing_dependent

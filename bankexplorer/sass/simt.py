@@ -134,6 +134,8 @@ class Scheduler:
         self.cont = [True] * self.W
         self.issues = [0] * self.W
         self.blocked: list[tuple | None] = [None] * self.W
+        # per warp: a group set aside after STARVATION issues (its lanes, where it was), until it runs again
+        self.spinning: list[tuple | None] = [None] * self.W
         self.memory_pcs = {ins.pc for ins in run.program.instructions if ins.base.startswith(MEMORY)}
         # per thread: the user's line of the innermost call made from the user's code (0: none), and
         # the lines of the calls it is nested in
@@ -152,8 +154,9 @@ class Scheduler:
         self._check_pc(g.pc)
         gs = self.groups[g.warp]
         if first and gs and g.age > STARVATION:
-            self.run.note_timing(self.run.program.at(g.pc), "waits in a loop for another thread of its warp: how "
-                                                            "many passes it makes depends on the GPU's scheduling")
+            # a spin wait only if the others then touch memory before it runs again (:meth:`_spun`);
+            # a long loop whose siblings just wait at a barrier counts the same in any order
+            self.spinning[g.warp] = (g.bits, self.run.program.at(g.pc))
             g.age, first = 0, False
         if first:
             gs.insert(0, g)
@@ -198,12 +201,27 @@ class Scheduler:
         if pc in self.memory_pcs:
             for g in chosen:
                 g.memory = True
+        for g in chosen:
+            if self.spinning[g.warp] is not None:
+                self._spun(g, pc)
         self.chosen = chosen
         self.alone = not any(self.groups)  # every group of the block issues now
         bits = np.zeros(self.W, "<u4")
         for g in chosen:
             bits[g.warp] = g.bits
         return pc, _lanes(bits)
+
+    def _spun(self, g: Group, pc: int) -> None:
+        """A group of a warp whose long-running group was set aside (:meth:`_add`) issues: that
+        group itself again (nothing happened meanwhile), or another one's memory instruction, which
+        what the set-aside loop reads may depend on: then its passes depend on the scheduling."""
+        bits, ins = self.spinning[g.warp]
+        if g.bits & bits:
+            self.spinning[g.warp] = None
+        elif pc in self.memory_pcs:
+            self.run.note_timing(ins, "waits in a loop for another thread of its warp: how many passes it makes "
+                                      "depends on the GPU's scheduling")
+            self.spinning[g.warp] = None
 
     @staticmethod
     def _merge(gs: list[Group], blocked: tuple | None) -> None:
