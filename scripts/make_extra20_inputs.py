@@ -82,6 +82,29 @@ def wavelet_matrix(seq: np.ndarray, levels: int = 3) -> tuple[np.ndarray, np.nda
     return np.concatenate(bits), np.concatenate(pre), np.array(zeros, np.int32)
 
 
+def yield_trips() -> dict[str, np.ndarray]:
+    """The YIELD probe's trip counts (``yield/``): per pattern, 4 rounds of 32 lanes, the pattern in
+    round 1 only (``_once``, the other rounds 0) or in every round (``_each``)."""
+    lane = np.arange(32)
+
+    def runs(*spec: tuple[int, int]) -> np.ndarray:  # (lanes, trips) in lane order
+        return np.concatenate([np.full(n, t) for n, t in spec])
+
+    pats = {
+        "uniform1": np.ones(32, int), "lane0_1": (lane == 0).astype(int), "half_1_0": (lane < 16).astype(int),
+        "mod2": lane % 2, "mod4": lane % 4, "lane15": lane & 15, "one5": (lane == 7) * 5,
+        "all3_but0": (lane != 0) * 3, "exits_18_8_4_2": runs((18, 0), (8, 1), (4, 2), (2, 3)),
+        "exits_2_4_8_18": runs((2, 0), (4, 1), (8, 2), (18, 3)), "exits_26_3_3": runs((26, 0), (3, 1), (3, 2)),
+        "rand3": np.random.default_rng(5).integers(0, 4, 32),
+    }
+    zero = np.zeros(32, int)
+    out = {}
+    for name, p in pats.items():
+        out[f"trips_{name}_once"] = np.concatenate([p, zero, zero, zero]).astype(np.int32)
+        out[f"trips_{name}_each"] = np.concatenate([p, p, p, p]).astype(np.int32)
+    return out
+
+
 def make(out: Path) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(20260420)
     a = kernel_inputs.standard(rng)
@@ -118,6 +141,7 @@ def make(out: Path) -> dict[str, np.ndarray]:
     text = np.concatenate([phrases[int(i)] if rng.random() < 0.7 else rng.choice(np.frombuffer(b"abcdef", np.uint8), 3)
                            for i in rng.integers(0, 24, 400)])[:1024]
     a["lz_text_1024"] = text.astype(np.uint8)
+    kernel_inputs.save(out / "yield", yield_trips())
     return kernel_inputs.save(out, a)
 
 
