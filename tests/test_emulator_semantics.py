@@ -951,3 +951,154 @@ def test_order_free_atomics_of_several_warps_are_not_timing(mode):
         assert (out[256:512] == m[np.arange(256) & 7] - 1).all()
     else:  # the store among the adds: the counts made addresses depend on timing
         assert r.timing_dependent
+
+
+def test_a_min_or_max_of_three_works_per_halfword():
+    """VIMNMX3.S16x2 / .U16x2 (the max or min of three operands per 16-bit half, as CUB's ``short``
+    reductions compile): each half on its own, signed unless U16x2 (extra20's short reduction and
+    scan: one 32-bit max gave 97 for the GPU's 99)."""
+    src = r"""
+    __global__ void three(const unsigned *a, const unsigned *b, const unsigned *c, unsigned *out) {
+        int t = threadIdx.x;
+        unsigned x = a[t], y = b[t], z = c[t];
+        out[t] = __vmaxs2(__vmaxs2(x, y), z);
+        out[32 + t] = __vminu2(__vminu2(x, y), z);
+        out[64 + t] = __vmins2(__vmins2(x, y), z);
+    }"""
+    from bankexplorer.compiler.kernel import build
+
+    assert "VIMNMX3.S16x2" in build(src).sass
+    rng = np.random.default_rng(14)
+    a, b, c = (rng.integers(0, 2**32, 32, dtype=np.uint64).astype(np.uint32) for _ in range(3))
+    a[:2], b[:2], c[:2] = [0x00017FFF, 0x8000FFFF], [0xFFFF0000, 0x7FFF8000], [0x00020001, 0x00000001]
+    out = emulate(src, a=a, b=b, c=c).buffers["out"][:96 * 4].view(np.uint32)
+    h = [v.view(np.uint16).reshape(32, 2) for v in (a, b, c)]
+    s = [v.view(np.int16) for v in h]
+    np.testing.assert_array_equal(out[:32], np.maximum(np.maximum(s[0], s[1]), s[2]).reshape(-1).view(np.uint32))
+    np.testing.assert_array_equal(out[32:64], np.minimum(np.minimum(h[0], h[1]), h[2]).reshape(-1).view(np.uint32))
+    np.testing.assert_array_equal(out[64:96], np.minimum(np.minimum(s[0], s[1]), s[2]).reshape(-1).view(np.uint32))
+
+
+def test_a_zero_or_denormal_dividend_takes_the_division_slow_path():
+    """FCHK is true for a zero (or denormal) dividend: the H100 called the float division's slow
+    path for ``0 / b`` (extra20's cyclic reduction: exactly the threads whose c[i] was 0, every
+    step), so the CALL counts those threads; normal dividends stay on the fast path."""
+    src = r"""
+    __global__ void quot(const float *a, const float *b, float *out) {
+        int t = threadIdx.x;
+        out[t] = a[t] / b[t];
+    }"""
+    a = np.linspace(0.5, 20.0, 32).astype(np.float32)
+    a[[3, 17]] = 0.0
+    a[9] = np.float32(1e-40)  # denormal
+    b = np.full(32, 3.0, np.float32)
+    r = emulate(src, a=a, b=b)
+    np.testing.assert_array_equal(r.buffers["out"][:128].view(np.float32), a / b)
+    calls = [row for row in r.rows if row.sass.startswith("CALL")]
+    assert calls and calls[0].threads == 3
+
+
+def test_dpx_add_min_max_and_relu_forms_work_per_halfword():
+    """Hopper's DPX instructions: VIADDMNMX.S16x2 / .U16x2 (``__viaddmax_s16x2``: the sums wrap in
+    16 bits, then the max or min with c per half) and the ``.RELU`` forms of VIMNMX, VIMNMX3 and
+    VIADDMNMX (a negative result becomes 0), besides their 32-bit forms."""
+    src = r"""
+    __global__ void dpx(const unsigned *a, const unsigned *b, const unsigned *c, unsigned *out) {
+        int t = threadIdx.x;
+        unsigned x = a[t], y = b[t], z = c[t];
+        out[t] = __viaddmax_s16x2(x, y, z);
+        out[32 + t] = __viaddmin_u16x2(x, y, z);
+        out[64 + t] = __viaddmax_s32((int)x, (int)y, (int)z);
+        out[96 + t] = __vimax3_s16x2_relu(x, y, z);
+        out[128 + t] = __vimax_s16x2_relu(x, y);
+        out[160 + t] = __vimax3_u32(x, y, z);
+        out[192 + t] = (unsigned)__vimin3_s32((int)x, (int)y, (int)z);
+        out[224 + t] = (unsigned)__vimax_s32_relu((int)x, (int)y);
+        out[256 + t] = (unsigned)__viaddmax_s32_relu((int)x, (int)y, (int)z);
+    }"""
+    rng = np.random.default_rng(3)
+    a, b, c = (rng.integers(0, 2**32, 32, dtype=np.uint64).astype(np.uint32) for _ in range(3))
+    out = emulate(src, a=a, b=b, c=c).buffers["out"][:288 * 4].view(np.uint32)
+
+    def s16(v):
+        return v.view(np.int16).reshape(32, 2).astype(np.int64)
+
+    def u16(v):
+        return v.view(np.uint16).reshape(32, 2).astype(np.int64)
+
+    def join(x):
+        return (np.asarray(x) & 0xFFFF).astype(np.uint16).reshape(-1).view(np.uint32)
+
+    def word(x):
+        return (np.asarray(x) & 0xFFFFFFFF).astype(np.uint32)
+
+    i32 = [v.view(np.int32).astype(np.int64) for v in (a, b, c)]
+    wrap32 = (i32[0] + i32[1] + 2**31) % 2**32 - 2**31
+    want = [join(np.maximum((s16(a) + s16(b) + 0x8000) % 0x10000 - 0x8000, s16(c))),
+            join(np.minimum((u16(a) + u16(b)) % 0x10000, u16(c))),
+            word(np.maximum(wrap32, i32[2])),
+            join(np.maximum(np.maximum(np.maximum(s16(a), s16(b)), s16(c)), 0)),
+            join(np.maximum(np.maximum(s16(a), s16(b)), 0)),
+            np.maximum(np.maximum(a, b), c),
+            word(np.minimum(np.minimum(i32[0], i32[1]), i32[2])),
+            word(np.maximum(np.maximum(i32[0], i32[1]), 0)),
+            word(np.maximum(np.maximum(wrap32, i32[2]), 0))]
+    for k, w in enumerate(want):
+        np.testing.assert_array_equal(out[32 * k:32 * k + 32], w, err_msg=f"form {k}")
+
+
+def test_warps_storing_the_same_byte_do_not_race():
+    """Several warps storing the value a byte already holds from another warp (a BFS marking its
+    next frontier with 1s): the byte ends the same in any order, so nothing depends on timing;
+    different values do, also when the warps issue the one store together (then too the GPU runs
+    them in some order)."""
+    src = r"""
+    __global__ void flags(const int *nb, int *out) {
+        __shared__ unsigned char f[64];
+        __shared__ int g[64];
+        int t = threadIdx.x;
+        if (t < 64) { f[t] = 0; g[t] = 0; }
+        __syncthreads();
+        f[nb[t]] = 1;
+        if (%s) g[nb[t]] = t;
+        __syncthreads();
+        if (t < 64) out[t] = f[t] + 256 * g[t];
+    }"""
+    nb = (np.arange(256) * 7 % 64).astype(np.int32)
+    same = emulate(src % "false", (256, 1, 1), nb=nb)
+    assert not same.timing_dependent and not same.timing_bytes
+    assert (same.buffers["out"][:256].view(np.int32) == 1).all()  # g stays 0
+    differ = emulate(src % "true", (256, 1, 1), nb=nb)
+    assert differ.timing_bytes["out"][:256].all()  # one store instruction of several warps: timing decides
+
+
+def test_a_long_loop_of_one_thread_is_not_a_spin_wait():
+    """One thread's long loop (past the starvation limit) while the rest of its warp only waits at
+    the barrier counts the same in any order (extra20's Robin Hood build was said to depend on the
+    scheduling); a thread that spins until another lane of its warp stores a flag still does."""
+    long_loop = r"""
+    __global__ void build(const int *a, int *out) {
+        __shared__ int s[256];
+        int t = threadIdx.x;
+        s[t] = a[t];
+        __syncthreads();
+        if (t == 0) {
+            int x = 0;
+            for (int i = 0; i < 6000; ++i) { x += s[(x + i) & 255]; s[i & 255] = x & 1023; }
+            out[32] = x;
+        }
+        __syncthreads();
+        out[t & 31] = s[t & 255];
+    }"""
+    r = emulate(long_loop, (64, 1, 1), a=np.arange(256, dtype=np.int32))
+    assert r.warp_instructions > 20_000 and not r.timing_dependent
+    spin = r"""
+    __global__ void spin(int *out) {
+        __shared__ volatile int flag;
+        int t = threadIdx.x;
+        if (t == 0) flag = 0;
+        __syncwarp();
+        if (t == 0) { while (flag == 0) {} out[0] = 1; }
+        else if (t == 1) { for (int i = 0; i < 3; ++i) out[1 + i] = i; flag = 1; }
+    }"""
+    assert emulate(spin).timing_dependent

@@ -241,8 +241,9 @@ def fset(iss: Issue) -> None:
 @op("FCHK")
 def fchk(iss: Issue) -> None:
     """Does the fast division ``a / b`` (reciprocal, multiply, one correction) risk a wrong result?
-    True when b is zero, infinite, NaN or tiny, a is infinite or NaN, or the exponents are so far
-    apart that the quotient or the reciprocal leaves the normal range."""
+    True when b is zero, infinite, NaN or tiny, a is infinite or NaN, a's exponent is tiny (a zero
+    or denormal dividend included: the H100 calls the slow path for ``0 / b``), or the exponents are
+    so far apart that the quotient or the reciprocal leaves the normal range."""
     a = np.asarray(iss.f(1), F32)
     b = np.asarray(iss.f(2), F32)
     ea = ((a.view(np.uint32) >> 23) & 0xFF).astype(np.int64)
@@ -250,7 +251,7 @@ def fchk(iss: Issue) -> None:
     bad_b = (eb == 0) | (eb >= 253)  # zero/denormal, or too large for a normal reciprocal
     bad_a = ea == 255
     gap = ea - eb
-    bad_gap = (ea != 0) & ((gap >= 126) | (gap <= -126) | (ea <= 24))
+    bad_gap = (gap >= 126) | (gap <= -126) | (ea <= 24)
     iss.setp(0, bad_b | bad_a | bad_gap)
 
 

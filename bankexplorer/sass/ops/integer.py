@@ -349,35 +349,77 @@ def _minmax(iss: Issue, a, b, pick_min):
     return np.where(pick_min, np.minimum(a, b), np.maximum(a, b))
 
 
+def _mode16(iss: Issue) -> str | None:
+    """The two-halves modifier of a min/max (``16x2``, ``S16x2``, ``U16x2``), None for 32 bits."""
+    return next((m for m in iss.ins.mods if m in ("16x2", "S16x2", "U16x2")), None)
+
+
+def _pick(pick_min, x, y):
+    return np.where(pick_min, np.minimum(x, y), np.maximum(x, y))
+
+
+def _relu(iss: Issue, v):
+    """``.RELU`` (the DPX ``*_relu`` forms, a max with 0): a negative signed result becomes 0."""
+    return np.maximum(v, 0) if "RELU" in iss.ins.mods else v
+
+
+def _minmax16(iss: Issue, halves: list, pick_min) -> np.ndarray:
+    """Min or max of (low, high) 16-bit halves (``__vmins2``, CUB's ``short`` max of several
+    items, ``__vimax3_s16x2``): each half on its own, then ``.RELU``."""
+    lo, hi = halves[0]
+    for blo, bhi in halves[1:]:
+        lo, hi = _pick(pick_min, lo, blo), _pick(pick_min, hi, bhi)
+    return _join16(_relu(iss, lo), _relu(iss, hi))
+
+
+def _halves(iss: Issue, srcs: list[int]) -> list:
+    signed = _mode16(iss) != "U16x2"
+    return [_lanes16(iss, i, signed) for i in srcs]
+
+
+def _minmax32(iss: Issue, vals: list, pick_min) -> np.ndarray:
+    """Min or max of 32-bit values, signed unless U32, then ``.RELU``."""
+    r = vals[0]
+    for v in vals[1:]:
+        r = _minmax(iss, (np.asarray(r).astype(np.int64) & M32).astype(U32), v, pick_min)
+    r = _relu(iss, np.asarray(r).astype(np.int64)) if "U32" not in iss.ins.mods else np.asarray(r).astype(np.int64)
+    return r & M32
+
+
 @op("VIMNMX", "IMNMX", "UIMNMX", "UVIMNMX")
 def vimnmx(iss: Issue) -> None:
     """``VIMNMX d, a, b, P``: min (P true) or max; sm_100 writes two predicates after d first."""
     _pouts, srcs, pins = _split(iss)
     pick_min = iss.p(pins[-1])
-    m16 = next((m for m in iss.ins.mods if m in ("16x2", "S16x2", "U16x2")), None)
-    if m16 is not None:  # two independent 16-bit min/max (``__vmins2``...): signed unless U16x2
-        signed = m16 != "U16x2"
-        alo, ahi = _lanes16(iss, srcs[0], signed)
-        blo, bhi = _lanes16(iss, srcs[1], signed)
-        pick = lambda x, y: np.where(pick_min, np.minimum(x, y), np.maximum(x, y))  # noqa: E731
-        iss.set(0, _join16(pick(alo, blo), pick(ahi, bhi)))
+    if _mode16(iss) is not None:
+        iss.set(0, _minmax16(iss, _halves(iss, srcs[:2]), pick_min))
         return
-    iss.set(0, np.asarray(_minmax(iss, iss.u(srcs[0]), iss.u(srcs[1]), pick_min)).astype(np.int64) & M32)
+    iss.set(0, _minmax32(iss, [iss.u(srcs[0]), iss.u(srcs[1])], pick_min))
 
 
 @op("VIMNMX3")
 def vimnmx3(iss: Issue) -> None:
+    """``VIMNMX3 d, a, b, c, P``: the min (P true) or max of three; ``.S16x2``/``.U16x2`` per half."""
     pick_min = iss.p(4)
-    ab = _minmax(iss, iss.u(1), iss.u(2), pick_min)
-    ab = np.asarray(ab).astype(np.int64) & M32
-    iss.set(0, np.asarray(_minmax(iss, ab.astype(U32), iss.u(3), pick_min)).astype(np.int64) & M32)
+    if _mode16(iss) is not None:
+        iss.set(0, _minmax16(iss, _halves(iss, [1, 2, 3]), pick_min))
+        return
+    iss.set(0, _minmax32(iss, [iss.u(1), iss.u(2), iss.u(3)], pick_min))
 
 
 @op("VIADDMNMX")
 def viaddmnmx(iss: Issue) -> None:
-    s = (_i64(iss.u(1)) + _i64(iss.u(2))) & M32
+    """``VIADDMNMX d, a, b, c, P``: min or max of (a + b) and c (``__viaddmax_s32``); per 16-bit
+    half, the sums wrapping in 16 bits, with ``.S16x2``/``.U16x2``."""
     pick_min = iss.p(4)
-    iss.set(0, np.asarray(_minmax(iss, s.astype(U32), iss.u(3), pick_min)).astype(np.int64) & M32)
+    if _mode16(iss) is not None:
+        (alo, ahi), (blo, bhi), c = _halves(iss, [1, 2, 3])
+        signed = _mode16(iss) != "U16x2"
+        wrap = (lambda x: (x + 0x8000) % 0x10000 - 0x8000) if signed else (lambda x: x % 0x10000)  # noqa: E731
+        iss.set(0, _minmax16(iss, [(wrap(alo + blo), wrap(ahi + bhi)), c], pick_min))
+        return
+    s = (_i64(iss.u(1)) + _i64(iss.u(2))) & M32
+    iss.set(0, _minmax32(iss, [s.astype(U32), iss.u(3)], pick_min))
 
 
 @op("IABS", "UIABS")

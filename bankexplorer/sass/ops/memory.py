@@ -127,17 +127,40 @@ class _SharedSpace(_Space):
         warp = self.iss.b.warp_of[lanes][:, None]
         # another warp wrote here since the last barrier: which store lands last is up to timing,
         # unless both writes are the same order-free atomic (integer add, min, max, and, or, xor):
-        # then what the word holds once all of them are done is the same in any order
+        # then what the word holds once all of them are done is the same in any order; likewise a
+        # plain store of the byte the other warp left there (flags set to 1 by several warps)
         raced = (self.writer[idx] >= 0) & (self.writer[idx] != warp) & (self.when[idx] == self.epoch)
         t = np.broadcast_to(np.asarray(taint, U32).reshape(-1, 1) if np.ndim(taint) else U32(taint), idx.shape)
         if atomic_op:
             raced &= self.atomic[idx] != atomic_op
             t = t | (self.taint[idx] & TIMING)  # combined with the old value: a raced old value stays raced
+        else:
+            same = raced & (self.data[idx] == raw) & (self.atomic[idx] == 0)
+            raced = (raced & ~same) | _raced_within(idx, raw, warp)
+            t = np.where(same, t | (self.taint[idx] & TIMING), t)  # a byte already raced stays raced
         self.data[idx] = raw
         self.taint[idx] = np.where(raced, t | TIMING, t)
         self.writer[idx] = warp
         self.when[idx] = self.epoch
         self.atomic[idx] = atomic_op
+
+
+def _raced_within(idx: np.ndarray, raw: np.ndarray, warp: np.ndarray) -> np.ndarray:
+    """Bytes that warps issuing one store together write with different values: the GPU runs
+    those warps in some order, so which value lands is up to timing (one warp's own lanes land in
+    a fixed order). (rows, width) bool."""
+    a, v = idx.ravel(), raw.ravel()
+    w = np.broadcast_to(warp, idx.shape).ravel()
+    if a.size < 2 or w.min() == w.max():
+        return np.zeros(idx.shape, bool)
+    order = np.argsort(a, kind="stable")
+    sa, sv, sw = a[order], v[order].astype(np.int64), w[order]
+    start = np.flatnonzero(np.r_[True, sa[1:] != sa[:-1]])
+    mixed = (np.minimum.reduceat(sw, start) != np.maximum.reduceat(sw, start)) & \
+            (np.minimum.reduceat(sv, start) != np.maximum.reduceat(sv, start))
+    out = np.zeros(a.size, bool)
+    out[order] = np.repeat(mixed, np.diff(np.r_[start, a.size]))
+    return out.reshape(idx.shape)
 
 
 def _shared(iss: Issue) -> _Space:
