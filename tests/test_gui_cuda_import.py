@@ -149,6 +149,17 @@ def test_stop_ends_a_running_kernel_and_says_where(qtbot, dialog):
 
 
 @needs_compiler
+def test_what_printf_printed_is_in_the_notes(qtbot, dialog):
+    dialog.editor.setPlainText("#include <cstdio>\n// block: 64\n__global__ void p(int *out) {\n"
+                               "  __shared__ int s[64];\n  s[threadIdx.x] = threadIdx.x * 3;\n  __syncthreads();\n"
+                               "  if (threadIdx.x % 32 == 5) printf(\"lane %d of warp %d: %d\\n\", threadIdx.x % 32, "
+                               "threadIdx.x / 32, s[63 - threadIdx.x]);\n  out[threadIdx.x] = s[threadIdx.x];\n}\n")
+    assert dialog.wait_compiled() and dialog.state == "done", dialog.summary.text()
+    notes = [dialog.notes.item(i).text() for i in range(dialog.notes.count())]
+    assert "7: printf: lane 5 of warp 0: 174" in notes and "7: printf: lane 5 of warp 1: 78" in notes
+
+
+@needs_compiler
 def test_compile_errors_are_marked_in_the_code(qtbot, dialog):
     dialog.editor.setPlainText(LOOP_COLUMNS.replace("acc += s[threadIdx.x * N + k];",
                                                     "acc += s[threadIdx.x * N + k] + nope;"))
