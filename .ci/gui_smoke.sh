@@ -2,7 +2,8 @@
 # The window in a real X server: start a private Xvfb, open an example with
 # BANKEXPLORER_SCREENSHOT, and check the image: the app's window, the requested size, and its
 # views drawn (many distinct colours inside each view, not a blank or one-colour area); then
-# drive the window with real mouse and key events (tests/xwindow_keys.py: a drag, the undo keys).
+# drive the window with real mouse and key events (tests/xwindow_keys.py: a drag, the undo keys),
+# and run tests/test_gui_xwindow.py (a first start on a 1366x768 screen) now that Xvfb is here.
 # Exit 0 when all holds, 1 when the check fails, 2 when no X server could be had.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -122,3 +123,13 @@ if [ $krc -ne 0 ] || grep -q "Ambiguous shortcut" "$work/keys.err"; then
   exit 1
 fi
 echo "gui_smoke: OK, Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y after a drag change the document"
+
+# --- the real-window tests (a first start on a 1366x768 screen, the undo keys): they skip in the
+# test step on a machine that had no Xvfb yet; here the X server and xdotool are installed ---
+if ! env -u QT_QPA_PLATFORM "$PY" -m pytest -q -p no:cacheprovider tests/test_gui_xwindow.py -rs >"$work/xtests.out" 2>&1 \
+   || grep -q "SKIPPED" "$work/xtests.out"; then
+  echo "gui_smoke: FAILED, tests/test_gui_xwindow.py:" >&2
+  tail -30 "$work/xtests.out" >&2
+  exit 1
+fi
+echo "gui_smoke: OK, the real-window tests of tests/test_gui_xwindow.py pass"
