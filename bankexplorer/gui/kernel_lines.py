@@ -112,11 +112,10 @@ def _by_line(stats: list[SassStat]) -> list[LineStat]:
 
 def stats_from_run(run) -> list[LineStat]:
     """Per line, from a ``KernelRun``: every shared-memory SASS instruction, executed or not, but
-    for those executed with no thread's guard true (nvcc's '@!PT LDS RZ, [RZ]' padding after a
-    cp.async: "3 x LDS" on a line that reads nothing)."""
+    those that made no access (``SassRow.guarded_off``: "3 x LDS" on a line that reads nothing)."""
     return _by_line([SassStat(r.pc, r.sass, r.line, r.executed, r.threads, r.wavefronts or 0, r.ideal or 0,
                               tuple(r.data), bool(r.timing)) for r in run.rows
-                     if r.wavefronts is not None and not (r.executed and not r.pred_on_threads)])
+                     if r.wavefronts is not None and not r.guarded_off])
 
 
 def instruction_lines(pattern) -> dict[int, int]:

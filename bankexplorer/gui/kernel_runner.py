@@ -87,9 +87,8 @@ def execute(launch: Launch, control=None) -> Outcome:
         out.message = str(e)
     except Stopped as e:
         out.message, out.stopped = str(e), True
-        m = re.search(r"at line (\d+)", str(e))
-        if m:  # where it was: an endless loop's line, marked in the code
-            out.problems = [(int(m.group(1)), f"warning: {e}")]
+        if e.line:  # where it was: an endless loop's line, marked in the code
+            out.problems = [(e.line, f"warning: {e}")]
     except LaunchError as e:
         text = str(e)
         out.problems = compile_problems(text)

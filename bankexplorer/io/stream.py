@@ -182,7 +182,7 @@ class Streamer:
 
         cols = np.stack([b.template, np.maximum(res.wavefronts, 0), res.ideal, res.degree, res.phases, served,
                          res.bytes_requested, res.bytes_moved, b.repeat, c.executions, c.loop_loads,
-                         np.broadcast_to(c.loop_ideal, (n,))], axis=1)
+                         c.loop_ideal], axis=1)
         shared, inv = _distinct(cols.astype(np.int64), fmt)
         parts = map(shared.__getitem__, inv.tolist())
         ks = range(b.first, b.first + n)

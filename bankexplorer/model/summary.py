@@ -28,7 +28,7 @@ class RowCounts:
     executions: np.ndarray  # (N,) or None: 1 per row
     loop_loads: np.ndarray  # (N,) wavefronts of compare-and-swap loop loads
     repeat: np.ndarray
-    loop_ideal: np.ndarray | int = 0  # (N,) the ideal of those loads
+    loop_ideal: np.ndarray  # (N,) the ideal of those loads
 
     def total_wavefronts(self) -> np.ndarray:
         """Wavefronts per row, loop loads included, 0 on rows with an error."""

@@ -102,12 +102,31 @@ def _c_float(spec: str, flags: str, width: str, conv: str, v: float) -> str:
     return (spec + conv) % v
 
 
-def call(iss, lanes: np.ndarray, address: int) -> None:
-    """``lanes`` call the device-runtime function at ``address`` (one of :data:`FUNCTIONS`)."""
-    if address == VPRINTF:
-        call_vprintf(iss, lanes)
+def runtime_call(iss) -> bool:
+    """A ``CALL`` into the device runtime, done here: by name (the -G build's ``CALL.ABS.NOINC
+    `(vprintf)``, whose label is not in the kernel's code) or through a register holding one of
+    :data:`FUNCTIONS`' addresses. False for a call into the kernel's own code; an address that is
+    none of them (a function pointer) is an error that says so."""
+    from .issue import EmulationError
+    from .operands import Label, Reg
+
+    first = iss.ins.operands[0]
+    lanes = np.flatnonzero(iss.on)
+    if isinstance(first, Label):
+        address = FUNCTIONS.get(first.name) if first.target is None else None
+    elif isinstance(first, Reg):
+        to = np.broadcast_to(np.asarray(iss.u64(0)), iss.S.shape)[lanes]
+        address = next((a for a in FUNCTIONS.values() if lanes.size and bool((to == np.uint64(a)).all())), None)
+        if address is None:
+            raise EmulationError(f"line {iss.ins.line}: {iss.ins.text!r} calls a function through its address (a "
+                                 f"function pointer?): only printf and assert are modelled, so this kernel cannot "
+                                 f"be executed")
     else:
-        call_assertfail(iss, lanes)
+        return False
+    if address is None:
+        return False
+    (call_vprintf if address == VPRINTF else call_assertfail)(iss, lanes)
+    return True
 
 
 def call_assertfail(iss, lanes: np.ndarray) -> None:

@@ -116,8 +116,8 @@ def report_rows(r: KernelRun) -> list[SassRow]:
     written (the unoptimised build), one per source access, named by the shared instruction it
     stands for (``LDS``, ``STS.64``, ``ATOMS``), on the user's line (a header function's accesses
     on the line that called it), with the SASS that made it."""
-    if r.optimized:  # a guard no thread passed (nvcc's '@!PT LDS RZ, [RZ]' padding) made no access
-        return [x for x in r.rows if x.wavefronts is not None and x.pred_on_threads]
+    if r.optimized:
+        return [x for x in r.rows if x.wavefronts is not None and x.executed and not x.guarded_off]
     from .compare import written_groups
     from .run import TIMING
 
@@ -197,9 +197,9 @@ def print_printf(r: KernelRun) -> None:
     order; on a GPU, warps may interleave otherwise)."""
     if not r.printed:
         return
-    more = len(r.printed) - PRINTF_LINES + r.printed_dropped
-    print(f"printf ({len(r.printed) + r.printed_dropped:,} line{'s' if len(r.printed) != 1 else ''}, in the order "
-          f"the threads called it):")
+    total = len(r.printed) + r.printed_dropped
+    more = total - min(len(r.printed), PRINTF_LINES)
+    print(f"printf ({total:,} line{'s' if total != 1 else ''}, in the order the threads called it):")
     for line, text in r.printed[:PRINTF_LINES]:
         print(f"{line:>5}: {text}")
     if more > 0:

@@ -96,7 +96,7 @@ def per_line(run: KernelRun, as_written: bool | None = None) -> tuple[dict[int, 
     for r in run.rows:
         if r.wavefronts is None:
             continue
-        if not r.pred_on_threads:  # no thread's guard held (nvcc's '@!PT LDS RZ, [RZ]' padding): no access
+        if r.guarded_off:
             continue
         sass.setdefault(r.line, []).append(r.sass)
         if r.executed:

@@ -86,11 +86,6 @@ class Recorder:
             line = np.where(site > 0, site, line)
         self._rows.append(idx, warps, code, width, matrices, a, act, taint, line)
 
-    @property
-    def shared_rows(self) -> int:
-        """Shared-memory warp instructions recorded so far."""
-        return self._rows.n
-
     def accesses(self) -> Accesses:
         acc = self._rows.accesses()
         if self.aggregate_runs:  # as written: a value the -G build copies member by member is one access

@@ -39,7 +39,12 @@ class BudgetExceeded(EmulationError):
 
 
 class Stopped(EmulationError):
-    """Another thread asked the run to stop (:class:`Control`): its text changed, or the user said so."""
+    """Another thread asked the run to stop (:class:`Control`): its text changed, or the user said so.
+    ``line``: the source line it was on (None: stopped before the block ran)."""
+
+    def __init__(self, message: str, line: int | None = None):
+        super().__init__(message)
+        self.line = line
 
 
 #: how often (in warp instructions) a run looks at its :class:`Control`: a few milliseconds of work
@@ -93,6 +98,12 @@ class SassRow:
     timing: bool = False  # its addresses depend on the order between warps
     source_page: int | None = None  # Nsight's source-page wavefronts, where they differ
     target: int | None = None  # where a branch, BSSY or call goes (byte offset in the code)
+
+    @property
+    def guarded_off(self) -> bool:
+        """Issued, but no thread's guard held (nvcc's ``@!PT LDS RZ, [RZ]`` padding after a cp.async):
+        it made no access, so per-line views leave it out; the per-SASS counts keep it, as Nsight does."""
+        return bool(self.executed) and not self.pred_on_threads
 
     @property
     def nsight_wavefronts(self) -> int | None:
@@ -195,7 +206,8 @@ class Run:
         if c is not None:
             c.issued = self.issued
             if c.stopped:
-                raise Stopped(f"stopped on request after {self.issued:,} warp instructions, at line {ins.line}")
+                raise Stopped(f"stopped on request after {self.issued:,} warp instructions, at line {ins.line}",
+                              ins.line)
             self._check_at = min(self.budget, self.issued + CHECK_EVERY)
 
     # ------------------------------------------------------------------ the loop

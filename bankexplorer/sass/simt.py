@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .calls import runtime_call
 from .issue import EmulationError, Issue
 from .operands import Barrier, Imm, Label, Pred, Reg
 from .state import WARP
@@ -115,6 +116,9 @@ class Group:
 def _lane_bits(mask: np.ndarray) -> np.ndarray:
     """(warps,) uint32 lane masks of a (lanes,) bool array."""
     return np.packbits(mask.reshape(-1, WARP), axis=1, bitorder="little").view("<u4").reshape(-1)
+
+
+_LANE = np.arange(WARP, dtype=np.int64)  #: lane numbers, for lane masks as bits
 
 
 def _lanes(bits: np.ndarray) -> np.ndarray:
@@ -328,9 +332,8 @@ class Scheduler:
         for g in yielding:
             w = g.warp
             others = bool(self.groups[w])
-            lanes = [ln for ln in range(WARP) if g.bits >> ln & 1]
-            targets = per[w][lanes]
-            parts = [(int(t), sum(1 << ln for ln, tt in zip(lanes, targets) if tt == t)) for t in sorted(set(targets.tolist()))]
+            inside = (g.bits >> _LANE) & 1 == 1
+            parts = [(int(t), int((1 << _LANE[inside & (per[w] == t)]).sum())) for t in np.unique(per[w][inside])]
             split = (w, self.issues[w])
             if not others:
                 for t, b in reversed(sorted(parts, key=lambda p: _yield_first(p[0], pc, p[1]))):
@@ -350,8 +353,8 @@ class Scheduler:
         held = 0
         for key, ws in self.waiting.items():
             if key[0] == "WARPSYNC" and ws.get(warp):
-                masks = self.wait_masks[key][warp]
-                held |= sum(1 << ln for ln in range(WARP) if ws[warp] >> ln & 1 and int(masks[ln]) & bits)
+                here = ((ws[warp] >> _LANE) & 1 == 1) & (self.wait_masks[key][warp] & bits != 0)
+                held |= int((1 << _LANE[here]).sum())
         return held
 
     def yield_(self, iss: Issue) -> None:
@@ -639,25 +642,8 @@ def op_lepc(iss: Issue) -> None:
 
 
 def op_call(iss: Issue) -> None:
-    first = iss.ins.operands[0]
-    if isinstance(first, Label) and first.target is None:  # -G: the device runtime's function by name
-        from .calls import FUNCTIONS, call
-
-        if first.name in FUNCTIONS:
-            call(iss, np.flatnonzero(iss.on), FUNCTIONS[first.name])
-            return
-    if isinstance(first, Reg):  # CALL.ABS.NOINC Rx: through an address (printf's vprintf, assert's)
-        from .calls import FUNCTIONS, call
-
-        lanes = np.flatnonzero(iss.on)
-        to = np.broadcast_to(np.asarray(iss.u64(0)), iss.S.shape)[lanes]
-        for address in FUNCTIONS.values():
-            if lanes.size and bool((to == np.uint64(address)).all()):
-                call(iss, lanes, address)
-                return
-        raise EmulationError(f"line {iss.ins.line}: {iss.ins.text!r} calls a function through its address (a "
-                             f"function pointer?): only printf and assert are modelled, so this kernel cannot be "
-                             f"executed")
+    if runtime_call(iss):  # printf, assert: the device runtime's functions (sass/calls.py)
+        return
     sched = iss.run.sched
     lanes = np.flatnonzero(iss.on)
     d = sched.depth[lanes]
