@@ -29,7 +29,7 @@ TRUTH: dict[str, dict] = {}
 for f in ("persass_resources.json", "extra11/persass.json", "extra12/persass.json", "extra13/persass.json",
           "extra14/persass.json", "extra15/persass.json", "extra16/persass.json", "extra17/persass.json",
           "extra18/persass.json", "extra19/persass.json", "extra20/persass.json",
-          "extra20/yield/persass.json"):
+          "extra20/yield/persass.json", "merge_pairs/persass.json"):
     TRUTH.update(json.loads((ROOT / f).read_text()))
 
 #: measured once the emulator could not match (each says why); strict: a fix shows up
@@ -52,6 +52,10 @@ KNOWN = {
     "extra20/cas_loop_float_max_u64_min_one_warp": "CAS loops with YIELD whose lanes collide: with the YIELD rule the "
                                                    "outer loop's body runs 21 times (the GPU 20; 8 before the rule), "
                                                    "157 shared wavefronts (the GPU 171)",
+    "merge_pairs/lds128_pairs_1": "two of its 44 LDS.128 (cases 12 and 17: a quad whose lane 4j+3 is active and "
+                                  "4j+2 is not) are one wavefront higher on the source page than the source-page "
+                                  "rule, which fits the other 174 loads of the merge_pairs family (the hardware "
+                                  "counter: all 176, as the model)",
     "extra20/union_find_serial_union_volatile_find": "nvcc made other code than NVRTC; after its volatile while loop "
                                                      "(with YIELD) the groups differ: 4,077 shared wavefronts, the GPU "
                                                      "4,067 (4,025 before the YIELD rule)",
@@ -102,7 +106,7 @@ def _params(names):
 #: SASS instruction; here a third of them (and all the buffers they computed), and every kernel of
 #: the unseen batches. BX_ALL_KERNELS=1 runs them all.
 SAMPLE = sorted(n for k, n in enumerate(sorted(TRUTH)) if n.startswith(("extra11/", "extra12/", "extra13/", "extra14/", "extra15/", "extra16/", "extra17/", "extra18/", "extra19/", "extra20/")) or k % 3 == 0
-                or n in KNOWN or os.environ.get("BX_ALL_KERNELS") == "1")
+                or n.startswith("merge_pairs/") or n in KNOWN or os.environ.get("BX_ALL_KERNELS") == "1")
 
 
 @pytest.mark.parametrize("name", _params(SAMPLE))
