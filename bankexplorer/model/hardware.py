@@ -9,7 +9,7 @@ a document says otherwise, the measurement wins. In short, for the NVIDIA sm_70-
   one phase per half-warp and 16-byte accesses one per quarter-warp; a *load* of 8 or 16 bytes
   through a shared-window address (``LDS``) gets twice as many lanes per phase when, for every
   active lane ``i``, lane ``i^1`` is inactive or reads the same address, or the same holds for
-  ``i^2`` (family ``merge_pairs``, 176 loads, held-out half 89/89: :func:`_pairs_share`). Stores never
+  ``i^2`` (family ``merge_pairs``, 176 loads, held-out half 87/87: :func:`_pairs_share`). Stores never
   merge, nor do loads through a generic address (``LD``, measured in
   ``resources/hardware/h100_verification.jsonl``). This is what the hardware counter
   (``l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld``) counts; Nsight Compute's *source page*
@@ -244,8 +244,8 @@ def _pairs_share(addr: np.ndarray, active: np.ndarray, W: int) -> np.ndarray:
 
     Rule of the hardware counter, family ``merge_pairs`` (``h200_lds_merge_pairs.jsonl``: 176
     randomized ``LDS.64``/``LDS.128``, lanes paired by i^1 or i^2, the other partner on a word of
-    the same bank slot or another, some lanes off, some pairs broken): 89 of 89 held-out rows and
-    87 of 87 others. An exception once written here for 8-byte loads paired by i^2 whose i^1
+    the same bank slot or another, some lanes off, some pairs broken): 87 of 87 held-out rows and
+    89 of 89 others. An exception once written here for 8-byte loads paired by i^2 whose i^1
     neighbours hold two words of one slot (fitted to one kernel's source-page count) got 21 of that
     family's 26 such rows wrong: the hardware merges them; the source page counts them as halves,
     which :func:`source_page_cost` already says."""
@@ -267,7 +267,13 @@ def source_page_cost(merged: np.ndarray, halves: np.ndarray) -> np.ndarray:
     two halves' wavefronts counted apart (``halves``: their sum). The hardware counter counts the
     merged phase (``merged``). Measured side by side in ``h100_lds_merge_counters.jsonl``; over the
     883 measured per-SASS ``LDS.64``/``LDS.128`` instructions this reproduces 882 (the one missed:
-    ``extra17/lds128_merge_probe`` case 10, two lanes of one word in two quarters)."""
+    ``extra17/lds128_merge_probe`` case 10, two lanes of one word in two quarters).
+
+    Rule of the source page, family ``merge_pairs`` (``h200_lds_merge_pairs.jsonl``, both counters of
+    the same 176 loads): 86 of 87 held-out rows, 174 of 176 in all; the two missed are 16-byte
+    loads with a quad whose lane 4j+3 is active and 4j+2 is not, where the page counts one more
+    (as ``extra19/lds128_partial_quads_probe``: no rule found yet; the page gives 33 of the family's
+    35 such loads by this rule)."""
     return np.where(merged <= 1, merged, halves)
 
 

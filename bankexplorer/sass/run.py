@@ -171,7 +171,8 @@ class Run:
     """The execution loop: pick the next issue (:class:`Scheduler`), run its semantics, count."""
 
     def __init__(self, program: Program, block: Block, arch: str, buffers: list[str],
-                 budget: int = MAX_WARP_INSTRUCTIONS, as_written: bool = False, control: Control | None = None):
+                 budget: int = MAX_WARP_INSTRUCTIONS, as_written: bool = False, control: Control | None = None,
+                 contended: frozenset[int] = frozenset()):
         self.program = program
         self.block = block
         self.table = table_for(arch)
@@ -186,6 +187,12 @@ class Run:
         self.timing_notes: dict[int, str] = {}
         self.data_branches: dict[int, int] = {}  # instruction index -> taint of a deciding predicate
         self._clock = 0
+        #: shared words (and barrier epochs) that several warps take returning atomics' results from,
+        #: known before the run (``ops.memory._contended_results``); the first warp's taking is noted
+        #: in ``atomic_takers``, a later warp's in ``contended_late`` (then the block runs again)
+        self.contended = contended
+        self.atomic_takers: dict[int, int] = {}
+        self.contended_late: set[int] = set()
         self.sched = Scheduler(self, program.instructions[0].pc)
 
     # ------------------------------------------------------------------ hooks the opcodes call
@@ -255,6 +262,14 @@ class Run:
                     break
 
 
+def _fresh_memory(memory: list[Buffer], buffers: list[Buffer]) -> list[Buffer]:
+    """The global memory of a block run again: the parameters' buffers as launched (``buffers``),
+    the other regions (constant data) as they were."""
+    names = {buf.name for buf in buffers}
+    return list(buffers) + [Buffer(b.name, b.base, b.data.copy(), static=b.static) for b in memory
+                            if b.name not in names]
+
+
 def _branch_target(ins) -> int | None:
     """The code offset a branch-like instruction names (:data:`.opcode.BRANCH_OPCODES`); None for
     every other instruction."""
@@ -321,19 +336,30 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
     if 3 in image.banks:  # __constant__ data, read through a generic pointer (code built with -G)
         memory.append(Buffer("(constant data)", CONSTANTS_BASE, np.frombuffer(image.banks[3], np.uint8).copy(),
                              static=True))
-    block = Block(cfg.block, cfg.block_index, cfg.grid, shared_bytes, image.local_bytes, banks,
-                  GlobalMemory(memory))
     if control is not None:
         if control.stopped:
             raise Stopped("stopped on request before the block was executed")
         control.stage = "executing"
-    run = Run(program, block, arch, [buf.name for buf in buffers], budget, as_written=not optimize, control=control)
-    if not optimize:
-        from .written import aggregate_runs
-
-        run.record.aggregate_runs = aggregate_runs(image.ptx, program)
     t2 = time.perf_counter()
-    run.execute()
+    contended: frozenset[int] = frozenset()
+    while True:
+        block = Block(cfg.block, cfg.block_index, cfg.grid, shared_bytes, image.local_bytes, banks,
+                      GlobalMemory(memory))
+        run = Run(program, block, arch, [buf.name for buf in buffers], budget, as_written=not optimize,
+                  control=control, contended=contended)
+        if not optimize:
+            from .written import aggregate_runs
+
+            run.record.aggregate_runs = aggregate_runs(image.ptx, program)
+        run.execute()
+        if not run.contended_late:
+            break
+        # a warp took a returning atomic's result from a word another warp had taken one from
+        # before: that earlier result was the GPU's timing too. Again, knowing those words (the
+        # same code and data reach them again; a word found only now is added, a few rounds at most)
+        contended = contended | frozenset(run.contended_late)
+        buffers = constant_bank0(image, cfg, decls, arch)[1]  # the banks are read-only: kept
+        memory = _fresh_memory(memory, buffers)
     t3 = time.perf_counter()
     acc = run.record.accesses()
     rec = run.record
