@@ -25,6 +25,8 @@ from .launch import (GLOBALS_BUFFER, LaunchConfig, LaunchError, SharedArray, con
 from .operands import Label
 from .ops import table_for
 from .record import TIMING, Accesses, Recorder
+from .policy import DEFAULT as DEFAULT_SCHEDULE
+from .policy import Schedule, schedule_named
 from .simt import SELF_ADVANCING, Scheduler
 from .state import CONSTANTS_BASE, WARP, Block, Buffer, GlobalMemory
 
@@ -98,6 +100,24 @@ class SassRow:
     timing: bool = False  # its addresses depend on the order between warps
     source_page: int | None = None  # Nsight's source-page wavefronts, where they differ
     target: int | None = None  # where a branch, BSSY or call goes (byte offset in the code)
+    #: the inexact scheduling policies (:mod:`.policy`) that decided some of its issues
+    schedule: tuple[str, ...] = ()
+
+    @property
+    def certainty(self) -> str:
+        """How far its counts are facts of the code: ``"exact"``; ``"data"`` (its addresses depend on
+        the data in the buffers :attr:`data` names: the counts hold for this data); ``"schedule"``
+        (the GPU's scheduling decided them: a policy that does not fit every probe, :attr:`schedule`,
+        or the order in which warps reach shared memory, :attr:`timing`)."""
+        if self.timing or self.schedule:
+            return "schedule"
+        return "data" if self.data else "exact"
+
+    @property
+    def decided_by(self) -> list[str]:
+        """What decided a schedule-dependent count: the policies' names, and ``"warp order"`` for
+        addresses from contended atomics or races between warps."""
+        return list(self.schedule) + (["warp order"] if self.timing else [])
 
     @property
     def guarded_off(self) -> bool:
@@ -126,6 +146,9 @@ class SassRow:
             d["data"] = list(self.data)
         if self.timing:
             d["timing_dependent"] = True
+        d["certainty"] = self.certainty
+        if self.certainty == "schedule":
+            d["schedule"] = self.decided_by
         if self.target is not None:
             d["target"] = self.target
         return d
@@ -172,7 +195,7 @@ class Run:
 
     def __init__(self, program: Program, block: Block, arch: str, buffers: list[str],
                  budget: int = MAX_WARP_INSTRUCTIONS, as_written: bool = False, control: Control | None = None,
-                 contended: frozenset[int] = frozenset()):
+                 contended: frozenset[int] = frozenset(), schedule: Schedule = DEFAULT_SCHEDULE):
         self.program = program
         self.block = block
         self.table = table_for(arch)
@@ -193,7 +216,7 @@ class Run:
         self.contended = contended
         self.atomic_takers: dict[int, int] = {}
         self.contended_late: set[int] = set()
-        self.sched = Scheduler(self, program.instructions[0].pc)
+        self.sched = Scheduler(self, program.instructions[0].pc, schedule)
 
     # ------------------------------------------------------------------ hooks the opcodes call
     def clock(self) -> np.ndarray:
@@ -282,13 +305,16 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
             defines: dict[str, int | float] | None = None, include_dirs: list[str] | None = None,
             kernel: str | None = None, budget: int = MAX_WARP_INSTRUCTIONS, build=None,
             timings: dict[str, float] | None = None, optimize: bool = True,
-            control: Control | None = None) -> KernelRun:
+            control: Control | None = None, schedule: str | None = None) -> KernelRun:
     """Compile ``text``, run one block of ``kernel`` (the first one when None) and count.
     ``timings``, when given, receives the seconds of each stage; ``control`` lets another thread
     stop the run and follow it. ``optimize=False``: the source as
     written, from the unoptimised build (-G): one instruction per source access, each costed as
-    the shared-memory instruction it stands for."""
+    the shared-memory instruction it stands for. ``schedule``: the scheduling policies by name
+    (:data:`.policy.SCHEDULES`; default the measured ``"h100"``)."""
     from ..compiler.kernel import build as build_kernel
+
+    policies = schedule_named(schedule)
 
     t0 = time.perf_counter()
     b = build or build_kernel(text, arch, {**(defines or {}), **cfg.scalars}, path, include_dirs, optimize=optimize)
@@ -346,7 +372,7 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
         block = Block(cfg.block, cfg.block_index, cfg.grid, shared_bytes, image.local_bytes, banks,
                       GlobalMemory(memory))
         run = Run(program, block, arch, [buf.name for buf in buffers], budget, as_written=not optimize,
-                  control=control, contended=contended)
+                  control=control, contended=contended, schedule=policies)
         if not optimize:
             from .written import aggregate_runs
 
@@ -370,6 +396,9 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
         for i in np.unique(acc.index[acc.line != static]):
             lines, counts = np.unique(acc.line[acc.index == i], return_counts=True)
             rows[i].line = int(lines[counts.argmax()])
+    for i, ins in enumerate(program.instructions):
+        if ins.pc in run.sched.decided:
+            rows[i].schedule = tuple(sorted(run.sched.decided[ins.pc]))
     shared_idx = {i for i, ins in enumerate(program.instructions) if ins.base in _SHARED_BASES}
     for i in shared_idx:
         rows[i].wavefronts, rows[i].ideal = 0, 0
