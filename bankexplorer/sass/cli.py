@@ -152,7 +152,8 @@ def print_report(r: KernelRun, origin: str, where: str, pattern=None, changes=()
         what = ", ".join(f"{n} x {op}" if n > 1 else op for op, n in ops.items())
         what = what if len(what) <= 34 else what[:33] + "…"
         ex, wf, ideal = (sum(getattr(x, k) for x in xs) for k in ("executed", "wavefronts", "ideal"))
-        flag = (" data" if any(x.data for x in xs) else "") + (" timing" if any(x.timing for x in xs) else "")
+        flag = (" data" if any(x.data for x in xs) else "") + (" timing" if any(x.timing for x in xs) else "") + \
+            (" schedule" if any(x.schedule for x in xs) else "")
         print(f"{line:>5}  {what:<34} {ex:>9,} {wf:>10,} {ideal:>7,} {wf - ideal:>7,}{flag}")
         if show_sass:
             for x in xs:
@@ -179,13 +180,17 @@ def print_report(r: KernelRun, origin: str, where: str, pattern=None, changes=()
     ideal = sum(x.ideal for x in shared)
     ex = sum(x.executed for x in shared)
     eff = f"{ideal / wf:.0%}" if wf else "-"
+    scheduled = sum(x.wavefronts for x in shared if x.certainty == "schedule")
     print(f"total per block: {wf:,} wavefronts for {ex:,} shared-memory warp instructions executed (ideal {ideal:,}, "
-          f"efficiency {eff})")
+          f"efficiency {eff})" + (f"; {scheduled:,} of the wavefronts depend on the GPU's scheduling" if scheduled else ""))
     print_printf(r)
     for line, msg in r.notes:
         print(f"{where}:{line}: note: {msg}" if line else f"{where}: note: {msg}", file=sys.stderr)
     if r.timing_dependent:
         print(f"{where}: note: some counts depend on the order in which warps run (timing_dependent)", file=sys.stderr)
+    if any(x.schedule for x in r.rows):
+        print(f"{where}: note: some counts follow scheduling policies that do not fit all their probes (schedule)",
+              file=sys.stderr)
 
 
 #: printf lines the report shows (``--sass-json`` keeps every line the run kept)

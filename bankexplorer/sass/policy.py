@@ -26,8 +26,10 @@ class Policy(Protocol):
     name: str
     #: the probe family it was measured on (folder or file under ``resources/hardware/``)
     family: str
-    #: its score on the family's held-out part (or on all of it where none was set aside), in words
+    #: its score on the family's held-out part (or on all of it where none was set aside), short
     score: str
+    #: how it was found and what it misses, in words
+    detail: str
     #: fits every probe of its family: the counts it decides are facts, not the GPU's timing
     exact: bool
 
@@ -39,6 +41,7 @@ class SplitOrder:
     name: str
     family: str
     score: str
+    detail: str
     exact: bool
     fewer_first: bool  #: the part with fewer threads first (else the taken part first)
 
@@ -61,6 +64,7 @@ class Reconvergence:
     name: str
     family: str
     score: str
+    detail: str
     exact: bool
     merge_on_switch: bool
     #: the split's other half runs alone when the group that blocked issued no memory instruction
@@ -94,6 +98,7 @@ class YieldRule:
     name: str
     family: str
     score: str
+    detail: str
     exact: bool
     switches: bool
 
@@ -106,6 +111,7 @@ class Starvation:
     name: str
     family: str
     score: str
+    detail: str
     exact: bool
     group_issues: int
     warp_steps: int
@@ -128,24 +134,28 @@ class Schedule:
 
 FEWER_FIRST = SplitOrder(
     "fewer-threads-first", "kernels/extra20/yield (exit patterns) and the BSYNC counts of the measured kernels",
-    "28 loop-exit patterns (and the same with lanes shuffled): every BSYNC count; no part set aside", True, True)
-TAKEN_FIRST = SplitOrder("taken-first", "none (the rule before the probes)", "missed the BSYNC counts of 8 of 363 "
-                         "kernels that the measured rule fits", False, False)
+    "28 of 28 patterns", "loops whose lanes leave after 1, 2, 3... iterations (28 patterns, and the same with "
+    "lanes shuffled): every BSYNC count; no part was set aside", True, True)
+TAKEN_FIRST = SplitOrder("taken-first", "none (the rule before the probes)", "355 of 363 kernels",
+                         "missed the BSYNC counts of 8 of the 363 kernels the measured rule fits", False, False)
 MERGE_ON_SWITCH = Reconvergence(
     "merge-on-switch", "kernels/persass*.json and extra11-extra18 (363 kernels NVRTC compiles to the measured code)",
-    "all 363 it was written from; held out: extra19, 29 kernels measured before the rule, every BSYNC count "
-    "(4 the old rule missed)", True, True, True)
-NEVER_MERGE = Reconvergence("never-merge", "none (the rule before the probes)",
+    "29 of 29 held out", "written from 363 kernels (all fit, the sibling exception from sliding_window_max_deque's "
+    "172 loop runs); held out: extra19, 29 kernels measured before the rule, every BSYNC count (4 the old rule "
+    "missed)", True, True, True)
+NEVER_MERGE = Reconvergence("never-merge", "none (the rule before the probes)", "355 of 363 kernels",
                             "missed the BSYNC counts of 8 of 363 kernels", False, False, False)
 YIELD_SWITCHES = YieldRule(
     "yield-switches", "kernels/extra20/yield (40 one-warp probes of groups leaving YIELD loops)",
-    "every executed and thread count of 28 of 40 (no part set aside; 2 before the rule): which groups merge "
-    "at the next BSYNC when they leave at 4 or more points is not known", False, True)
-YIELD_IGNORED = YieldRule("yield-ignored", "kernels/extra20/yield", "2 of 40", False, False)
+    "28 of 40 probes", "every executed and thread count of 28 of the 40 (2 before the rule; no part set aside): "
+    "which groups merge at the next BSYNC when they leave a YIELD loop at 4 or more points is not known, and the "
+    "GPU served two groups' later loads as one request in 8", False, True)
+YIELD_IGNORED = YieldRule("yield-ignored", "kernels/extra20/yield", "2 of 40 probes",
+                          "YIELD as a no-op: the rule before the probes", False, False)
 STARVATION_THRESHOLDS = Starvation(
     "starvation-20000-64", "spin locks, polled flags and CAS loops of extra12, extra13 and extra16",
-    "chosen so that spin waits finish; how many passes a spin makes is the GPU's timing, not measured as a rule",
-    False, 20_000, 64)
+    "no family", "thresholds chosen so that spin waits finish; how many passes a spin makes is the GPU's timing, "
+    "not a measured rule", False, 20_000, 64)
 
 SCHEDULES: dict[str, Schedule] = {
     s.name: s for s in (

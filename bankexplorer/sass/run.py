@@ -154,6 +154,11 @@ class SassRow:
         return d
 
 
+#: how a run's note on a line whose counts a scheduling policy decided begins (the per-line views
+#: of a saved kernel find those lines by it)
+SCHEDULE_NOTE = "counts here follow a scheduling policy that does not fit all of its probes"
+
+
 @dataclass
 class KernelRun:
     arch: str
@@ -176,6 +181,13 @@ class KernelRun:
     #: (a warp's lanes in order), at most ``calls.MAX_LINES``; ``printed_dropped`` lines past that
     printed: list[tuple[int, str]] = field(default_factory=list)
     printed_dropped: int = 0
+    #: the scheduling policies it ran under (:data:`.policy.SCHEDULES`)
+    schedule: str = "h100"
+
+    @property
+    def schedule_dependent(self) -> bool:
+        """Some count was decided by the GPU's scheduling (an inexact policy, or the warps' order)."""
+        return any(r.certainty == "schedule" for r in self.rows)
 
     def to_json(self, arrays_by_pc: dict[int, str] | None = None) -> dict:
         rows = [r.to_json() for r in self.rows]
@@ -185,6 +197,7 @@ class KernelRun:
         build = {} if self.optimized else {"build": "as written (-G)"}
         return {"arch": self.arch, **build, "block": list(self.block), "block_index": list(self.block_index),
                 "kernel": self.kernel, "timing_dependent": self.timing_dependent,
+                "schedule": self.schedule, "schedule_dependent": self.schedule_dependent,
                 "notes": [{"line": ln, "message": m} for ln, m in self.notes],
                 **({"printf": [{"line": ln, "text": t} for ln, t in self.printed]} if self.printed else {}),
                 "warp_instructions": self.warp_instructions, "sass": rows}
@@ -430,6 +443,10 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
             notes.append((r.line, f"{r.opcode}: {r.wavefronts:,} wavefronts served; Nsight Compute's source page "
                                   f"shows {r.source_page:,} (it counts a merged 8/16-byte phase that has a bank "
                                   f"conflict as its halves)"))
+    for r in rows:
+        if r.schedule:
+            said = "; ".join(f"{p.name} ({p.score})" for p in policies.policies if p.name in r.schedule)
+            notes.append((r.line, f"{SCHEDULE_NOTE}, {said}: the GPU's scheduling decides them"))
     for k, t in run.data_branches.items():
         names = [n for j, n in enumerate(run.buffers) if t >> j & 1]
         if names:
@@ -452,4 +469,4 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
                          f"reached shared memory (a race or contended atomics): another GPU run may differ"))
     return KernelRun(arch, name, symbol, cfg.block, cfg.block_index, rows, acc, arrays, final, timed, timing,
                      sorted(set(notes)), time.perf_counter() - t0, run.issued, optimize, run.printed,
-                     run.printed_dropped)
+                     run.printed_dropped, policies.name)
