@@ -108,3 +108,26 @@ def test_sass_json_says_how_certain_each_count_is(tmp_path):
     flagged = [r for r in d["sass"] if r["certainty"] == "schedule"]
     assert [r["sass"].split()[0] for r in flagged] == ["STS"] and flagged[0]["schedule"] == ["warp order"]
     assert flagged[0]["timing_dependent"] is True and d["timing_dependent"] is True
+
+
+@needs_nvrtc
+def test_the_windows_per_line_view_says_schedule(qtbot):
+    """The per-line view (from the run, and from the saved kernel, which keeps the run's notes)
+    marks the lines whose counts the YIELD policy decided, and names it in the tooltip."""
+    pytest.importorskip("PySide6")
+    from bankexplorer.gui.kernel_lines import LineTree, stats_from_pattern, stats_from_run
+    from bankexplorer.sass.to_pattern import kernel_pattern
+
+    truth, run = _run("extra20/cas_loop_float_max_u64_min_one_warp")
+    lines = {ls.line: ls for ls in stats_from_run(run)}
+    assert lines[32].schedule == "scheduling policy yield-switches"
+    src = (KERNELS / "extra20" / "cas_loop_float_max_u64_min_one_warp.cu").read_text()
+    pattern = kernel_pattern(run, src, "cas")
+    saved = {ls.line: ls for ls in stats_from_pattern(pattern, None)}
+    assert "yield-switches (28 of 40 probes)" in saved[32].schedule
+    assert not any(ls.schedule for ls in saved.values() if ls.line not in {ln for ln, _ in run.notes})
+    tree = LineTree()
+    qtbot.addWidget(tree)
+    tree.set_stats(list(saved.values()), src.split("\n"))
+    item = tree.top_row(32)
+    assert "schedule" in item.text(7) and "yield-switches" in item.toolTip(7)
