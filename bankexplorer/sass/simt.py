@@ -39,6 +39,13 @@ their code agrees and warp 0's effects come first within a step. A warp kept wai
 waits; a group that has run :data:`STARVATION` issues in a row lets the other groups of its warp
 run. What a spinning thread then reads was written by another warp since the last barrier, which
 the data taint marks: the run says that the GPU's timing decided those counts.
+
+The choices above that the GPU makes and the code does not (which part of a split runs first,
+merging on a switch, what ``YIELD`` changes, the starvation thresholds) are named policies
+(:mod:`.policy`), each with its probe family and held-out score, chosen together by name (a
+:class:`.policy.Schedule`; the measured ``"h100"`` by default). Where one that does not fit all its
+probes decides for a warp, what the warp issues until it is one group again is recorded
+(:attr:`Scheduler.decided`) and reported as schedule-dependent.
 """
 
 from __future__ import annotations
