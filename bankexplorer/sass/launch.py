@@ -217,7 +217,12 @@ def constant_bank0(image: KernelImage, cfg: LaunchConfig, decls: list[ParamDecl]
         elif words == ["bool"]:  # a C++ conversion: any non-zero value is true
             put(off, int(bool(value)), p.size)
         elif p.size in (1, 2, 4, 8):
-            put(off, int(value), p.size)
+            from .limits import integer_value
+
+            try:
+                put(off, integer_value(value, p.size, d.type), p.size)
+            except ValueError as e:
+                raise LaunchError(f"parameter {d.name}: {e}") from None
         else:
             raise LaunchError(f"parameter {d.type} {d.name} ({p.size} bytes) is a structure: only pointers, "
                               f"integers and floating-point values can be given")
