@@ -7,7 +7,8 @@ would otherwise replace the pattern with the program written from it; ``import-c
 --sass-json tile.h`` a header the kernel includes).
 
 Only a regular file is replaced by a rename: a FIFO or a character device (``/dev/null``, a
-terminal) is written into, as a shell's ``>`` would, and any other special file is refused. Run as
+terminal) is written into, as a shell's ``>`` would, any other special file is refused, and a
+symbolic link keeps pointing where it did (the file it names is replaced). Run as
 root, a rename over ``/dev/null`` would leave the system with a regular file there."""
 
 from __future__ import annotations
@@ -127,6 +128,8 @@ def atomic_open(path: str | os.PathLike, text: bool = False) -> Iterator[IO]:
     why = special_file(path)
     if why:
         raise OSError(errno.EINVAL, why, str(path))
+    if path.is_symlink():  # the file the link names is written (as a shell's > does); the link stays
+        path = Path(os.path.realpath(path))
     folder = path.parent if str(path.parent) else Path(".")
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
