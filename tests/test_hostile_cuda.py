@@ -261,18 +261,19 @@ def test_the_compiler_stops_at_its_time_budget():
     assert not out.ok and "time budget" in out.log and time.monotonic() - t < 10
 
 
-def _nvrtc_child(parent: int, within: float = 60) -> bool:
+def _nvrtc_child(parent: int, within: float = 60) -> int | None:
+    """The pid of ``parent``'s compiler process, once it has started (None: not within ``within`` s)."""
     end = time.monotonic() + within
     while time.monotonic() < end:
         for d in os.listdir("/proc"):
             try:
                 if d.isdigit() and f"{parent}" == Path(f"/proc/{d}/stat").read_text().split(")")[1].split()[1] \
                         and "nvrtc.py" in Path(f"/proc/{d}/cmdline").read_text():
-                    return True
+                    return int(d)
             except (OSError, IndexError):
                 continue
         time.sleep(0.05)
-    return False
+    return None
 
 
 @COMPILES
@@ -620,20 +621,6 @@ def test_an_npz_archive_is_refused_as_an_arg(tmp_path, capsys, monkeypatch):
 
 
 # ---- the compiler's child process ends with the command -----------------------------------------
-def _child_pid(parent: int, within: float = 60) -> int | None:
-    end = time.monotonic() + within
-    while time.monotonic() < end:
-        for d in os.listdir("/proc"):
-            try:
-                if d.isdigit() and f"{parent}" == Path(f"/proc/{d}/stat").read_text().split(")")[1].split()[1] \
-                        and "nvrtc.py" in Path(f"/proc/{d}/cmdline").read_text():
-                    return int(d)
-            except (OSError, IndexError):
-                continue
-        time.sleep(0.05)
-    return None
-
-
 def _gone(pid: int, within: float) -> bool:
     end = time.monotonic() + within
     while True:
@@ -659,7 +646,7 @@ def test_the_compiler_child_does_not_outlive_the_command(tmp_path, sig):
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     child = None
     try:
-        child = _child_pid(p.pid)
+        child = _nvrtc_child(p.pid)
         assert child, "the compile did not start"
         time.sleep(0.5)
         os.kill(p.pid, sig)

@@ -291,7 +291,7 @@ def _declared_rows(instructions: list) -> int:
     for x in instructions:
         rec = x.get("recorded") if isinstance(x, dict) else None
         n = rec.get("rows") if isinstance(rec, dict) else None
-        if _is_int(n) and n > 0:
+        if _is_int(n) and 0 < n <= MAX_RECORDED_ROWS:  # one past the limit is reported on its own path
             total += n
     return total
 
