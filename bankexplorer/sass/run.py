@@ -208,7 +208,8 @@ class Run:
         self.timing_notes.setdefault(ins.line, message)
 
     def _checkpoint(self, ins) -> None:
-        """Past the budget, or time to look at the control (one int compare per issue otherwise)."""
+        """Past the budget, or time to look at the clock and the control: every :data:`CHECK_EVERY`
+        warp instructions (one int compare per issue otherwise)."""
         if self.issued > self.budget:
             raise BudgetExceeded(f"stopped after {self.budget:,} warp instructions (line {ins.line}, "
                                  f"{ins.text!r}): the kernel does not finish within the budget (an "
