@@ -314,8 +314,9 @@ def _outputs_tree(d: Path):
     (d / "tile.h").write_text("#define STRIDE 2\n")
     np.save(d / "in.npy", np.arange(64, dtype=np.float32))
     (d / "p.json").write_bytes((ROOT / "resources" / "examples" / "07_transpose_padded_32x33.json").read_bytes())
+    line = {"kind": "load", "width": 4, "addresses": [4 * i for i in range(32)]}
     (d / "t.jsonl").write_text(json.dumps({"format": "bankexplorer-trace", "version": 1, "name": "t"}) + "\n"
-                               + json.dumps({"kind": "load", "width": 4, "addresses": [4 * i for i in range(32)]}) + "\n")
+                               + json.dumps(line) + "\n")
     for name in INPUTS:
         os.symlink(d / name, d / f"sym_{name}")
         os.link(d / name, d / f"hard_{name}")
@@ -456,9 +457,10 @@ def _printf_bomb(rng: random.Random) -> tuple[str, list[str]]:
     n = conv.count("*")
     args = ", ".join(["w"] * n + [{"d": "7", "f": "1.5", "s": "str", "c": "65", "x": "255"}[conv[-1]]])
     reps = rng.choice([1, 10, 40])
+    loop = f"  for (int i = 0; i < {rng.choice([1, 4, 1000000])}; ++i) "
     body = ("#include <cstdio>\n__global__ void k(const char *str, int *o, int w) {\n  __shared__ int s[32];\n"
             "  s[threadIdx.x % 32] = threadIdx.x;\n"
-            f"  for (int i = 0; i < {rng.choice([1, 4, 1000000])}; ++i) printf(\"{conv * reps}\\n\", {', '.join([args] * reps)});\n"
+            f"{loop}printf(\"{conv * reps}\\n\", {', '.join([args] * reps)});\n"
             "  o[threadIdx.x] = s[threadIdx.x % 32];\n}\n")
     return body, ["--block", str(rng.choice([2, 256, 1024])), "-D", f"w={rng.choice(huge)}", "--arg", "str=str.npy"]
 

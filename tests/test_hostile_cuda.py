@@ -301,7 +301,8 @@ def test_ctrl_c_ends_a_compiling_command_within_a_second(tmp_path, to):
 
 
 # ---- every run bounded, every answer right or refused (issue 37) ------------------------------
-def _bounded(*argv: str, seconds: float = 60, memory: int = 3 << 30, cwd=None) -> tuple[subprocess.CompletedProcess, float]:
+def _bounded(*argv: str, seconds: float = 60, memory: int = 3 << 30,
+             cwd=None) -> tuple[subprocess.CompletedProcess, float]:
     """The command in a child process held to ``memory`` bytes of address space (a bomb fails there
     instead of taking the machine) and ``seconds``; (the finished process, the seconds it took)."""
     import resource
@@ -433,7 +434,7 @@ LOCAL_BOMB = """__global__ void k(float *o, int n) {
 @COMPILES
 def test_local_memory_is_capped_with_its_size_named(tmp_path):
     """8 MB a thread in a 1,024-thread block took 8 to 10 GB."""
-    p, took = _bounded("import-cuda", str(_cu(tmp_path, LOCAL_BOMB)), "--block", "1024", "-D", "n=3", seconds=60)
+    p, _took = _bounded("import-cuda", str(_cu(tmp_path, LOCAL_BOMB)), "--block", "1024", "-D", "n=3", seconds=60)
     assert p.returncode == 2 and "Traceback" not in p.stderr
     assert "needs 16,777,216 bytes of local memory per thread" in p.stderr and "512 MiB a run may hold" in p.stderr
 

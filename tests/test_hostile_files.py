@@ -309,7 +309,8 @@ def test_a_fifo_is_written_into_never_replaced(tmp_path, command):
     if command == "save":
         pf.save(pf.load(src), fifo)
     else:
-        argv = {"cuda": ["cuda", str(src), "--out", str(fifo)], "convert": ["convert", str(_trace(tmp_path)), str(fifo)],
+        argv = {"cuda": ["cuda", str(src), "--out", str(fifo)],
+                "convert": ["convert", str(_trace(tmp_path)), str(fifo)],
                 "export-svg": ["export", str(src), "--out", str(fifo)]}[command]
         code, _out, err = _run(*argv)
         assert code == 0, err
@@ -379,7 +380,8 @@ def _recorded_pattern(tmp_path: Path, instructions: int, rows: int, mixed: bool 
 
     n = int(np.prod(dims))
     elements = (np.random.default_rng(37).integers(0, n, (rows, 32)) if mixed else np.zeros((rows, 32))).astype("<i4")
-    rec = {"rows": rows, "encoding": "zlib+base64", "warp": field(bytes(4 * rows)), "element": field(elements.tobytes()),
+    rec = {"rows": rows, "encoding": "zlib+base64", "warp": field(bytes(4 * rows)),
+           "element": field(elements.tobytes()),
            "offset": field(bytes(64 * rows)), "address": field((elements * 4).astype("<i4").tobytes())}
     doc = {"format": "bankexplorer-pattern", "version": 2, "name": "rows", "block": [32, 1, 1],
            "arrays": [{"name": "s", "type": "float", "dims": list(dims)}],
