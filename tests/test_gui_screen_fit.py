@@ -24,15 +24,20 @@ def _window(qtbot, path, monkeypatch, area: QRect) -> MainWindow:
     return w
 
 
+def _saved(qtbot, ini, monkeypatch, area: QRect, geometry: QRect) -> None:
+    """A window at ``geometry`` on a screen whose work area is ``area``, closed: its settings saved."""
+    w = _window(qtbot, ini, monkeypatch, area)
+    w.setGeometry(geometry)
+    w.show()
+    QApplication.processEvents()
+    w.save_settings()
+    w.close()
+
+
 def test_a_window_saved_on_a_larger_screen_takes_this_ones_work_area(qtbot, tmp_path, monkeypatch):
     ini = tmp_path / "s.ini"
-    big = _window(qtbot, ini, monkeypatch, BIG)
-    big.setGeometry(QRect(10, 10, 1880, 1000))
-    big.show()
-    QApplication.processEvents()
-    big.save_settings()
+    _saved(qtbot, ini, monkeypatch, BIG, QRect(10, 10, 1880, 1000))
     assert QSettings(str(ini), QSettings.Format.IniFormat).value("screenArea") is not None
-    big.close()
 
     w = _window(qtbot, ini, monkeypatch, LAPTOP)
     assert w.geometry() == LAPTOP, w.geometry()
@@ -47,12 +52,7 @@ def test_a_window_saved_on_a_larger_screen_takes_this_ones_work_area(qtbot, tmp_
 
 def test_a_window_saved_on_the_same_screen_keeps_its_geometry_and_docks(qtbot, tmp_path, monkeypatch):
     ini = tmp_path / "s.ini"
-    first = _window(qtbot, ini, monkeypatch, BIG)
-    first.setGeometry(QRect(40, 30, 1500, 900))
-    first.show()
-    QApplication.processEvents()
-    first.save_settings()
-    first.close()
+    _saved(qtbot, ini, monkeypatch, BIG, QRect(40, 30, 1500, 900))
     w = _window(qtbot, ini, monkeypatch, BIG)
     assert not w._layout_pending  # the saved docks, restored (Qt keeps the geometry on its own screen)
     assert BIG.contains(w.geometry())
