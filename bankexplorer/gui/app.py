@@ -38,7 +38,7 @@ ORG, APP = "BankExplorer", "BankExplorer"
 MAX_RECENT = 8
 DEFAULT_EXAMPLE = "06_transpose_32x32.json"
 #: bump when the dock arrangement changes, so an old saved layout is not restored over it
-LAYOUT_VERSION = 4
+LAYOUT_VERSION = 5  # 5: an imported kernel's Source lines is a tab of the Edit pane
 #: the least each view keeps (pixels): below it a view stops being readable (the timeline's lane
 #: ticks collide, the summary's kernel column goes behind a scroll bar); docks cannot be
 #: squeezed past it, at 1366x768 as at 1920x1080, with the Before pane or without
