@@ -156,7 +156,7 @@ class KernelLinesPanel(QWidget):
         if text:
             notes = what_if_notes(an)
             self.banner_text.setText(
-                f"<b>What-if:</b> {html.escape(text)}: the recorded accesses through the new layout"
+                f"<b>What-if:</b> {html.escape(text)}"
                 + "".join(f"<br>⚠ {html.escape(n)}" for n in notes))
             self.banner_text.setToolTip(f"<p><b>What-if:</b> {html.escape(text)}. These numbers are the kernel's "
                                         f"recorded accesses through the new layout; the compiled code used the old "
