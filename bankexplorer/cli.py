@@ -83,6 +83,8 @@ def _fmt_table(an) -> str:
     lines.append(hdr)
     lines.append("-" * len(hdr))
     c = an.counts()  # a compare-and-swap loop's row with its loads, as the totals add it up
+    # "#" is the pattern's instruction (what --instruction, the notes and the window number), one
+    # line per warp and loop iteration of it
     row_wf, row_ideal = c.total_wavefronts(), c.total_ideal()
     for r in range(len(an)):
         k = int(an.source[r])
@@ -94,11 +96,11 @@ def _fmt_table(an) -> str:
         if len(title) > 34:
             title = title[:33] + "…"
         if an.errors[r]:
-            lines.append(f"{r:>4} {title:<34} {int(an.warp[r]):>4} error: {an.errors[r]}")
+            lines.append(f"{k:>4} {title:<34} {int(an.warp[r]):>4} error: {an.errors[r]}")
             continue
         wf, ideal = int(row_wf[r]), int(row_ideal[r])
         eff = f"{ideal / wf:.0%}" if wf else "-"
-        lines.append(f"{r:>4} {title:<34} {int(an.warp[r]):>4} {wf:>10} {ideal:>5} {int(res.degree[r]):>4}x "
+        lines.append(f"{k:>4} {title:<34} {int(an.warp[r]):>4} {wf:>10} {ideal:>5} {int(res.degree[r]):>4}x "
                      f"{eff:>5} {latency_cycles(wf):>6.0f}c")
     t = an.totals()
     lines.append("-" * len(hdr))

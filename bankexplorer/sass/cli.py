@@ -12,6 +12,7 @@ import json
 import os
 import sys
 import threading
+import time
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -194,7 +195,10 @@ def report_rows(r: KernelRun) -> list[SassRow]:
     return sorted(rows, key=lambda x: (x.line, x.pc))
 
 
-def print_report(r: KernelRun, origin: str, where: str, pattern=None, changes=(), show_sass: bool = False) -> None:
+def print_report(r: KernelRun, origin: str, where: str, pattern=None, changes=(), show_sass: bool = False,
+                 total: float | None = None) -> None:
+    """``total``: the seconds the command took (compiling, this run and the as-written one), which
+    the header gives beside the block's own execution."""
     from ..compiler import nvrtc
 
     unmeasured = "" if r.arch in nvrtc.MEASURED_ARCHITECTURES else " (not measured on a GPU: the bank rules are sm_90's)"
@@ -202,7 +206,9 @@ def print_report(r: KernelRun, origin: str, where: str, pattern=None, changes=()
         f"as written (the unoptimised build, -G, one instruction per source access) for {r.arch}"
     print(f"kernel {r.kernel}: block {'x'.join(map(str, r.block))} ({origin}), block index "
           f"{','.join(map(str, r.block_index))}; {build}{unmeasured}, executed on the CPU "
-          f"({r.warp_instructions:,} warp instructions, {r.seconds:.2f} s)")
+          f"({r.warp_instructions:,} warp instructions, {r.seconds:.2f} s"
+          + (f"; {total:.2f} s in all, with compiling{' and the as-written build' if changes else ''})"
+             if total is not None else ")"))
     if pattern is not None and pattern.arrays:
         print("arrays: " + ", ".join(f"{a.dtype} {a.name}" + "".join(f"[{d}]" for d in a.dims) for a in pattern.arrays))
     shared = report_rows(r)
@@ -319,6 +325,7 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
 
     if "__global__" not in text:  # a snippet: nothing to compile
         return None
+    t0 = time.perf_counter()
     from ..compiler import nvrtc
 
     as_written = bool(getattr(args, "as_written", False))
@@ -387,7 +394,7 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
         except (EmulationError, LaunchError, MemoryFault, IncludeError, DecodeError, CubinError) as e:
             print(f"{where}: note: no as-written comparison: the unoptimised build (-G) cannot be executed "
                   f"({str(e).splitlines()[0]})", file=sys.stderr)
-    print_report(r, origin, where, pat, changes, args.sass)
+    print_report(r, origin, where, pat, changes, args.sass, total=time.perf_counter() - t0)
     if args.detail:
         print()
         print(_fmt_table(analyze(pat, detail=False)))

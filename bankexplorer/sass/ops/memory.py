@@ -85,10 +85,19 @@ def _check(addr: np.ndarray, width: int, size: int, space: str, iss: Issue) -> N
     bad = (addr < 0) | (addr + width > size)
     if bad.any():
         a = int(addr[np.flatnonzero(bad)[0]])
-        raise MemoryFault(f"{iss.ins.text!r}: {space} address {a:#x} is outside the {size:,} bytes of {space} memory")
+        # (the emulator names the instruction and its line around this message)
+        raise MemoryFault(f"{space} address {a:#x} is outside the {size:,} bytes of {space} memory"
+                          + (block_hint(iss.b.dim) if space == "shared" else ""))
     if (addr % width).any() and width > 1:
         a = int(addr[np.flatnonzero(addr % width)[0]])
-        raise MemoryFault(f"{iss.ins.text!r}: {space} address {a:#x} is not aligned to {width} bytes")
+        raise MemoryFault(f"{space} address {a:#x} is not aligned to {width} bytes")
+
+
+def block_hint(dim) -> str:
+    """Why a kernel's shared index runs past its arrays, most often: it was written for another
+    block size than the one executed (its thread index reaches rows the arrays do not have)."""
+    return (f" (the block executed is {'x'.join(map(str, dim))}: a kernel written for another block size indexes "
+            f"past its arrays; give the block with a '// block: x, y' comment, --block or block=)")
 
 
 # ---------------------------------------------------------------------- spaces
