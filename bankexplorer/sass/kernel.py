@@ -106,9 +106,10 @@ class Kernel:
         return next((p for p in self.params if key in p.keys), None)
 
     def describe(self) -> str:
-        """One line for a report: ``gemm(float* a, int n) from a cubin``."""
+        """One line for a report: ``gemm(float* a, int n)`` (``<8 bytes>`` for a parameter
+        nothing describes)."""
         ps = ", ".join(" ".join(x for x in (p.type, p.name) if x) or f"<{p.size} bytes>" for p in self.params)
-        return f"{self.name}({ps}) from {'a ' + self.origin if self.origin != 'CUDA source' else 'CUDA source'}"
+        return f"{self.name}({ps})"
 
 
 def params_of_signature(signature: str, sizes: list[tuple[int, int]]) -> tuple[KernelParam, ...]:
