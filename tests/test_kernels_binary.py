@@ -295,3 +295,39 @@ def test_every_hmma_shape_computes_the_ptx_fragment_layouts():
         At[g + 8 * k, q] = trunc(a_bf[k])
     Bt[q, g] = trunc(b_bf[0])
     assert np.allclose(f32_out(3), (At @ Bt + cmat()), rtol=2e-7, atol=1e-30, equal_nan=True)
+
+
+def test_python_api_takes_a_binary():
+    import pathlib
+
+    import bankexplorer.api as bx
+
+    p = bx.from_cuda(pathlib.Path(CUTE / "mma_cpasync_ldsm_swizzle233.cubin"), block=128,
+                     args={"A": np.load(CUTE / "a_64x64_f16.npy")})
+    assert int(bx.analyze(p).wavefronts.sum()) == 512  # names from the source beside the cubin
+    p = bx.from_cuda(pathlib.Path(BINS / "libldsm_stsm_forms.so"), block=64,
+                     args={0: np.load(CUTE / "in_64x64_f32.npy")})
+    assert int(bx.analyze(p).wavefronts.sum()) == TRUTH["ldsm_stsm_forms"]["shared_wavefronts"]
+    with pytest.raises(ValueError, match="no sm_90 code"):
+        bx.from_cuda(pathlib.Path(BINS / "stride2_sm80.cubin"))
+
+
+def test_import_cuda_dialog_opens_a_binary(qtbot):
+    """Opened (or dropped) in Import CUDA, a cubin runs as built: its source beside it is shown
+    read-only, its parameters by name, and its counts are the GPU's; a binary without sm_90 code is
+    said in the dialog."""
+    from bankexplorer.gui.app import new_pattern
+    from bankexplorer.gui.cuda_dialog import CudaImportDialog
+    from bankexplorer.gui.document import Document
+
+    d = CudaImportDialog(Document(new_pattern()))
+    qtbot.addWidget(d)
+    d.open_path(str(CUTE / "mma_cpasync_ldsm_swizzle233.cubin"))
+    assert d.editor.isReadOnly() and "#include <cute/tensor.hpp>" in d.editor.toPlainText()
+    assert d.wait_compiled(60000)
+    assert "<b>512</b> shared-memory wavefronts" in d.summary.text()
+    with pytest.raises(ValueError, match="no sm_90 code"):
+        d.open_path(str(BINS / "stride2_sm80.cubin"))
+    d.open_path(str(BINS / "stride2.cu"))
+    assert not d.editor.isReadOnly() and d.binary is None
+    assert d.wait_compiled(60000)
