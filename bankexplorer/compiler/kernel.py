@@ -57,7 +57,7 @@ def build(text: str, arch: str = nvrtc.DEFAULT_ARCH, defines: dict[str, int | fl
         code = f'{pre}#line 1 "{name}"\n{code}'
     params = kernel_parameters(text)  # function and template parameters: values for them are not macros
     opts = tuple(f"-D{k}={v}" for k, v in defines.items() if k not in params)
-    cutlass = bool(_CUTLASS_INCLUDE.search(text))
+    cutlass = includes_cutlass(text)
     if cutlass:  # CUTLASS's headers declare helpers without __device__ (NVRTC takes them for host code)
         opts += ("-default-device",)
     instantiate, _missing = template_kernels(text, {k: v for k, v in defines.items() if isinstance(v, int)})
@@ -66,6 +66,12 @@ def build(text: str, arch: str = nvrtc.DEFAULT_ARCH, defines: dict[str, int | fl
     if not out.ok:
         return Build(False, out.log, name=name, optimized=optimize)
     return Build(True, out.log, out.cubin, disassemble_text(out.cubin) if disassemble else "", name, optimize)
+
+
+def includes_cutlass(text: str) -> bool:
+    """The text includes CuTe's or CUTLASS's headers (compiled with ``-default-device`` and a
+    longer budget; their -G build takes minutes)."""
+    return bool(_CUTLASS_INCLUDE.search(text))
 
 
 def disassemble_text(cubin: bytes) -> str:

@@ -21,7 +21,7 @@ from collections import Counter
 from ..sass.cubin import CubinError, _attributes, _sections
 from ..sass.cubin import read as read_image
 from ..sass.kernel import Kernel, KernelParam, LaunchDefaults, Setting, params_of_signature
-from ..sass.launch import LaunchError, demangle_name, kernel_params
+from ..sass.launch import LaunchError, demangle_name, kernel_params, text_settings
 from .cuda_source import kernel_names, line_files, pick_symbol
 from .demangle import demangle
 from .fatbin import FATBIN_MAGIC, KIND_ELF, KIND_PTX, BinaryError, entries
@@ -188,8 +188,17 @@ def from_binary(data: bytes, kernel: str | None = None, path: str | None = None,
                            for p, d in zip(params, decls))
     origin = ("fatbin" if data[:4] == FATBIN_MAGIC else "cubin" if struct.unpack_from("<H", data, 0x12)[0] == EM_CUDA
               else "shared library" if _is_shared_library(data) else "executable")
+    launch = _launch_defaults(elf, symbol)
+    if text is not None:  # the source's '// block:' comment or launch, where the binary says nothing
+        from dataclasses import replace
+
+        settings = text_settings(text)
+        if launch.block is None and "block" in settings:
+            launch = replace(launch, block=Setting(*settings["block"]))
+        if "extern-size" in settings:
+            launch = replace(launch, extern_bytes=Setting(*settings["extern-size"]))
     k = Kernel(elf, sass, symbol, name, params, signature, arch, True, file, line_files(sass),
-               _launch_defaults(elf, symbol), None, origin, text, src_path or path)
+               launch, None, origin, text, src_path or path)
     k.__dict__["image"] = image
     return k
 

@@ -18,6 +18,7 @@ from typing import Iterator
 import numpy as np
 
 from ..cli import EXIT_BAD_INPUT, UsageError, printable
+from ..compiler.kernel import includes_cutlass
 from ..cudaimport.includes import IncludeError
 from .cubin import CubinError
 from .decode import DecodeError
@@ -279,6 +280,10 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
         print(f"bankexplorer: {where}:{e.line}: {e.message}", file=sys.stderr)
         return EXIT_BAD_INPUT
     written = None if as_written else (lambda control: emulate(text, cfg, arch, optimize=False, control=control, **kw))
+    if written is not None and includes_cutlass(text):
+        written = None  # CuTe's -G build compiles for minutes (3 min for a 60-line tiled MMA)
+        r.notes.append((0, "no as-written comparison for a CuTe/CUTLASS kernel: its unoptimised build (-G) takes "
+                           "minutes to compile (--as-written runs it alone)"))
     return finish(args, r, text, where, origin, cfg, path, written)
 
 
@@ -350,7 +355,8 @@ def binary_config(args: argparse.Namespace, kernel) -> tuple[LaunchConfig, str]:
     grid = _dims(args.grid, "grid") if args.grid else tuple(i + 1 for i in index)
     if any(i >= g for i, g in zip(index, grid)):
         raise UsageError(f"--block-index {index} is outside the grid {grid}")
-    extern = args.extern_size if args.extern_size is not None else EXTERN_BYTES
+    extern = args.extern_size if args.extern_size is not None else \
+        kernel.launch.extern_bytes.value if kernel.launch.extern_bytes is not None else EXTERN_BYTES
     if not 0 <= extern <= 227 << 10:
         raise UsageError(f"extern shared memory of {extern:,} bytes: at most 227 KiB on sm_90")
     scalars = scalar_defines(args.defines)
