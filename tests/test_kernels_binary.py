@@ -384,3 +384,31 @@ def test_nothing_is_compiled_twice(monkeypatch, tmp_path):
         assert not nvrtc.compile_cuda("__global__ void stop() {}").ok
     assert len(calls) == 5
     monkeypatch.setattr(nvrtc, "_in_child", real)
+
+
+STRUCT = r"""
+struct Args { float *out; int stride; int pad[3]; };
+__global__ void with_struct(Args a, float *o) {
+    __shared__ float s[1024];
+    s[threadIdx.x * a.stride] = threadIdx.x;
+    __syncthreads();
+    o[threadIdx.x] = s[threadIdx.x];
+}
+"""
+
+
+@pytest.mark.skipif(not nvrtc.available(), reason="NVRTC not installed")
+def test_a_structure_parameter_takes_its_bytes():
+    """A structure passed by value (a PyTorch accessor, CuTe's params) gets the bytes given for it
+    (--arg NAME=FILE.npy, or by position for a binary); without them it is zero-filled and the
+    run says so."""
+    from bankexplorer.sass.launch import LaunchConfig, LaunchError
+    from bankexplorer.sass.run import emulate
+
+    r = emulate(STRUCT, LaunchConfig((32, 1, 1)))
+    assert any("a (Args, 24 bytes) is zero-filled" in m for _l, m in r.notes)
+    assert sum(x.wavefronts or 0 for x in r.rows) == 2  # stride 0: one word for every lane
+    r = emulate(STRUCT, LaunchConfig((32, 1, 1), arrays={"a": np.array([0, 0, 32, 0, 0, 0], np.int32).tobytes()}))
+    assert sum(x.wavefronts or 0 for x in r.rows) == 33  # stride 32: the store 32-way, the load 1
+    with pytest.raises(LaunchError, match="28 bytes for a 24-byte structure"):
+        emulate(STRUCT, LaunchConfig((32, 1, 1), arrays={"a": bytes(28)}))
