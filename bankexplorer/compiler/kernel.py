@@ -6,7 +6,6 @@ The CUDA source front end (:func:`bankexplorer.kernels.cuda_source.build`) makes
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import subprocess
 import tempfile
