@@ -20,15 +20,25 @@ from ..sass.decode import entry_names
 from ..sass.kernel import Kernel, KernelParam, LaunchDefaults, Setting
 from ..sass.launch import LaunchConfig, LaunchError, demangle_name, has_extern_shared, kernel_params, text_settings
 
-_GLOBAL = re.compile(r"__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+"
-                     r"(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\(")
 _COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+#: words followed by "(" between ``__global__`` and the kernel's name
+_ATTRIBUTES = ("__launch_bounds__", "__cluster_dims__", "__maxnreg__", "__attribute__", "__align__", "alignas",
+               "__declspec")
 _LOC = re.compile(r'"([^"]*)", line \d+')
 
 
 def kernel_names(text: str) -> list[str]:
-    """The ``__global__`` functions of a text, in the order it defines them (comments skipped)."""
-    return _GLOBAL.findall(_COMMENTS.sub(" ", text))
+    """The ``__global__`` functions of a text, in the order it defines them (comments skipped): after
+    each ``__global__``, the first name followed by ``(`` that is not an attribute
+    (``__launch_bounds__(256)``, ``__cluster_dims__(2)``); the one reader of kernel names."""
+    clean = _COMMENTS.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    out = []
+    for m in re.finditer(r"\b__global__\b", clean):
+        for f in re.finditer(r"([A-Za-z_]\w*)\s*\(", clean[m.end():m.end() + 2000]):
+            if f.group(1) not in _ATTRIBUTES:
+                out.append(f.group(1))
+                break
+    return out
 
 
 def line_files(sass: str) -> tuple[str, ...]:
