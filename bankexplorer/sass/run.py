@@ -30,7 +30,7 @@ from .state import CONSTANTS_BASE, WARP, Block, Buffer, GlobalMemory
 #: warp instructions one run may execute before it stops (a hostile or endless kernel)
 MAX_WARP_INSTRUCTIONS = 20_000_000
 
-_SHARED_BASES = {"LDS", "STS", "ATOMS", "LDSM", "STSM"}
+_SHARED_BASES = {"LDS", "STS", "ATOMS", "LDSM", "STSM", "HGMMA"}
 
 
 class BudgetExceeded(EmulationError):
