@@ -54,6 +54,12 @@ def _dims(text: str, what: str) -> tuple[int, int, int]:
 
 def load_array(spec: str) -> tuple[str, bytes]:
     """``NAME=FILE.npy`` -> (NAME, the array's bytes in C order)."""
+    name, arr = load_npy(spec)
+    return name, arr.tobytes()
+
+
+def load_npy(spec: str) -> tuple[str, np.ndarray]:
+    """``NAME=FILE.npy`` -> (NAME, the array, C-contiguous; a Triton kernel compiles for its dtype)."""
     name, _, path = spec.partition("=")
     if not (name.isidentifier() or name.isdigit()) or not path:
         raise UsageError(f"--arg {spec!r}: write NAME=FILE.npy (or POSITION=FILE.npy: 0 is the first parameter)")
@@ -65,7 +71,7 @@ def load_array(spec: str) -> tuple[str, bytes]:
         arr = np.load(path, allow_pickle=False)
     except (ValueError, OSError, EOFError) as e:
         raise UsageError(f"--arg {name}: {path} is not a .npy array file ({e})") from None
-    return name, np.ascontiguousarray(arr).tobytes()
+    return name, np.ascontiguousarray(arr)
 
 
 def scalar_defines(defines: list[str]) -> dict[str, int | float]:
