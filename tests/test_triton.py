@@ -172,3 +172,25 @@ def test_without_triton_one_line_says_how_to_get_it(tmp_path, monkeypatch):
     monkeypatch.setattr(triton_source, "available", lambda: False)
     with pytest.raises(triton_source.TritonUnavailable, match=r"pip install 'bankexplorer\[triton\]'"):
         triton_source.compile_file(str(HERE / "colsum.py"), "colsum", {}, {})
+
+
+@needs_triton
+def test_python_api_reads_like_a_triton_launch():
+    import bankexplorer as bx
+
+    sys.path.insert(0, str(HERE))
+    try:
+        from colsum import colsum
+    finally:
+        sys.path.remove(str(HERE))
+    x = np.load(HERE / "colsum_8warps.X.npy")
+    pat = bx.from_triton(colsum, args={"X": x, "Y": np.zeros(64, np.float32), "M": 128}, N=64, BLOCK_M=128,
+                         num_warps=8)
+    t = bx.analyze(pat).totals
+    assert (t["wavefronts"], t["ideal"], pat.block) == (1096, 136, (256, 1, 1))
+    entry = bx.from_triton(_entry("colsum_8warps"), args={"X": x}, M=128)
+    assert bx.analyze(entry).totals["wavefronts"] == 1096
+    with pytest.raises(ValueError, match="function="):
+        bx.from_triton(str(HERE / "colsum.py"), args={"X": x})
+    with pytest.raises(ValueError, match="num_warps=8"):
+        bx.from_triton(_entry("colsum_8warps"), args={"X": x}, num_warps=4)
