@@ -194,3 +194,32 @@ def test_python_api_reads_like_a_triton_launch():
         bx.from_triton(str(HERE / "colsum.py"), args={"X": x})
     with pytest.raises(ValueError, match="num_warps=8"):
         bx.from_triton(_entry("colsum_8warps"), args={"X": x}, num_warps=4)
+
+
+@needs_triton
+def test_unmeasured_kernels_compute_what_numpy_does():
+    """An attention forward (HGMMA with A in registers: softmax(Q K^T) V over two K/V blocks),
+    tl.sort and tl.gather, executed from source: their results are numpy's."""
+    src = str(ROOT / "tests" / "data" / "triton_unmeasured.py")
+    rng = np.random.default_rng(3)
+
+    def out(launch, name, like):
+        run = execute(launch.kernel, launch.cfg)
+        return np.frombuffer(run.buffers[name][:like.nbytes].tobytes(), like.dtype).reshape(like.shape), run
+
+    q, k, v = (rng.standard_normal((n, 64)).astype(np.float16) for n in (64, 128, 128))
+    o = np.zeros((64, 64), np.float32)
+    got, run = out(T.from_source(src, "attn_fwd", {"Q": q, "K": k, "V": v, "O": o},
+                                 {"L": 128, "D": 64, "BM": 64, "BN": 64, "num_warps": 4}), "O", o)
+    s = q.astype(np.float64) @ k.astype(np.float64).T
+    p = np.exp(s - s.max(1, keepdims=True))
+    np.testing.assert_allclose(got, (p / p.sum(1, keepdims=True)) @ v.astype(np.float64), atol=2e-3)
+    reg_a = [r for r in run.rows if re.match(r"HGMMA\S* R\d+, R\d+, gdesc", r.sass) and r.executed]
+    assert reg_a and all(r.wavefronts == r.executed // 4 * 64 * 16 * 2 // 128 for r in reg_a)  # B alone
+    x = rng.standard_normal(256).astype(np.float32)
+    got, _ = out(T.from_source(src, "sort_k", {"X": x, "Y": np.zeros_like(x)}, {"N": 256, "num_warps": 4}), "Y", x)
+    np.testing.assert_array_equal(got, np.sort(x))
+    i = rng.integers(0, 256, 256).astype(np.int32)
+    got, _ = out(T.from_source(src, "gather_k", {"X": x, "I": i, "Y": np.zeros_like(x)}, {"N": 256, "num_warps": 4}),
+                 "Y", x)
+    np.testing.assert_array_equal(got, x[i])

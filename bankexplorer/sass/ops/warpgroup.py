@@ -5,7 +5,8 @@ shared memory, addressed by matrix descriptors.
 B (K x N) + C, warp ``w % 4`` holding rows 16(w % 4) .. +15 of D, each 8-column block of them laid
 out as ``mma.m16n8``'s accumulator (thread t: rows t/4 and t/4 + 8, columns 2(t%4) and +1).
 ``gdesc[URa]`` is two 64-bit descriptors, A's in URa:URa+1 and B's in URa+2:URa+3; ``C`` is ``RZ``
-(or the predicate false) for D = A x B. ``.tnspA``/``.tnspB``: that operand is M/N-major in shared
+(or the predicate false) for D = A x B. ``HGMMA D, Ra, gdesc[URb], C`` takes A from each warp's
+registers (the ``mma.m16n8k16`` A fragment, Ra..Ra+3); B's descriptor stays in URb+2:URb+3. ``.tnspA``/``.tnspB``: that operand is M/N-major in shared
 memory instead of K-major. A descriptor (PTX ISA, "Matrix Descriptor Format") holds the start
 address >> 4 (bits 0-13), the leading and stride byte offsets >> 4 (bits 16-29, 32-45), the base
 offset (bits 49-51) and the swizzle (bits 62-63: 0 none, 1 128-byte, 2 64-byte, 3 32-byte).
@@ -107,7 +108,7 @@ def _record_reads(iss: Issue, w: int, a_rows: np.ndarray, b_all: np.ndarray) -> 
     (8 rows of 16 bytes: one wavefront where the 8 rows fall in distinct bank quads). Nsight
     Compute's source page counts an HGMMA's wavefronts so: one per 128 bytes of A and B on the 13
     swizzled (conflict-free) wgmma kernels of resources/hardware/kernels/triton."""
-    mats = np.concatenate([a_rows, np.array_split(b_all, 4)[w % 4]])
+    mats = np.concatenate([a_rows, np.array_split(b_all, 4)[w % 4]])  # A from registers: B's alone
     lanes = iss.b.lanes
     for start in range(0, len(mats), 4):
         part = mats[start:start + 4].reshape(-1)
@@ -116,6 +117,27 @@ def _record_reads(iss: Issue, w: int, a_rows: np.ndarray, b_all: np.ndarray) -> 
         addr[w * 32:w * 32 + part.size] = part
         mask[w * 32:w * 32 + 32] = True
         iss.run.record.shared_access(iss, "ldmatrix", 16, addr, mask, matrices=part.size // 8)
+
+
+def _register_a(b, a: Reg, sl: slice, k: int, kind: str) -> np.ndarray:
+    """A warp's 16 x k rows of A from its registers, laid out as ``mma.m16n8k16``'s A fragment
+    (16-bit: register r of thread t holds row t/4 + 8 (r % 2), columns 2(t%4) + 8 (r / 2) and +1;
+    tf32, k = 8: row t/4 + 8 (r % 2), column t%4 + 4 (r / 2))."""
+    t = np.arange(32)
+    g, q = t // 4, t % 4
+    out = np.zeros((16, k), np.float64)
+    for r in range(4):
+        v = np.asarray(b.R[a.index + r][sl], U32)
+        row = g + 8 * (r % 2)
+        if kind == "TF32":
+            out[row, q + 4 * (r // 2)] = (v & U32(0xFFFFE000)).view(np.float32)
+            continue
+        for h in range(2):
+            bits = ((v >> U32(16 * h)) & U32(0xFFFF)).astype(np.uint16)
+            val = bits.view(np.float16).astype(np.float64) if kind == "F16" else \
+                (bits.astype(U32) << U32(16)).view(np.float32).astype(np.float64)
+            out[row, 2 * q + 8 * (r // 2) + h] = val
+    return out
 
 
 @op("HGMMA")
@@ -131,13 +153,15 @@ def hgmma(iss: Issue) -> None:
     if "F32" not in mods or any(x in mods for x in ("E4M3", "E5M2", "S8", "U8")):
         raise EmulationError(f"{ins.text!r}: only fp16, bf16 and tf32 inputs with float accumulators are modelled")
     d, a = ins.operands[0], ins.operands[1]
-    if not isinstance(a, Other) or not (dm := _DESC.match(a.text)):
-        raise EmulationError(f"{ins.text!r}: an A operand in registers is not modelled (only shared-memory "
-                             f"descriptors, gdesc[...])")
+    a_reg = a if isinstance(a, Reg) else None  # HGMMA D, A-registers, gdesc[B], C: A from each warp's registers
+    desc = ins.operands[2] if a_reg is not None else a
+    if not isinstance(desc, Other) or not (dm := _DESC.match(desc.text)):
+        raise EmulationError(f"{ins.text!r}: no shared-memory descriptor operand (gdesc[URn])")
     ur = int(dm.group(1))
     trans = dm.group(2)
-    c = ins.operands[2] if len(ins.operands) > 2 else None
-    rest = " ".join(o.text for o in ins.operands[3:] if isinstance(o, Other))
+    rest_at = 3 if a_reg is not None else 2
+    c = ins.operands[rest_at] if len(ins.operands) > rest_at else None
+    rest = " ".join(o.text for o in ins.operands[rest_at + 1:] if isinstance(o, Other))
     accumulate = isinstance(c, Reg) and not c.zero and "!UPT" not in rest
     if m != 64 or n % 8 or n > 256:
         raise EmulationError(f"{ins.text!r}: shape {m}x{n}x{k} is not a wgmma shape")
@@ -146,18 +170,21 @@ def hgmma(iss: Issue) -> None:
     g, q = lanes // 4, lanes % 4
     esize = _INPUTS[kind]
     for w in np.flatnonzero(iss.on.reshape(-1, 32).any(axis=1)):
+        sl = slice(w * 32, w * 32 + 32)
         ureg = [int(b.UR[ur + i][w]) for i in range(4)]
-        da = ureg[0] | (ureg[1] << 32)
         db = ureg[2] | (ureg[3] << 32)
-        a_addr = operand_addresses(da, m, k, esize, ".tnspA" in trans)
         b_addr = operand_addresses(db, n, k, esize, ".tnspB" in trans)
-        A = _elements(b.shared, a_addr, kind, ins.text)
         B = _elements(b.shared, b_addr, kind, ins.text).T
         rows = 16 * (w % 4)
-        prod = A[rows:rows + 16] @ B  # this warp's 16 rows of D
-        _record_reads(iss, w, core_matrices(a_addr[rows:rows + 16], esize, ".tnspA" in trans),
-                      core_matrices(b_addr, esize, ".tnspB" in trans))
-        sl = slice(w * 32, w * 32 + 32)
+        if a_reg is None:
+            a_addr = operand_addresses(ureg[0] | (ureg[1] << 32), m, k, esize, ".tnspA" in trans)
+            A = _elements(b.shared, a_addr, kind, ins.text)[rows:rows + 16]
+            a_mats = core_matrices(a_addr[rows:rows + 16], esize, ".tnspA" in trans)
+        else:
+            A = _register_a(b, a_reg, sl, k, kind)
+            a_mats = np.zeros((0, 8), np.int64)
+        prod = A @ B  # this warp's 16 rows of D
+        _record_reads(iss, w, a_mats, core_matrices(b_addr, esize, ".tnspB" in trans))
         for j in range(n // 8):
             for r in range(4):
                 row, col = g + 8 * (r // 2), 8 * j + 2 * q + r % 2
