@@ -27,7 +27,8 @@ INSTALL_HINT = "compiling a Triton kernel needs Triton 3.6 (about 290 MB): pip i
 COMPILE_SECONDS = 120
 COMPILE_MEMORY = 8 << 30
 #: Triton's launch options a ``-D NAME=VALUE`` may give (the rest name the kernel's parameters)
-LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "launch_pdl")
+LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "enable_reflect_ftz",
+                  "launch_pdl", "launch_cooperative_grid", "debug", "sanitize_overflow", "max_num_imprecise_acc_default")
 ALIGNED_POINTER = 1 << 32  #: the address the binder is shown for every array: 16-byte aligned, as our buffers are
 
 
