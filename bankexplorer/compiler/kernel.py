@@ -14,13 +14,21 @@ such as ``atomicAdd`` stay calls. The emulator executes it like any other build.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 import subprocess
 import tempfile
 from dataclasses import dataclass
 
 from . import nvrtc
 from .nvrtc import INSTALL_HINT, CompilerUnavailable
+
+
+#: a CuTe kernel takes 10-40 s to compile on a 2-core laptop (twice that on a busy one): its budget
+CUTLASS_COMPILE_SECONDS = 180
+#: an include of CuTe's or CUTLASS's headers (they are compiled with ``-default-device``)
+_CUTLASS_INCLUDE = re.compile(r"^\s*#\s*include\s*[<\"](?:cute|cutlass)/", re.M)
 
 
 @dataclass(frozen=True)
@@ -49,9 +57,12 @@ def build(text: str, arch: str = nvrtc.DEFAULT_ARCH, defines: dict[str, int | fl
         code = f'{pre}#line 1 "{name}"\n{code}'
     params = kernel_parameters(text)  # function and template parameters: values for them are not macros
     opts = tuple(f"-D{k}={v}" for k, v in defines.items() if k not in params)
+    cutlass = bool(_CUTLASS_INCLUDE.search(text))
+    if cutlass:  # CUTLASS's headers declare helpers without __device__ (NVRTC takes them for host code)
+        opts += ("-default-device",)
     instantiate, _missing = template_kernels(text, {k: v for k, v in defines.items() if isinstance(v, int)})
     out = nvrtc.compile_cuda(code, arch, name=name, options=opts, instantiate=tuple(instantiate), headers=headers,
-                             debug=not optimize)
+                             debug=not optimize, seconds=CUTLASS_COMPILE_SECONDS if cutlass else None)
     if not out.ok:
         return Build(False, out.log, name=name, optimized=optimize)
     return Build(True, out.log, out.cubin, disassemble_text(out.cubin) if disassemble else "", name, optimize)
@@ -59,6 +70,12 @@ def build(text: str, arch: str = nvrtc.DEFAULT_ARCH, defines: dict[str, int | fl
 
 def disassemble_text(cubin: bytes) -> str:
     """``nvdisasm -gi`` of a cubin: the SASS with each instruction's source line."""
+    from . import cache
+
+    k = cache.key("disassemble", cubin=hashlib.sha256(cubin).hexdigest())
+    hit = cache.get(k)
+    if hit is not None:
+        return hit.decode("utf-8")
     tool = nvrtc.find_tool("nvdisasm")
     if tool is None:
         raise CompilerUnavailable(INSTALL_HINT)
@@ -68,4 +85,5 @@ def disassemble_text(cubin: bytes) -> str:
         p = subprocess.run([tool, "-gi", "-c", f.name], capture_output=True, text=True, timeout=60)
     if p.returncode:
         raise RuntimeError(f"nvdisasm failed: {p.stderr.strip()[:300]}")
+    cache.put(k, p.stdout.encode("utf-8"))
     return p.stdout

@@ -49,10 +49,18 @@ def device_code(data: bytes, where: str) -> list[tuple[int, int, bytes]]:
         if len(data) < 0x40:
             raise CubinError("too short")
         machine = struct.unpack_from("<H", data, 0x12)[0]
-        if machine == EM_CUDA:
-            _sections(data)  # a truncated cubin fails here, with the message below
-            return [(KIND_ELF, elf_arch(data), data)]
         secs = _sections(data)
+        for s in secs:
+            if s[1] != 8 and s[2] + s[3] > len(data):  # SHT_NOBITS holds no bytes
+                raise ValueError(f"section {s[0]} ends past the file's end")
+        phoff, = struct.unpack_from("<Q", data, 0x20)
+        phentsize, phnum = struct.unpack_from("<HH", data, 0x36)
+        for k in range(phnum):  # the program headers and the bytes they load
+            _t, _f, off, _va, _pa, filesz = struct.unpack_from("<IIQQQQ", data, phoff + k * phentsize)
+            if off + filesz > len(data):
+                raise ValueError("a segment ends past the file's end")
+        if machine == EM_CUDA:
+            return [(KIND_ELF, elf_arch(data), data)]
     except (struct.error, ValueError, IndexError):
         raise BinaryError(f"{where}: a truncated or damaged ELF file: its headers point past its end "
                           f"({len(data):,} bytes)") from None
@@ -164,7 +172,10 @@ def from_binary(data: bytes, kernel: str | None = None, path: str | None = None,
         image = read_image(elf, symbol)
     except (CubinError, struct.error, ValueError, IndexError) as e:
         raise BinaryError(f"{where}: cannot read the launch information of {symbol} ({e})") from None
-    sass = disassemble_text(elf)
+    try:
+        sass = disassemble_text(elf)
+    except RuntimeError:  # nvdisasm's own refusal of a damaged cubin
+        raise BinaryError(f"{where}: its {arch} code cannot be disassembled (nvdisasm finds it damaged)") from None
     signature = demangle(symbol) or ""
     params = params_of_signature(signature, [(p.offset, p.size) for p in image.params])
     file = _kernel_file(sass)
