@@ -9,6 +9,7 @@ Run under a real X server: ``xvfb-run -s "-screen 0 1920x1080x24" python scripts
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tempfile
@@ -17,12 +18,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from PySide6.QtCore import QSettings, Qt  # noqa: E402
+from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from bankexplorer.gui.app import MainWindow  # noqa: E402
-from screenshot_cuda_import import grab, settle  # noqa: E402
+from screenshot_cuda_import import grab, main_window, settle  # noqa: E402
 
 HERE = ROOT / "resources" / "hardware" / "kernels" / "triton"
 
@@ -32,18 +31,11 @@ def main() -> int:
     cmd = [sys.executable, "-m", "bankexplorer", "import-cuda", "colsum.py", "--kernel", "colsum",
            "--arg=X=colsum_8warps.X.npy", "--arg=Y=colsum_8warps.Y.npy", "-D", "M=128", "-D", "N=64",
            "-D", "BLOCK_M=128", "-D", "num_warps=8", "--out", str(pattern)]
-    p = subprocess.run(cmd, cwd=HERE, capture_output=True, text=True, env={"PYTHONPATH": str(ROOT),
-                                                                            **__import__("os").environ})
+    p = subprocess.run(cmd, cwd=HERE, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     if p.returncode:
         print(p.stderr, file=sys.stderr)
         return 1
-    app = QApplication.instance() or QApplication(sys.argv)
-    settings = QSettings(str(Path(tempfile.mkdtemp(), "screenshot.ini")), QSettings.Format.IniFormat)
-    w = MainWindow(settings)
-    w.maybe_save = lambda: True
-    w.resize(1600, 1000)
-    w.show()
-    settle(app)
+    app, w = main_window()
     if not w.open_path(pattern, ask=False):
         print("the pattern did not open", file=sys.stderr)
         return 1

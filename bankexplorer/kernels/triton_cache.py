@@ -21,6 +21,7 @@ import os
 import re
 from dataclasses import dataclass
 
+from ..sass.decode import split_top
 from ..sass.kernel import Kernel, KernelParam, LaunchDefaults, Setting
 from ..sass.launch import LaunchError
 
@@ -111,7 +112,7 @@ def ttir_signature(text: str, name: str, attributes: bool = False) -> list[tuple
             depth += {"(": 1, ")": -1}.get(text[i], 0)
             i += 1
         out = []
-        for part in _split_top(text[m.end():i - 1]):
+        for part in split_top(text[m.end():i - 1], "<({[", ">)}]"):
             am = re.match(r"\s*%([\w$.]+)\s*:\s*(!tt\.ptr<[^>]*>|[\w.]+)", part)
             if not am:
                 continue
@@ -124,23 +125,6 @@ def ttir_signature(text: str, name: str, attributes: bool = False) -> list[tuple
                        else (pname, am.group(2)))
         return out
     return None
-
-
-def _split_top(text: str) -> list[str]:
-    parts, depth, cur = [], 0, []
-    for ch in text:
-        if ch in "<({[":
-            depth += 1
-        elif ch in ">)}]":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    if "".join(cur).strip():
-        parts.append("".join(cur))
-    return parts
 
 
 def _c_type(ttir_type: str) -> tuple[str, bool]:

@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass
 
 #: what a command or the window says, in one line, when a ``.py`` kernel needs Triton and it is absent
@@ -66,26 +64,16 @@ def compile_file(path: str, function: str, arrays: dict[str, str], values: dict[
     if not available():
         raise TritonUnavailable(INSTALL_HINT)
     request = {"path": os.path.abspath(path), "function": function, "arrays": arrays, "values": values}
-    with tempfile.TemporaryDirectory(prefix="bankexplorer-triton-") as empty:
-        proc = subprocess.Popen([sys.executable, "-m", "bankexplorer.kernels.triton_source", str(memory),
-                                 str(int(seconds) + 5)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, cwd=empty, env=_child_env())
-        try:
-            out, err = proc.communicate(json.dumps(request).encode(), timeout=seconds)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
-            raise TritonCompileError(f"triton: stopped after {seconds:g} s, the compile's time budget") from None
-        except BaseException:
-            proc.kill()
-            proc.wait()
-            raise
-    try:
-        d = json.loads(out)
-    except ValueError:
-        why = err.decode("utf-8", "replace").strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
-        raise TritonCompileError(f"triton: the compiler stopped ({why[0][:300]}); it may have needed more than "
-                                 f"{memory / (1 << 30):g} GiB, the compile's memory budget") from None
+    from ..compiler import child
+
+    r = child.run([sys.executable, "-m", "bankexplorer.kernels.triton_source", str(memory), str(int(seconds) + 5)],
+                  request, seconds, _child_env(), prefix="bankexplorer-triton-")
+    if r.timed_out:
+        raise TritonCompileError(f"triton: stopped after {seconds:g} s, the compile's time budget")
+    d = r.reply
+    if d is None or "ok" not in d:
+        raise TritonCompileError(f"triton: the compiler stopped ({r.why[:300]}); it may have needed more than "
+                                 f"{memory / (1 << 30):g} GiB, the compile's memory budget")
     if not d["ok"]:
         raise TritonCompileError(d["log"])
     return Compiled(d["entry"], d["name"], d["seconds"])
@@ -175,7 +163,7 @@ def _compile_here(path: str, function: str, arrays: dict[str, str], values: dict
         kernel = triton.compile(ASTSource(fn, signature, constexprs, attrs), target=target, options=options.__dict__)
     except Exception as e:  # noqa: BLE001 - Triton's compile errors carry the user's line
         return {"ok": False, "log": f"{type(e).__name__}: {e}".strip()}
-    entry = _cache_entry(src := ASTSource(fn, signature, constexprs, attrs), backend, options, kernel.name)
+    entry = _cache_entry(ASTSource(fn, signature, constexprs, attrs), backend, options, kernel.name)
     if entry is None:
         return {"ok": False, "log": "triton: the compiled kernel is not in Triton's cache (is the cache read-only?)"}
     return {"ok": True, "entry": entry, "name": kernel.name, "seconds": time.perf_counter() - t0}
@@ -196,17 +184,9 @@ def _cache_entry(src, backend, options, name: str) -> str | None:
 
 
 def _child(argv: list[str]) -> None:
-    import signal
+    from ..compiler.child import limit
 
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    memory, cpu = int(argv[0]), int(argv[1])
-    try:
-        import resource
-
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
-    except (ImportError, ValueError, OSError):
-        pass
+    limit(int(argv[0]), int(argv[1]))
     req = json.loads(sys.stdin.buffer.read())
     out = _compile_here(req["path"], req["function"], req["arrays"], req["values"])
     sys.stdout.buffer.write(json.dumps(out).encode())
