@@ -170,7 +170,6 @@ def _from_binary(data: bytes, path: str, block, block_index, args: dict, arch: s
     from ..sass.launch import LaunchConfig, LaunchError
     from ..sass.run import execute
     from ..sass.state import MemoryFault
-    from ..sass.to_pattern import kernel_pattern
 
     try:
         k = from_binary(data, kernel, path, arch)
@@ -195,9 +194,7 @@ def _from_binary(data: bytes, path: str, block, block_index, args: dict, arch: s
         raise ValueError(f"args: {e}") from None
     except (EmulationError, MemoryFault, DecodeError, CubinError) as e:
         raise ValueError(f"source: the kernel cannot be executed: {e}") from None
-    for line, msg in run.notes:
-        warnings.warn(f"line {line}: {msg}" if line else msg, UserWarning, stacklevel=3)
-    return Pattern.of(kernel_pattern(run, k.source_text or "", Path(path).stem, cfg=cfg, path=k.path))
+    return _run_pattern(run, k.source_text or "", Path(path).stem, cfg, k.path)
 
 
 def _from_cuda_executed(source, path, dims, index, args, arch, defines, optimize: bool = True,
@@ -211,7 +208,6 @@ def _from_cuda_executed(source, path, dims, index, args, arch, defines, optimize
     from ..sass.launch import LaunchConfig, LaunchError
     from ..sass.run import emulate
     from ..sass.state import MemoryFault
-    from ..sass.to_pattern import kernel_pattern
 
     if "__global__" not in source:
         raise ValueError("source: compiling needs a whole kernel (a __global__ function)")
@@ -237,10 +233,17 @@ def _from_cuda_executed(source, path, dims, index, args, arch, defines, optimize
         raise ValueError(f"source: line {e.line}: {e.message}") from None
     except (EmulationError, MemoryFault, DecodeError, CubinError) as e:
         raise ValueError(f"source: the kernel cannot be executed: {e}") from None
+    return _run_pattern(run, source, Path(path).stem if path else run.kernel, cfg, path)
+
+
+def _run_pattern(run, text: str, name: str, cfg, path: str | None) -> Pattern:
+    """An executed kernel's pattern; its notes (data- and timing-dependent counts...) as warnings
+    at the caller's caller (the user's line)."""
+    from ..sass.to_pattern import kernel_pattern
+
     for line, msg in run.notes:
-        warnings.warn(f"line {line}: {msg}" if line else msg, UserWarning, stacklevel=3)
-    name = Path(path).stem if path else run.kernel
-    return Pattern.of(kernel_pattern(run, source, name, cfg=cfg, path=path))
+        warnings.warn(f"line {line}: {msg}" if line else msg, UserWarning, stacklevel=4)
+    return Pattern.of(kernel_pattern(run, text, name, cfg=cfg, path=path))
 
 
 def _from_cuda_as_written(source, path, dims, defines) -> Pattern:

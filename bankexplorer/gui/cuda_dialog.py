@@ -83,18 +83,12 @@ void launch(float *out, const float *in)
 """
 
 
-def _blank_comments(text: str) -> str:
-    return re.sub(r"//[^\n]*|/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
-
-
 def kernel_name(text: str) -> str | None:
     """The first ``__global__`` function's name (the one a run executes unless told)."""
-    clean = _blank_comments(text)
-    for m in re.finditer(r"\b__global__\b", clean):
-        for f in re.finditer(r"([A-Za-z_]\w*)\s*\(", clean[m.end():m.end() + 2000]):
-            if f.group(1) not in ("__launch_bounds__", "__attribute__", "__align__", "alignas", "__declspec"):
-                return f.group(1)
-    return None
+    from ..kernels.cuda_source import kernel_names
+
+    names = kernel_names(text)
+    return names[0] if names else None
 
 
 def parse_dims(text: str, what: str, least: int) -> tuple[int, int, int]:

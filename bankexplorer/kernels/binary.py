@@ -18,16 +18,15 @@ import re
 import struct
 from collections import Counter
 
-from ..sass.cubin import CubinError, _attributes, _sections
+from ..sass.cubin import CubinError, _attributes, _sections, entry_symbols
 from ..sass.cubin import read as read_image
 from ..sass.kernel import Kernel, KernelParam, LaunchDefaults, Setting, params_of_signature
-from ..sass.launch import LaunchError, demangle_name, kernel_params
+from ..sass.launch import LaunchError, demangle_name, kernel_params, text_settings
 from .cuda_source import kernel_names, line_files, pick_symbol
 from .demangle import demangle
 from .fatbin import FATBIN_MAGIC, KIND_ELF, KIND_PTX, BinaryError, entries
 
 EM_CUDA = 190
-_STO_CUDA_ENTRY = 0x10
 _EIATTR_MAX_THREADS, _EIATTR_REQNTID, _EIATTR_CTA_PER_CLUSTER = 0x05, 0x10, 0x3D
 #: the largest binary read (a big PyTorch extension is a few hundred MiB)
 MAX_BINARY_BYTES = 1 << 30
@@ -77,18 +76,7 @@ def device_code(data: bytes, where: str) -> list[tuple[int, int, bytes]]:
 
 def elf_kernels(elf: bytes) -> list[str]:
     """The entry functions (kernels) of a cubin, by their symbols."""
-    secs = _sections(elf)
-    st = next((s for s in secs if s[1] == 2), None)
-    if st is None:
-        return []
-    strtab = secs[st[4]]
-    out = []
-    for k in range(st[3] // 24):
-        name, info, other, _sh, _v, _sz = struct.unpack_from("<IBBHQQ", elf, st[2] + 24 * k)
-        if info & 0xF == 2 and other & _STO_CUDA_ENTRY:
-            end = elf.index(b"\0", strtab[2] + name)
-            out.append(elf[strtab[2] + name:end].decode("latin-1"))
-    return out
+    return entry_symbols(elf)
 
 
 def _launch_defaults(elf: bytes, symbol: str) -> LaunchDefaults:
@@ -188,8 +176,17 @@ def from_binary(data: bytes, kernel: str | None = None, path: str | None = None,
                            for p, d in zip(params, decls))
     origin = ("fatbin" if data[:4] == FATBIN_MAGIC else "cubin" if struct.unpack_from("<H", data, 0x12)[0] == EM_CUDA
               else "shared library" if _is_shared_library(data) else "executable")
+    launch = _launch_defaults(elf, symbol)
+    if text is not None:  # the source's '// block:' comment or launch, where the binary says nothing
+        from dataclasses import replace
+
+        settings = text_settings(text)
+        if launch.block is None and "block" in settings:
+            launch = replace(launch, block=Setting(*settings["block"]))
+        if "extern-size" in settings:
+            launch = replace(launch, extern_bytes=Setting(*settings["extern-size"]))
     k = Kernel(elf, sass, symbol, name, params, signature, arch, True, file, line_files(sass),
-               _launch_defaults(elf, symbol), None, origin, text, src_path or path)
+               launch, None, origin, text, src_path or path)
     k.__dict__["image"] = image
     return k
 

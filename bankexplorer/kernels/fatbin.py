@@ -89,6 +89,18 @@ def _decompress(data: bytes, flags: int, size: int, where: str) -> bytes:
     return lz4_block(data, size, where)
 
 
+def _length(data: bytes, i: int, n: int) -> tuple[int, int]:
+    """An LZ4 length: the token's 4 bits, and while they are 15, bytes added until one is not 255."""
+    if n == 15:
+        while True:
+            b = data[i]
+            i += 1
+            n += b
+            if b != 255:
+                break
+    return n, i
+
+
 def lz4_block(data: bytes, size: int, where: str = "the fatbin") -> bytes:
     """An LZ4 block (no frame) decompressed to ``size`` bytes: literals then back-references."""
     out = bytearray()
@@ -96,35 +108,23 @@ def lz4_block(data: bytes, size: int, where: str = "the fatbin") -> bytes:
     try:
         while i < n:
             token = data[i]
-            i += 1
-            lit = token >> 4
-            if lit == 15:
-                while True:
-                    b = data[i]
-                    i += 1
-                    lit += b
-                    if b != 255:
-                        break
+            lit, i = _length(data, i + 1, token >> 4)
             out += data[i:i + lit]
             i += lit
             if i >= n or len(out) >= size:
                 break
             back = data[i] | data[i + 1] << 8
             i += 2
-            length = token & 15
-            if length == 15:
-                while True:
-                    b = data[i]
-                    i += 1
-                    length += b
-                    if b != 255:
-                        break
+            length, i = _length(data, i, token & 15)
             length += 4
             if back == 0 or back > len(out) or len(out) + length > max(size, 1) + 64:
                 raise BinaryError(f"{where}: its compressed code cannot be read (a damaged file?)")
             start = len(out) - back
-            for k in range(length):  # an overlapping copy repeats the bytes it has just written
-                out.append(out[start + k])
+            if back >= length:
+                out += out[start:start + length]
+            else:
+                for k in range(length):  # an overlapping copy repeats the bytes it has just written
+                    out.append(out[start + k])
     except IndexError:
         raise BinaryError(f"{where}: its compressed code ends early (a truncated file?)") from None
     return bytes(out[:size])

@@ -18,6 +18,7 @@ from typing import Iterator
 import numpy as np
 
 from ..cli import EXIT_BAD_INPUT, UsageError, printable
+from ..compiler.kernel import includes_cutlass
 from ..cudaimport.includes import IncludeError
 from .cubin import CubinError
 from .decode import DecodeError
@@ -90,14 +91,13 @@ def scalar_defines(defines: list[str]) -> dict[str, int | float]:
     return out
 
 
-def config(args: argparse.Namespace, text: str) -> tuple[LaunchConfig, str, dict[str, int | float]]:
-    from ..cudaimport.device_source import kernel_parameters
-
-    settings = text_settings(text)
+def launch_shape(args: argparse.Namespace, block_default: tuple | None, extern_default: int):
+    """(block, where it came from, block index, grid, dynamic shared bytes) from the arguments, else
+    the kernel's own defaults (``block_default``: (dims, origin) or None), checked."""
     if args.block:
         block, origin = _dims(args.block, "block"), "given"
-    elif "block" in settings:
-        block, origin = settings["block"]
+    elif block_default is not None:
+        block, origin = block_default
     else:
         block, origin = (32, 1, 1), "default (32x1x1)"
     if min(block) < 1 or block[0] * block[1] * block[2] > 1024:
@@ -106,9 +106,18 @@ def config(args: argparse.Namespace, text: str) -> tuple[LaunchConfig, str, dict
     grid = _dims(args.grid, "grid") if args.grid else tuple(i + 1 for i in index)
     if any(i >= g for i, g in zip(index, grid)):
         raise UsageError(f"--block-index {index} is outside the grid {grid}")
-    extern = args.extern_size if args.extern_size is not None else settings.get("extern-size", (EXTERN_BYTES,))[0]
+    extern = args.extern_size if args.extern_size is not None else extern_default
     if not 0 <= extern <= 227 << 10:
         raise UsageError(f"extern shared memory of {extern:,} bytes: at most 227 KiB on sm_90")
+    return tuple(block), origin, index, grid, extern
+
+
+def config(args: argparse.Namespace, text: str) -> tuple[LaunchConfig, str, dict[str, int | float]]:
+    from ..cudaimport.device_source import kernel_parameters
+
+    settings = text_settings(text)
+    block, origin, index, grid, extern = launch_shape(args, settings.get("block"),
+                                                      settings.get("extern-size", (EXTERN_BYTES,))[0])
     defines = scalar_defines(args.defines)
     params = kernel_parameters(text)
     scalars = {k: v for k, v in defines.items() if k in params}
@@ -285,6 +294,10 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
         print(f"bankexplorer: {where}:{e.line}: {e.message}", file=sys.stderr)
         return EXIT_BAD_INPUT
     written = None if as_written else (lambda control: emulate(text, cfg, arch, optimize=False, control=control, **kw))
+    if written is not None and includes_cutlass(text):
+        written = None  # CuTe's -G build compiles for minutes (3 min for a 60-line tiled MMA)
+        r.notes.append((0, "no as-written comparison for a CuTe/CUTLASS kernel: its unoptimised build (-G) takes "
+                           "minutes to compile (--as-written runs it alone)"))
     return finish(args, r, text, where, origin, cfg, path, written)
 
 
@@ -344,21 +357,10 @@ def finish(args: argparse.Namespace, r: KernelRun, text: str, where: str, origin
 def binary_config(args: argparse.Namespace, kernel) -> tuple[LaunchConfig, str]:
     """The launch of a binary's kernel: ``--block`` (else the block the binary requires or its
     ``__launch_bounds__``, else 32), ``--extern-size``, ``--arg``/``-D`` by name or position."""
-    if args.block:
-        block, origin = _dims(args.block, "block"), "given"
-    elif kernel.launch.block is not None:
-        block, origin = tuple(kernel.launch.block.value), kernel.launch.block.origin
-    else:
-        block, origin = (32, 1, 1), "default (32x1x1)"
-    if min(block) < 1 or block[0] * block[1] * block[2] > 1024:
-        raise UsageError(f"block {block}: a block has 1 to 1,024 threads")
-    index = _dims(args.block_index, "block-index") if args.block_index else (0, 0, 0)
-    grid = _dims(args.grid, "grid") if args.grid else tuple(i + 1 for i in index)
-    if any(i >= g for i, g in zip(index, grid)):
-        raise UsageError(f"--block-index {index} is outside the grid {grid}")
-    extern = args.extern_size if args.extern_size is not None else EXTERN_BYTES
-    if not 0 <= extern <= 227 << 10:
-        raise UsageError(f"extern shared memory of {extern:,} bytes: at most 227 KiB on sm_90")
+    d = kernel.launch
+    block, origin, index, grid, extern = launch_shape(
+        args, (tuple(d.block.value), d.block.origin) if d.block is not None else None,
+        d.extern_bytes.value if d.extern_bytes is not None else EXTERN_BYTES)
     scalars = scalar_defines(args.defines)
     arrays = dict(load_array(a) for a in args.arrays)
     return LaunchConfig(block, index, grid, scalars, arrays, extern), origin

@@ -145,19 +145,9 @@ def signature_types(signature: str) -> list[str] | None:
     inner = s[i + 1:-1].strip()
     if inner in ("", "void"):
         return []
-    parts, depth, cur = [], 0, ""
-    for ch in inner:
-        if ch in "<([":
-            depth += 1
-        elif ch in ">)]":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    parts.append(cur.strip())
-    return parts
+    from .decode import split_top
+
+    return split_top(inner, "<([", ">)]")
 
 
 def _is_pointer(ctype: str) -> bool:

@@ -160,6 +160,13 @@ BANK0_LAYOUT = {"default": {"ntid": 0x0, "nctaid": 0xC, "stack": 0x28, "local_wi
                 "sm_100": _SM100_BANK0, "sm_120": _SM100_BANK0}
 
 
+def struct_params(params: Sequence[KernelParam], cfg: LaunchConfig) -> list[KernelParam]:
+    """The structures passed by value (neither pointers nor 1/2/4/8-byte scalars) that the launch
+    gives no bytes: :func:`constant_bank0` leaves them zero, and the run says so."""
+    return [p for p in params if not p.pointer and p.size not in (1, 2, 4, 8)
+            and not any(k in cfg.arrays for k in p.keys)]
+
+
 def constant_bank0(image: KernelImage, cfg: LaunchConfig, params: Sequence[KernelParam],
                    arch: str = "sm_90") -> tuple[np.ndarray, list[Buffer]]:
     """Bank 0 as the driver writes it (block and grid sizes, the stack top, the parameters) and
@@ -213,7 +220,12 @@ def constant_bank0(image: KernelImage, cfg: LaunchConfig, params: Sequence[Kerne
             buffers.append(Buffer(p.name or str(p.ordinal), base, data, len(data_given)))
             put(off, base, 8)
             continue
-        akey, _a = given(cfg.arrays, p)
+        akey, raw = given(cfg.arrays, p)
+        if akey is not None and p.size not in (1, 2, 4, 8):  # a structure passed by value: its bytes
+            if len(raw) > p.size:
+                raise LaunchError(f"--arg {akey}: {len(raw):,} bytes for a {p.size}-byte structure parameter")
+            bank[off:off + len(raw)] = np.frombuffer(raw, np.uint8)
+            continue
         if akey is not None:
             raise LaunchError(f"--arg {akey}: the parameter is not a pointer ({' '.join(x for x in (p.type, p.name) if x)}"
                               f"); give it a value with -D {akey}=VALUE")
@@ -235,9 +247,11 @@ def constant_bank0(image: KernelImage, cfg: LaunchConfig, params: Sequence[Kerne
                     if p.size in (2, 4, 8) else 0
             else:
                 put(off, int(value), p.size)
-        else:
-            raise LaunchError(f"parameter {' '.join(x for x in (p.type, p.label) if x)} ({p.size} bytes) is a structure: "
-                              f"only pointers, integers and floating-point values can be given")
+        elif key is not None:
+            raise LaunchError(f"-D {key}: parameter {' '.join(x for x in (p.type, p.label) if x)} is a {p.size}-byte "
+                              f"structure: give its bytes with --arg {key}=FILE.npy")
+        else:  # a structure nobody gave: zeros, as the run's notes say (struct_params)
+            pass
     if image.globals_data or image.relocations:
         # the __device__ variables, in a buffer of their own, and their addresses where the code finds them
         base = GLOBAL_BASE + len(buffers) * GLOBAL_STRIDE

@@ -20,7 +20,8 @@ from .decode import Program, decode
 from .opcode import BRANCH_OPCODES, opcode_of
 from .issue import EmulationError, Issue
 from .kernel import Kernel
-from .launch import GLOBALS_BUFFER, LaunchConfig, LaunchError, SharedArray, constant_bank0, shared_arrays
+from .launch import (GLOBALS_BUFFER, LaunchConfig, LaunchError, SharedArray, constant_bank0, shared_arrays,
+                     struct_params)
 from .operands import Label
 from .ops import table_for
 from .record import TIMING, Accesses, Recorder
@@ -407,6 +408,9 @@ def summarize(p: Prepared, run: Run, cfg: LaunchConfig) -> KernelRun:
         if t & int(TIMING):
             notes.append((program.instructions[k].line, "a branch here depends on the order in which warps reach "
                                                         "shared memory: its counts depend on the GPU's timing"))
+    for sp in struct_params(kernel.params, cfg):
+        notes.append((0, f"{sp.label} ({sp.type or 'a structure'}, {sp.size} bytes) is "
+                         f"zero-filled: give its bytes with --arg {sp.keys[0]}=FILE.npy"))
     final = {buf.name: buf.data for buf in buffers}
     timed = {buf.name: buf.timing for buf in buffers if buf.timing is not None and buf.timing.any()}
     for n, tb in timed.items():
