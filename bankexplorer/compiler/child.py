@@ -52,12 +52,15 @@ def run(argv: list[str], request: dict, seconds: float, env: dict[str, str] | No
     return ChildResult(reply if isinstance(reply, dict) else None, err.decode("utf-8", "replace"), proc.returncode)
 
 
-def limit(memory: int, cpu: int) -> None:
-    """In the child, first: Ctrl-C ends it even inside a compiler; ``memory`` bytes of address
-    space and ``cpu`` seconds (where the system has such limits; else the parent's timeout stays)."""
+def limit(memory: int, cpu: int, parent: int | None = None) -> None:
+    """In the child, first: Ctrl-C ends it even inside a compiler; it ends with ``parent`` (the
+    process id the parent passed); ``memory`` bytes of address space and ``cpu`` seconds (where the
+    system has such limits; else the parent's timeout stays)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+    if parent is not None:
+        _end_with_parent(parent)
     try:
         import resource
 
@@ -65,3 +68,23 @@ def limit(memory: int, cpu: int) -> None:
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
     except (ImportError, ValueError, OSError):
         pass
+
+
+def _end_with_parent(parent: int) -> None:
+    """Linux: the kernel kills this process when its parent ends, even by SIGKILL (no handler of
+    the parent runs then); a parent already gone by now ends it at once. (Done here rather than in
+    a ``preexec_fn``, which is unsafe in a parent with threads, as the window is.)"""
+    import ctypes
+    import os
+    import signal
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, ctypes.c_ulong(signal.SIGKILL), 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: the CPU limit still ends it
+        return
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>

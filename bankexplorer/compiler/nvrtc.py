@@ -170,8 +170,8 @@ def _in_child(request: dict, seconds: float, memory: int) -> CompileOutput:
     """Run :func:`_compile_here` in a child process within the budget (:mod:`.child`)."""
     from . import child
 
-    r = child.run([sys.executable, "-P", os.path.abspath(__file__), str(memory), str(int(seconds) + 5)], request,
-                  seconds, prefix="bankexplorer-nvrtc-")
+    r = child.run([sys.executable, "-P", os.path.abspath(__file__), str(memory), str(int(seconds) + 5),
+                   str(os.getpid())], request, seconds, prefix="bankexplorer-nvrtc-")
     if r.timed_out:
         return CompileOutput(False, f"nvrtc: stopped after {seconds:g} s, the compile's time budget (does a macro "
                                     f"or template expand without end?)")
@@ -226,7 +226,7 @@ def _child(argv: list[str]) -> None:
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # run as a file
     from bankexplorer.compiler.child import limit
 
-    limit(int(argv[0]), int(argv[1]))
+    limit(int(argv[0]), int(argv[1]), int(argv[2]) if len(argv) > 2 else None)
     req = json.loads(sys.stdin.buffer.read())
     out = _compile_here(req["source"], req["name"], req["options"], req["instantiate"], req["headers"])
     sys.stdout.buffer.write(json.dumps({"ok": out.ok, "log": out.log,

@@ -66,8 +66,8 @@ def compile_file(path: str, function: str, arrays: dict[str, str], values: dict[
     request = {"path": os.path.abspath(path), "function": function, "arrays": arrays, "values": values}
     from ..compiler import child
 
-    r = child.run([sys.executable, "-m", "bankexplorer.kernels.triton_source", str(memory), str(int(seconds) + 5)],
-                  request, seconds, _child_env(), prefix="bankexplorer-triton-")
+    r = child.run([sys.executable, "-m", "bankexplorer.kernels.triton_source", str(memory), str(int(seconds) + 5),
+                   str(os.getpid())], request, seconds, _child_env(), prefix="bankexplorer-triton-")
     if r.timed_out:
         raise TritonCompileError(f"triton: stopped after {seconds:g} s, the compile's time budget")
     d = r.reply
@@ -186,7 +186,7 @@ def _cache_entry(src, backend, options, name: str) -> str | None:
 def _child(argv: list[str]) -> None:
     from ..compiler.child import limit
 
-    limit(int(argv[0]), int(argv[1]))
+    limit(int(argv[0]), int(argv[1]), int(argv[2]) if len(argv) > 2 else None)
     req = json.loads(sys.stdin.buffer.read())
     out = _compile_here(req["path"], req["function"], req["arrays"], req["values"])
     sys.stdout.buffer.write(json.dumps(out).encode())
