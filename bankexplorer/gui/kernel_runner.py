@@ -99,7 +99,9 @@ def execute(launch: Launch, control=None) -> Outcome:
     except LaunchError as e:
         text = str(e)
         out.problems = compile_problems(text)
-        out.message = text.split("\n")[0] if out.problems else text
+        # the header a user reads first says what is wrong, not "...does not compile:" and nothing more
+        head = text.split("\n")[0].rstrip(": ")
+        out.message = f"{head}: line {out.problems[0][0]}: {out.problems[0][1]}" if out.problems else text
     except (EmulationError, MemoryFault) as e:
         out.message = str(e)
         m = re.match(r"line (\d+):", str(e))

@@ -74,7 +74,7 @@ def run_triton(args: argparse.Namespace, where: str) -> int:
             if args.kernel and args.kernel != launch.kernel.name:
                 raise UsageError(f"--kernel {args.kernel}: the cache entry holds {launch.kernel.name}")
         with progress_line(where, "one program") as control:
-            r = execute(launch.kernel, launch.cfg, args.max_instructions, control)
+            r = execute(launch.kernel, launch.cfg, args.max_instructions, control, seconds=args.max_seconds)
     except T.TritonUnavailable as e:
         raise UsageError(f"{where}: {e}") from None
     except T.TritonCompileError as e:
