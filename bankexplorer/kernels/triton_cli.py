@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 
 from ..cli import EXIT_BAD_INPUT, UsageError
 
@@ -55,6 +56,7 @@ def run_triton(args: argparse.Namespace, where: str) -> int:
     from ..sass.state import MemoryFault
     from . import triton_launch as T
 
+    t0 = time.perf_counter()
     _refuse(args, where)
     values = _values(args.defines)
     arrays = dict(load_npy(a) for a in args.arrays)
@@ -87,4 +89,4 @@ def run_triton(args: argparse.Namespace, where: str) -> int:
     for n in launch.notes:
         r.notes.append((0, n))
     return finish(args, r, launch.kernel.source_text or "", where, launch.origin, launch.cfg,
-                  launch.kernel.path if launch.kernel.path and launch.kernel.path.endswith(".py") else where)
+                  launch.kernel.path if launch.kernel.path and launch.kernel.path.endswith(".py") else where, t0)
