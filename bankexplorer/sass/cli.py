@@ -90,6 +90,12 @@ def array_path(spec: str) -> tuple[str, str]:
 
 def load_array(spec: str) -> tuple[str, bytes]:
     """``NAME=FILE.npy`` -> (NAME, the array's bytes in C order)."""
+    name, arr = load_npy(spec)
+    return name, arr.tobytes()
+
+
+def load_npy(spec: str) -> tuple[str, np.ndarray]:
+    """``NAME=FILE.npy`` -> (NAME, the array of numbers, C-contiguous; a Triton kernel compiles for its dtype)."""
     name, path = array_path(spec)
     if not os.path.isfile(path):
         raise UsageError(f"--arg {name}: {path}: no such file")
@@ -104,7 +110,8 @@ def load_array(spec: str) -> tuple[str, bytes]:
         raise UsageError(f"--arg {name}: {path} is a .npz archive, not one array: save the array with np.save "
                          f"(a .npy file)")
     try:
-        return name, array_bytes(arr)
+        array_bytes(arr)  # numbers only (raises on object or structured arrays)
+        return name, np.ascontiguousarray(arr)
     except ValueError as e:
         raise UsageError(f"--arg {name}: {path} {e}") from None
 

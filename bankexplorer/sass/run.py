@@ -40,7 +40,7 @@ MAX_SECONDS = 20.0
 #: hold: 8 MB a thread in a 1,024-thread block would take 8 GiB
 MAX_LOCAL_BYTES = 512 << 20
 
-_SHARED_BASES = {"LDS", "STS", "ATOMS", "LDSM", "STSM"}
+_SHARED_BASES = {"LDS", "STS", "ATOMS", "LDSM", "STSM", "HGMMA"}
 
 
 class BudgetExceeded(EmulationError):
