@@ -15,7 +15,8 @@ import pytest
 
 import bankexplorer as bx
 from bankexplorer.api import counts
-from bankexplorer.cli import main, open_analysis_input
+from bankexplorer.cli import main
+from bankexplorer.commands.analyze import open_analysis_input
 from bankexplorer.io import patternfile as pf
 from bankexplorer.io import trace
 from bankexplorer.model.errors import FileFormatError

@@ -71,12 +71,12 @@ def _program(args: list[str], probe: str) -> str:
 def test_a_command_runs_with_the_collector_back_on():
     # advise: a command that returns (analyze and convert leave through os._exit)
     probe = textwrap.dedent("""
-        import bankexplorer.advisor.cli as _cli
-        _run = _cli._run
+        import bankexplorer.commands.advise as _advise
+        _run = _advise.run
         def _probe(args):
             print("during", gc.isenabled(), gc.get_freeze_count() > 0, flush=True)
             return _run(args)
-        _cli.COMMANDS["advise"] = (_cli.COMMANDS["advise"][0], _probe, _cli.COMMANDS["advise"][2])
+        _advise.run = _probe
     """).replace("\n", "\n        ")
     out = _program(["advise", str(EXAMPLE)], probe)
     assert "during True True" in out

@@ -10,7 +10,7 @@ import os
 import sys
 import time
 
-from ..cli import EXIT_BAD_INPUT, UsageError
+from ..terminal import EXIT_BAD_INPUT, UsageError
 
 
 def is_triton_file(path: str) -> bool:

@@ -18,7 +18,7 @@ from typing import Iterator
 
 import numpy as np
 
-from ..cli import EXIT_BAD_INPUT, UsageError, printable
+from ..terminal import EXIT_BAD_INPUT, UsageError, printable
 from ..compiler.kernel import includes_cutlass
 from ..cudaimport.includes import IncludeError
 from .cubin import CubinError
@@ -420,7 +420,7 @@ def finish(args: argparse.Namespace, r: KernelRun, text: str, where: str, origin
         print(f"wrote {args.out}: {len(pat.arrays)} array(s), {len(pat.instructions):,} shared-memory SASS "
               f"instruction(s) executed {rows:,} times, block {'x'.join(map(str, pat.block))} ({origin})")
         return 0
-    from ..cli import _fmt_table
+    from ..model.report import format_table
     from ..model.analysis import analyze
     from .compare import written_vs_compiled
 
@@ -435,7 +435,7 @@ def finish(args: argparse.Namespace, r: KernelRun, text: str, where: str, origin
     print_report(r, origin, where, pat, changes, args.sass, total=time.perf_counter() - t0)
     if args.detail:
         print()
-        print(_fmt_table(analyze(pat, detail=False)))
+        print(format_table(analyze(pat, detail=False)))
     return 0
 
 

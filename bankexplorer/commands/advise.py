@@ -1,21 +1,27 @@
 """``bankexplorer advise FILE``: the ranked layouts for a pattern file, as a table or JSON.
 
-Registered in :data:`bankexplorer.cli.COMMANDS` when the CLI loads its plugins, so the advisor's
-command lives beside the advisor.
+The search is :mod:`bankexplorer.advisor`'s (imported when the command runs).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
-from ..cli import COMMANDS, load_pattern
-from .occupancy import GPUS
-from .search import FAMILIES, Advice, advise
+if TYPE_CHECKING:
+    import argparse
+
+    from ..advisor.search import Advice
+
+NAME = "advise"
+HELP = "rank padding and swizzle layouts that remove bank conflicts"
 
 
-def _add(sp: argparse.ArgumentParser) -> None:
+def add_arguments(sp: argparse.ArgumentParser) -> None:
+    from ..advisor.occupancy import GPUS
+    from ..advisor.search import FAMILIES
+
     sp.add_argument("file", help="pattern file (.json)")
     sp.add_argument("--json", action="store_true", help="machine-readable output")
     sp.add_argument("--gpu", default="h100", choices=list(GPUS), help="GPU for blocks per SM (default: h100)")
@@ -76,7 +82,9 @@ def _write_compare(adv: Advice, out: str, scale: int) -> None:
     print(f"wrote {out} ({n:,} bytes): " + "; ".join(c.text for c in pic.changes), file=sys.stderr)
 
 
-def _run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
+    from ..advisor.search import FAMILIES, advise
+    from ..io.patternfile import load as load_pattern
     from ..model.errors import BankExplorerError
 
     if args.top < 1:
@@ -106,5 +114,3 @@ def _run(args: argparse.Namespace) -> int:
         print(format_table(adv, args.top, args.all))
     return 0
 
-
-COMMANDS["advise"] = (_add, _run, "rank padding and swizzle layouts that remove bank conflicts")

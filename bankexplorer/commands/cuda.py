@@ -1,17 +1,20 @@
-"""``bankexplorer cuda FILE --out probe.cu``: the pattern as a standalone CUDA microbenchmark."""
+"""``bankexplorer cuda FILE --out probe.cu``: the pattern as a standalone CUDA microbenchmark (the
+probes are :mod:`bankexplorer.cuda.probe`'s, imported when the command runs)."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
-from ..cli import COMMANDS, load_pattern
-from ..model.errors import BankExplorerError
-from .probe import REPS, cases_from_pattern, generate_source, model_wavefronts, plan_launches
+if TYPE_CHECKING:
+    import argparse
+
+NAME = "cuda"
+HELP = "write a CUDA microbenchmark that runs each instruction of a pattern"
 
 
-def _add(sp: argparse.ArgumentParser) -> None:
+def add_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("file", help="pattern file (.json)")
     sp.add_argument("--out", "-o", required=True, help="where to write the CUDA program (.cu)")
     sp.add_argument("--manifest", help="also write the launches and the model's predictions as JSON")
@@ -19,6 +22,8 @@ def _add(sp: argparse.ArgumentParser) -> None:
 
 def manifest(cases, model) -> dict:
     """What each launch of the program is and what the model predicts for it."""
+    from ..cuda.probe import plan_launches
+
     launches = []
     for ln in plan_launches(cases):
         d = {"kernel": ln.kernel, "warps": ln.warps}
@@ -29,10 +34,13 @@ def manifest(cases, model) -> dict:
     return {"reps_per_launch": REPS, "launches": launches}
 
 
-def _run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from ..cuda.probe import REPS, cases_from_pattern, generate_source, model_wavefronts
     from ..io.atomic import atomic_write, check_writable
+    from ..io.patternfile import load as load_pattern
+    from ..model.errors import BankExplorerError
 
     check_writable(args.out, (args.file,))
     if args.manifest:
@@ -55,5 +63,3 @@ def _run(args: argparse.Namespace) -> int:
     print(f"build: nvcc -O3 -arch=sm_90 {args.out} -o probe;  measure: scripts/verify_on_gpu.py {args.file}")
     return 0
 
-
-COMMANDS["cuda"] = (_add, _run, "write a CUDA microbenchmark that runs each instruction of a pattern")

@@ -1,22 +1,29 @@
 """``bankexplorer import-cuda FILE.cu [--block 32,8] [--out pattern.json]``.
 
-Registered in :data:`bankexplorer.cli.COMMANDS` when the CLI loads its plugins. Without ``--out``
+A kernel is run by :mod:`bankexplorer.sass.cli` (a binary's and a Triton kernel's too), a snippet
+read by :mod:`bankexplorer.cudaimport`; their code is imported when the command runs. Without ``--out``
 it prints what was imported and its analysis; problems in the text go to stderr with their line
 and column. Syntax errors (and a text with no shared-memory access) exit with status 2.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
+from typing import TYPE_CHECKING
 
-from ..cli import COMMANDS, EXIT_BAD_INPUT, UsageError, _fmt_table
-from .report import instruction_stats, worst
-from .translate import ImportOptions, import_cuda
-from .translate import parse_block as _parse_block
+from ..terminal import EXIT_BAD_INPUT, UsageError
+
+if TYPE_CHECKING:
+    import argparse
+
+NAME = "import-cuda"
+HELP = ("compile a CUDA kernel and execute one block on the CPU: every shared-memory SASS instruction's wavefronts, "
+        "as compiled and as written (a snippet, with no kernel to compile, is read symbolically)")
 
 
 def parse_block(text: str) -> tuple[int, int, int]:
+    from ..cudaimport.translate import parse_block as _parse_block
+
     try:
         return _parse_block(text)
     except ValueError as e:
@@ -38,7 +45,7 @@ def parse_define(text: str) -> tuple[str, int]:
     return name, v
 
 
-def _add(sp: argparse.ArgumentParser) -> None:
+def add_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("file", help="CUDA source (.cu, or - for standard input): a kernel is compiled with NVRTC and "
                                   "one block executed on the CPU (nothing runs on a GPU); a snippet (no __global__ "
                                   "function) cannot be compiled and is read symbolically, as written. Or a binary: "
@@ -77,8 +84,8 @@ def _add(sp: argparse.ArgumentParser) -> None:
 
 def _read(path: str) -> tuple[str, str]:
     """The kernel's text, read up to the import's size limit (``/dev/zero`` ends at once)."""
-    from .includes import IncludeError, decode, read_source
-    from .syntax import MAX_SOURCE_BYTES
+    from ..cudaimport.includes import IncludeError, decode, read_source
+    from ..cudaimport.syntax import MAX_SOURCE_BYTES
 
     try:
         if path == "-":
@@ -105,11 +112,14 @@ def _is_binary(path: str) -> bool:
         return False
 
 
-def _run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from ..cudaimport.report import instruction_stats, worst
+    from ..cudaimport.translate import ImportOptions, import_cuda
     from ..io import patternfile
     from ..model.analysis import analyze
+    from ..model.report import format_table
 
     if args.extern_size is not None and not 1 <= args.extern_size <= 1 << 30:
         raise UsageError("--extern-size must be from 1 to 2**30 bytes")
@@ -190,10 +200,6 @@ def _run(args: argparse.Namespace) -> int:
         print(f"{len(bad)} instruction(s) have invalid accesses (first: line {bad[0].line}), not counted")
     if args.detail:
         print()
-        print(_fmt_table(an))
+        print(format_table(an))
     return 1 if bad else 0  # as `analyze`: 1 = some access is invalid
 
-
-COMMANDS["import-cuda"] = (_add, _run, "compile a CUDA kernel and execute one block on the CPU: every shared-memory "
-                                       "SASS instruction's wavefronts, as compiled and as written (a snippet, with "
-                                       "no kernel to compile, is read symbolically)")

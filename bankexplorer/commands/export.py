@@ -1,6 +1,6 @@
 """``bankexplorer export FILE --view VIEW --out OUT.png|OUT.svg``: a figure without a display.
 
-Registered in :data:`bankexplorer.cli.COMMANDS` when the CLI loads its plugins. Every bad request
+The drawing is :mod:`bankexplorer.export`'s (imported when the command runs). Every bad request
 (unknown view, a file name that is neither .png nor .svg, a missing input, a folder that cannot
 be written, an instruction or warp out of range) is one line on stderr and exit status 2; the
 output file is written all at once or not at all.
@@ -8,15 +8,22 @@ output file is written all at once or not at all.
 
 from __future__ import annotations
 
-import argparse
 import time
+from typing import TYPE_CHECKING
 
-from ..cli import COMMANDS, UsageError, load_pattern
-from .figure import VIEWS
-from .styles import STYLE_NAMES
+from ..terminal import UsageError
+
+if TYPE_CHECKING:
+    import argparse
+
+NAME = "export"
+HELP = "draw a view or the composed figure as PNG or SVG (no display needed)"
 
 
-def _add(sp: argparse.ArgumentParser) -> None:
+def add_arguments(sp: argparse.ArgumentParser) -> None:
+    from ..export.figure import VIEWS
+    from ..export.styles import STYLE_NAMES
+
     sp.add_argument("file", help="pattern file (.json)")
     sp.add_argument("--view", default="figure", metavar="VIEW",
                     help=f"what to draw: {', '.join(VIEWS)} (default: figure, all of them composed), or replay: "
@@ -41,7 +48,8 @@ def _add(sp: argparse.ArgumentParser) -> None:
 
 def _check_output(args: argparse.Namespace, format_of) -> None:
     """The cheap checks, before any file is read or anything drawn: a typo never waits for a render."""
-    from .render import check_scale, check_writable
+    from ..export.render import check_scale, check_writable
+    from ..export.styles import STYLE_NAMES
 
     if args.style is not None and args.style not in STYLE_NAMES:
         raise UsageError(f"unknown style {args.style!r} (styles: {', '.join(STYLE_NAMES)})")
@@ -51,8 +59,9 @@ def _check_output(args: argparse.Namespace, format_of) -> None:
 
 
 def _run_compare(args: argparse.Namespace) -> int:
-    from .compare import export_compare
-    from .render import format_of
+    from ..export.compare import export_compare
+    from ..export.render import format_of
+    from ..io.patternfile import load as load_pattern
 
     if args.view not in ("figure", "compare"):
         raise UsageError(f"--compare draws one figure of both patterns; --view {args.view} cannot be combined with it")
@@ -68,8 +77,9 @@ def _run_compare(args: argparse.Namespace) -> int:
 
 
 def _run_replay(args: argparse.Namespace) -> int:
-    from .replay import anim_format_of, export_replay
-    from .scene import make_scene
+    from ..export.replay import anim_format_of, export_replay
+    from ..export.scene import make_scene
+    from ..io.patternfile import load as load_pattern
 
     _check_output(args, anim_format_of)
     pattern = load_pattern(args.file)
@@ -80,8 +90,10 @@ def _run_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run(args: argparse.Namespace) -> int:
-    from .render import export, format_of
+def run(args: argparse.Namespace) -> int:
+    from ..export.figure import VIEWS
+    from ..export.render import export, format_of
+    from ..io.patternfile import load as load_pattern
 
     if args.compare is not None:
         return _run_compare(args)
@@ -100,5 +112,3 @@ def _run(args: argparse.Namespace) -> int:
     print(f"wrote {args.out} ({n:,} bytes, {args.view}, {time.perf_counter() - t0:.2f} s)")
     return 0
 
-
-COMMANDS["export"] = (_add, _run, "draw a view or the composed figure as PNG or SVG (no display needed)")
