@@ -240,6 +240,11 @@ def main(argv: list[str] | None = None) -> int:
                                     "resources/hardware/kernels/persass.json)")
     ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
                     help="with --kernel: compile this many kernels at once (default: one per CPU)")
+    ap.add_argument("--include", "-I", action="append", default=[], metavar="DIR",
+                    help="with --kernel: a folder nvcc searches for #include <...> (CUTLASS's include/ for CuTe)")
+    ap.add_argument("--reuse-build", action="store_true",
+                    help="with --kernel and --workdir: a program the work folder already holds, built (by nvcc of "
+                         "the same release, on any machine) from the same launcher source, is not compiled again")
     ap.add_argument("--measure-only", action="store_true",
                     help="with --kernel: measure without predicting (a GPU machine without the compiler wheels); "
                          "compare later with tests/test_emulator.py")
@@ -384,8 +389,12 @@ def verify_kernels(args) -> int:
         except BankExplorerError as e:
             return str(e)
         cu, exe = work / f"{name}.cu", work / name
+        if args.reuse_build and exe.is_file() and cu.is_file() and cu.read_text() == src:
+            say(f"{name}: the program in the work folder was built from this launcher; not compiled again")
+            return None
         cu.write_text(src)
-        p = run([tools["nvcc"], "-O3", f"-arch={arch}", "-lineinfo", "-o", str(exe), str(cu)], work / f"{name}.nvcc.log", 600)
+        p = run([tools["nvcc"], "-O3", f"-arch={arch}", "-lineinfo", *[f"-I{d}" for d in args.include], "-o",
+                 str(exe), str(cu)], work / f"{name}.nvcc.log", 600)
         return f"nvcc failed: {p.stderr.strip()[-300:]}" if p.returncode else None
 
     # compiling is most of the time and needs no GPU: all kernels at once, then profile one by one
