@@ -188,9 +188,9 @@ class KernelRun:
     #: (a warp's lanes in order), at most ``calls.MAX_LINES``; ``printed_dropped`` lines past that
     printed: list[tuple[int, str]] = field(default_factory=list)
     printed_dropped: int = 0
-    kernel_object: Kernel | None = field(default=None, repr=False)  # what was executed (any front end)
     #: the scheduling policies it ran under (:data:`.policy.SCHEDULES`)
     schedule: str = "h100"
+    kernel_object: Kernel | None = field(default=None, repr=False)  # what was executed (any front end)
 
     @property
     def schedule_dependent(self) -> bool:
@@ -315,14 +315,6 @@ class Run:
                     break
 
 
-def _fresh_memory(memory: list[Buffer], buffers: list[Buffer]) -> list[Buffer]:
-    """The global memory of a block run again: the parameters' buffers as launched (``buffers``),
-    the other regions (constant data) as they were."""
-    names = {buf.name for buf in buffers}
-    return list(buffers) + [Buffer(b.name, b.base, b.data.copy(), static=b.static) for b in memory
-                            if b.name not in names]
-
-
 def _branch_target(ins) -> int | None:
     """The code offset a branch-like instruction names (:data:`.opcode.BRANCH_OPCODES`); None for
     every other instruction."""
@@ -430,9 +422,10 @@ def execute(kernel: Kernel, cfg: LaunchConfig, budget: int = MAX_WARP_INSTRUCTIO
             break
         # a warp took a returning atomic's result from a word another warp had taken one from
         # before: that earlier result was the GPU's timing too. Again, knowing those words (the
-        # same code and data reach them again; a word found only now is added, a few rounds at most)
+        # same code and data reach them again; a word found only now is added, a few rounds at most),
+        # from the launch as it was
         contended = contended | frozenset(run.contended_late)
-        p = _again(p, cfg)
+        p = prepare(kernel, cfg)
     t2 = time.perf_counter()
     out = summarize(p, run, cfg, policies)
     if timings is not None:
@@ -441,18 +434,7 @@ def execute(kernel: Kernel, cfg: LaunchConfig, budget: int = MAX_WARP_INSTRUCTIO
     return out
 
 
-def _again(p: Prepared, cfg: LaunchConfig) -> Prepared:
-    """``p``'s launch laid out afresh for another run of the block: the parameters' buffers as
-    launched, the other regions (constant data) and the constant banks (read-only) as they were."""
-    buffers = constant_bank0(p.kernel.image, cfg, p.kernel.params, p.kernel.arch)[1]
-    memory = _fresh_memory(p.block.memory.buffers, buffers)
-    b = p.block
-    block = Block(cfg.block, cfg.block_index, cfg.grid, b.shared_bytes, p.kernel.image.local_bytes, b.const,
-                  GlobalMemory(memory))
-    return Prepared(p.kernel, p.program, block, buffers, p.arrays)
-
-
-def summarize(p: Prepared, run: Run, cfg: LaunchConfig, policies: Schedule = DEFAULT_SCHEDULE) -> KernelRun:
+def summarize(p: Prepared, run: Run, cfg: LaunchConfig, policies: Schedule) -> KernelRun:
     """The counts of an executed :class:`Run` per SASS instruction, shared-memory instructions
     costed with the model's wavefront engine, and the notes on data and timing dependence."""
     program, buffers, kernel = p.program, p.buffers, p.kernel
@@ -526,4 +508,4 @@ def summarize(p: Prepared, run: Run, cfg: LaunchConfig, policies: Schedule = DEF
                          f"reached shared memory (a race or contended atomics): another GPU run may differ"))
     return KernelRun(kernel.arch, kernel.name, kernel.symbol, cfg.block, cfg.block_index, rows, acc, p.arrays, final,
                      timed, timing, sorted(set(notes)), 0.0, run.issued, kernel.optimized, run.printed,
-                     run.printed_dropped, kernel_object=kernel, schedule=policies.name)
+                     run.printed_dropped, policies.name, kernel)
