@@ -21,7 +21,7 @@ HELP = "draw a view or the composed figure as PNG or SVG (no display needed)"
 
 
 def add_arguments(sp: argparse.ArgumentParser) -> None:
-    from ..export.figure import VIEWS
+    from ..export import VIEWS  # (the names alone: the drawing's modules import Qt)
     from ..export.styles import STYLE_NAMES
 
     sp.add_argument("file", help="pattern file (.json)")
@@ -91,7 +91,7 @@ def _run_replay(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..export.figure import VIEWS
+    from ..export import VIEWS
     from ..export.render import export, format_of
     from ..io.patternfile import load as load_pattern
 

@@ -77,9 +77,45 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
                     help="architecture to compile for (sm_80, sm_86, sm_89, sm_90, sm_100, sm_120; default sm_90, "
                          "the one the bank rules were measured on)")
     sp.add_argument("--sass", action="store_true", help="also print each line's shared-memory SASS instructions")
-    from ..sass.cli import add_arguments
+    add_run_options(sp)
 
-    add_arguments(sp)
+
+def add_run_options(sp: argparse.ArgumentParser) -> None:
+    """The options of a kernel's run (a source's, a binary's, a Triton kernel's): the block, the
+    grid, the parameters' data, the budgets."""
+    from ..sass.run import MAX_SECONDS, MAX_WARP_INSTRUCTIONS
+
+    sp.add_argument("--block-index", metavar="X[,Y[,Z]]", help="which block to run (default 0,0,0)")
+    sp.add_argument("--grid", metavar="X[,Y[,Z]]", help="the grid the block belongs to (gridDim; default: one block "
+                                                         "more than the block index in each dimension)")
+    sp.add_argument("--arg", dest="arrays", action="append", default=[], metavar="NAME=FILE.npy",
+                    help="fill pointer parameter NAME's buffer from the start with the array's bytes (the rest of its "
+                         "16 MiB stays zero); without it a buffer is all zeros")
+    sp.add_argument("--sass-json", metavar="OUT.json",
+                    help="write every SASS instruction's counts for the block (executed, threads, predicated-on "
+                         "threads, wavefronts and ideal of shared-memory instructions) as JSON")
+    sp.add_argument("--kernel", metavar="NAME", help="which __global__ function to run (default: the first)")
+    sp.add_argument("--max-instructions", type=_positive(int), default=MAX_WARP_INSTRUCTIONS, metavar="N",
+                    help=f"stop a run after N warp instructions (default {MAX_WARP_INSTRUCTIONS:,})")
+    sp.add_argument("--max-seconds", type=_positive(float), default=MAX_SECONDS, metavar="S",
+                    help=f"stop a run after S seconds of execution (default {MAX_SECONDS:g})")
+
+
+def _positive(kind):
+    """An argparse type: a positive number of ``kind`` (a negative budget would stop nothing)."""
+    import argparse
+
+    def parse(text: str):
+        try:
+            v = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not v > 0 or v != v or v == float("inf"):
+            raise argparse.ArgumentTypeError(f"{text!r}: must be a positive number")
+        return v
+
+    parse.__name__ = kind.__name__
+    return parse
 
 
 def _read(path: str) -> tuple[str, str]:
