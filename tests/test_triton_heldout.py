@@ -9,46 +9,20 @@ GPU's cache entries and (with Triton installed) from the source compiled here.
 
 from __future__ import annotations
 
-import json
 import re
+import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from bankexplorer.cuda.kernels import compare_sass
 from bankexplorer.kernels import triton_launch as T
-from bankexplorer.kernels.triton_source import available
-from bankexplorer.sass.run import execute
 
-HERE = Path(__file__).resolve().parent.parent / "resources" / "hardware" / "kernels" / "triton" / "heldout"
-CASES = json.loads((HERE / "cases.json").read_text())
-MEASURED = json.loads((HERE / "persass.json").read_text())
-needs_triton = pytest.mark.skipif(not available(),
-                                  reason="Triton is not installed (pip install 'bankexplorer[triton]')")
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling module's helpers
+from test_triton import HERE as TRITON, _check, _entry, _family, _inputs, needs_triton  # noqa: E402
+
+HERE = TRITON / "heldout"
+CASES, MEASURED = _family(HERE)
 HGMMA = re.compile(r"HGMMA\.64x(\d+)x(\d+)\.F32(\.BF16|\.TF32)?\s+R\d+,\s+(R\d+,\s+)?gdesc")
-
-
-def _inputs(case: str) -> dict[str, np.ndarray]:
-    return {n: np.load(HERE / f"{case}.{n}.npy") for n in CASES[case]["arrays"]}
-
-
-def _entry(case: str) -> str:
-    return str(HERE / "measured" / case / f"{CASES[case]['kernel']}.cubin")
-
-
-def _check(case: str, launch: T.TritonLaunch) -> None:
-    run = execute(launch.kernel, launch.cfg)
-    cmp = compare_sass(MEASURED[case]["sass"], [r.to_json() for r in run.rows])
-    assert cmp.same_code, f"{case}: not the code the GPU ran"
-    assert not cmp.differences, f"{case}:\n" + "\n".join(cmp.differences)
-    assert cmp.predicted_totals["wavefronts"] == MEASURED[case]["shared_wavefronts"]
-    for name, a in _inputs(case).items():
-        after = np.load(HERE / "measured" / case / f"after.{name}.npy")
-        got = np.frombuffer(run.buffers[name][:a.nbytes].tobytes(), a.dtype).reshape(a.shape)
-        # exact but for float rounding (MUFU's exp2 and the order of an attention's sums): 2e-6 at most
-        np.testing.assert_allclose(got.astype(np.float64), after.astype(np.float64), rtol=1e-5, atol=1e-5,
-                                   err_msg=f"{case}: {name} after the run")
 
 
 def test_the_family_is_what_the_script_draws(tmp_path):
@@ -68,15 +42,17 @@ def test_the_family_is_what_the_script_draws(tmp_path):
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_cache_entry_matches_the_gpu(case):
-    _check(case, T.from_entry(_entry(case), _inputs(case), CASES[case]["defines"], python_lines=False))
+    launch = T.from_entry(_entry(case, HERE), _inputs(case, HERE), CASES[case]["defines"], python_lines=False)
+    _check(case, launch, HERE)
 
 
 @needs_triton
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_source_compiled_here_counts_as_the_gpu(case):
     spec = CASES[case]
-    _check(case, T.from_source(str(HERE / spec["file"]), spec["kernel"], _inputs(case), spec["defines"],
-                               python_lines=False))
+    launch = T.from_source(str(HERE / spec["file"]), spec["kernel"], _inputs(case, HERE), spec["defines"],
+                           python_lines=False)
+    _check(case, launch, HERE)
 
 
 def test_hgmma_rule_held_out_score():
