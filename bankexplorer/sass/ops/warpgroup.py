@@ -107,7 +107,11 @@ def _record_reads(iss: Issue, w: int, a_rows: np.ndarray, b_all: np.ndarray) -> 
     core matrices of its 16 rows of A and a quarter of B's, each costed as one ``ldmatrix`` matrix
     (8 rows of 16 bytes: one wavefront where the 8 rows fall in distinct bank quads). Nsight
     Compute's source page counts an HGMMA's wavefronts so: one per 128 bytes of A and B on the 13
-    swizzled (conflict-free) wgmma kernels of resources/hardware/kernels/triton."""
+    swizzled (conflict-free) wgmma kernels of resources/hardware/kernels/triton. Held out (drawn by
+    scripts/make_wgmma_family.py before it was measured, ``triton/heldout``: bf16 and fp16, K-major
+    and N-major B, M-major A, A in registers, two warpgroups splitting N, 64- and 128-byte swizzles,
+    an attention forward): 36/36 HGMMA instructions of 10 kernels exact, A in registers costing
+    B's bytes alone."""
     mats = np.concatenate([a_rows, np.array_split(b_all, 4)[w % 4]])  # A from registers: B's alone
     lanes = iss.b.lanes
     for start in range(0, len(mats), 4):
