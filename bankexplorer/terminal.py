@@ -1,9 +1,9 @@
 """What a command says to the terminal: its exit statuses, the usage error it reports as one
 line, and text made printable.
 
-A low module: the commands (:mod:`bankexplorer.commands`) and the features' command-line code
-(``sass/cli.py``, ``kernels/triton_cli.py``) import it without importing the program's entry
-point (:mod:`bankexplorer.cli`), which imports them.
+A low module: the commands (:mod:`bankexplorer.commands`) share it, and the program's entry point
+(:mod:`bankexplorer.cli`) reports a :class:`UsageError` without any command having to import the
+entry point.
 
 Text a file brings (a pattern's name, a label) reaches the terminal with its control characters
 shown as ``\\x1b``: no escape sequence in a file can recolour, retitle or rewrite the terminal.

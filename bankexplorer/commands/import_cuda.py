@@ -1,7 +1,7 @@
 """``bankexplorer import-cuda FILE.cu [--block 32,8] [--out pattern.json]``.
 
-A kernel is run by :mod:`bankexplorer.sass.cli` (a binary's and a Triton kernel's too), a snippet
-read by :mod:`bankexplorer.cudaimport`; their code is imported when the command runs. Without ``--out``
+A kernel is run by :mod:`.kernel_run` (a binary's too; a Triton kernel's by :mod:`.triton_run`), a
+snippet read by :mod:`bankexplorer.cudaimport`; their code is imported when the command runs. Without ``--out``
 it prints what was imported and its analysis; problems in the text go to stderr with their line
 and column. Syntax errors (and a text with no shared-memory access) exit with status 2.
 """
@@ -159,26 +159,26 @@ def run(args: argparse.Namespace) -> int:
 
     if args.extern_size is not None and not 1 <= args.extern_size <= 1 << 30:
         raise UsageError("--extern-size must be from 1 to 2**30 bytes")
-    from ..kernels.triton_cli import is_triton_file
+    from ..kernels import is_triton_file
 
     if args.file != "-" and is_triton_file(args.file):  # a Triton kernel: a .py, or a cache entry's .cubin
-        from ..kernels.triton_cli import run_triton
-        from ..sass.cli import check_outputs
+        from .triton_run import run_triton
+        from .kernel_run import check_outputs
 
         check_outputs(args, "")  # before any work: no output lands on the kernel or an --arg array
         return run_triton(args, args.file)
     if args.file != "-" and _is_binary(args.file):  # a cubin, fatbin, executable or shared library
         from ..kernels.binary import read_file
-        from ..sass.cli import check_outputs, run_binary
+        from .kernel_run import check_outputs, run_binary
 
         check_outputs(args, "")  # before any work: no output lands on the binary or an --arg array
         return run_binary(args, read_file(args.file), args.file)
     text, where = _read(args.file)
-    from ..sass.cli import check_outputs
+    from .kernel_run import check_outputs
 
     check_outputs(args, text)  # before any work: no output lands on a file the run reads
     if "__global__" in text:  # a kernel: compiled and executed (as written: its unoptimised build)
-        from ..sass.cli import run_import
+        from .kernel_run import run_import
 
         code = run_import(args, text, where)
         if code is not None:

@@ -361,7 +361,7 @@ class MainWindow(QMainWindow):
         if is_trace_file(path):
             self.open_trace(path)
             return True
-        from ..kernels.triton_cli import is_triton_file
+        from ..kernels import is_triton_file
 
         if is_triton_file(str(path)):  # a Triton kernel: its .py, or a cache entry's .cubin
             from .triton_dialog import open_triton

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..sass.kernel import Kernel, KernelParam, LaunchDefaults, Setting
 
-__all__ = ["Kernel", "KernelParam", "LaunchDefaults", "Setting", "is_binary"]
+__all__ = ["Kernel", "KernelParam", "LaunchDefaults", "Setting", "is_binary", "is_triton_file"]
 
 
 def is_binary(data: bytes) -> bool:
@@ -21,3 +21,10 @@ def is_binary(data: bytes) -> bool:
     from .fatbin import FATBIN_MAGIC
 
     return data[:4] == b"\x7fELF" or data[:4] == FATBIN_MAGIC
+
+
+def is_triton_file(path: str) -> bool:
+    """A Triton kernel: a ``.py`` file, or a ``.cubin`` with Triton's ``NAME.json`` beside it."""
+    from .triton_cache import is_cache_entry
+
+    return path.endswith(".py") or is_cache_entry(path)

@@ -13,15 +13,8 @@ import time
 from ..terminal import EXIT_BAD_INPUT, UsageError
 
 
-def is_triton_file(path: str) -> bool:
-    """A ``.py`` file, or a ``.cubin`` with Triton's ``NAME.json`` beside it."""
-    from .triton_cache import is_cache_entry
-
-    return path.endswith(".py") or is_cache_entry(path)
-
-
 def _values(defines: list[str]) -> dict[str, int | float | bool]:
-    from ..sass.cli import scalar_defines
+    from .kernel_run import scalar_defines
 
     out: dict[str, int | float | bool] = {}
     for d in defines:
@@ -47,14 +40,14 @@ def _refuse(args: argparse.Namespace, where: str) -> None:
 
 def run_triton(args: argparse.Namespace, where: str) -> int:
     """Compile (a ``.py``) or read (a cache entry) the kernel, execute one program and report."""
-    from ..sass.cli import _dims, finish, load_npy, progress_line
+    from ..kernels import triton_launch as T
     from ..sass.cubin import CubinError
     from ..sass.decode import DecodeError
     from ..sass.issue import EmulationError
     from ..sass.launch import LaunchError
     from ..sass.run import execute
     from ..sass.state import MemoryFault
-    from . import triton_launch as T
+    from .kernel_run import _dims, finish, load_npy, progress_line
 
     t0 = time.perf_counter()
     _refuse(args, where)

@@ -18,16 +18,16 @@ from typing import Iterator
 
 import numpy as np
 
-from ..terminal import EXIT_BAD_INPUT, UsageError, printable
 from ..compiler.kernel import includes_cutlass
 from ..cudaimport.includes import IncludeError
-from .cubin import CubinError
-from .decode import DecodeError
-from .issue import EmulationError
-from .launch import EXTERN_BYTES, LaunchConfig, LaunchError, text_settings
-from .limits import array_bytes, check_block, check_grid, check_index, parse_number
-from .run import CompileFailed, Control, KernelRun, SassRow, emulate
-from .state import MemoryFault
+from ..sass.cubin import CubinError
+from ..sass.decode import DecodeError
+from ..sass.issue import EmulationError
+from ..sass.launch import EXTERN_BYTES, LaunchConfig, LaunchError, text_settings
+from ..sass.limits import array_bytes, check_block, check_grid, check_index, parse_number
+from ..sass.run import CompileFailed, Control, KernelRun, SassRow, emulate
+from ..sass.state import MemoryFault
+from ..terminal import EXIT_BAD_INPUT, UsageError, printable
 
 
 def _dims(text: str, what: str) -> tuple[int, int, int]:
@@ -174,8 +174,8 @@ def report_rows(r: KernelRun) -> list[SassRow]:
     on the line that called it), with the SASS that made it."""
     if r.optimized:
         return [x for x in r.rows if x.wavefronts is not None and x.executed and not x.guarded_off]
-    from .compare import written_groups
-    from .run import TIMING
+    from ..sass.compare import written_groups
+    from ..sass.run import TIMING
 
     names = list(r.buffers)
     rows = [SassRow(r.rows[i].pc, f"{name}  ({r.rows[i].sass})", line, executed=n, wavefronts=wf, ideal=ideal,
@@ -359,7 +359,7 @@ def finish(args: argparse.Namespace, r: KernelRun, text: str, where: str, origin
     as-written comparison when ``written`` runs the unoptimised build; ``t0``: when the command's
     work began, for the report's total)."""
     from ..io.atomic import atomic_write
-    from .to_pattern import PatternTooLarge, kernel_pattern
+    from ..sass.to_pattern import PatternTooLarge, kernel_pattern
 
     # the run as a pattern, made once: the arrays --sass-json names, the file --out writes, the report
     inputs = {n: os.path.basename(p) for n, p in map(array_path, args.arrays)}
@@ -388,9 +388,9 @@ def finish(args: argparse.Namespace, r: KernelRun, text: str, where: str, origin
         print(f"wrote {args.out}: {len(pat.arrays)} array(s), {len(pat.instructions):,} shared-memory SASS "
               f"instruction(s) executed {rows:,} times, block {'x'.join(map(str, pat.block))} ({origin})")
         return 0
-    from ..model.report import format_table
     from ..model.analysis import analyze
-    from .compare import written_vs_compiled
+    from ..model.report import format_table
+    from ..sass.compare import written_vs_compiled
 
     changes = []
     if written is not None:  # the same kernel as written: its unoptimised build, executed the same way
@@ -421,7 +421,7 @@ def run_binary(args: argparse.Namespace, data: bytes, where: str) -> int:
     """Execute one block of a kernel in a binary (a cubin, a fatbin, an executable, a shared library)."""
     from ..kernels.binary import from_binary
     from ..kernels.fatbin import BinaryError
-    from .run import execute
+    from ..sass.run import execute
 
     for flag, given in (("--as-written", getattr(args, "as_written", False)),
                         ("-I", getattr(args, "include_dirs", None))):
