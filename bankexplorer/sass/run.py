@@ -25,7 +25,7 @@ from .launch import (GLOBALS_BUFFER, LaunchConfig, LaunchError, SharedArray, con
 from .operands import Label
 from .ops import table_for
 from .record import TIMING, Accesses, Recorder
-from .simt import SELF_ADVANCING, Scheduler
+from .simt import CONTROL, SELF_ADVANCING, Scheduler
 from .state import CONSTANTS_BASE, WARP, Block, Buffer, GlobalMemory
 
 #: warp instructions one run may execute before it stops (a hostile or endless kernel)
@@ -211,10 +211,28 @@ class Run:
             self._check_at = min(self.budget, self.issued + CHECK_EVERY)
 
     # ------------------------------------------------------------------ the loop
+    def _steps(self) -> list[tuple]:
+        """Per instruction, what its issues need, looked up once (not on every issue): the
+        instruction, its semantics (None: not modelled), whether it is control flow (its semantics
+        are :mod:`.simt`'s, which reads where the issuing groups are), whether its threads move on
+        themselves (:data:`.simt.SELF_ADVANCING`), and whether it is a guarded branch whose
+        predicate's data taint is noted (:attr:`data_branches`)."""
+        steps = []
+        for ins in self.program.instructions:
+            base = ins.base
+            steps.append((ins, self.table.get(base), base in CONTROL or base in SELF_ADVANCING,
+                          base in SELF_ADVANCING,
+                          base in ("BRA", "BREAK") and ins.guard is not None and not ins.guard.true))
+        return steps
+
     def execute(self) -> None:
-        program, table, sched = self.program, self.table, self.sched
-        index_of = program.index_of
-        bases = [ins.base for ins in program.instructions]
+        """Issue until every thread has exited. Where the same threads run straight-line code in
+        lockstep (:meth:`.Scheduler.straight_on`), the groups are moved on once per stretch
+        (:meth:`.Scheduler.moved_on`), before the next control-flow instruction, not per issue."""
+        sched, record = self.sched, self.record
+        index_of = self.program.index_of
+        steps = self._steps()
+        memos: list[dict] = [{} for _ in steps]  # per instruction: what its semantics worked out once (Issue.memo)
         with np.errstate(all="ignore"):
             while True:
                 nxt = sched.next()
@@ -222,16 +240,19 @@ class Run:
                     return
                 pc, S = nxt
                 warps = int(S.reshape(-1, WARP).any(axis=1).sum())
-                threads = int(S.sum())
+                threads = int(np.count_nonzero(S))
+                start, pending = pc, 0  # straight-line issues since start that the groups have not been moved by
                 while True:  # the same threads issue on, instruction after instruction, while straight_on says so
                     k = index_of[pc]
-                    ins, base = program.instructions[k], bases[k]
-                    fn = table.get(base)
+                    ins, fn, control, self_advancing, guarded_branch = steps[k]
                     if fn is None:
-                        raise EmulationError(f"line {ins.line}: the SASS instruction {ins.text!r} ({base}) is "
+                        raise EmulationError(f"line {ins.line}: the SASS instruction {ins.text!r} ({ins.base}) is "
                                              f"not modelled, so this kernel cannot be executed")
-                    iss = Issue(self, ins, S)
-                    self.record.issue(k, warps, threads, S, iss.on)
+                    if control and pending:
+                        sched.moved_on(start, pending)
+                        pending = 0
+                    iss = Issue(self, ins, S, memos[k])
+                    record.issue(k, warps, threads, S, iss.on)
                     self.issued += warps
                     if self.issued > self._check_at:
                         self._checkpoint(ins)
@@ -241,16 +262,21 @@ class Run:
                         raise
                     except (LookupError, ValueError, TypeError, AttributeError) as e:
                         raise EmulationError(f"line {ins.line}: cannot execute {ins.text!r}: {e}") from None
-                    if base in ("BRA", "BREAK") and ins.guard is not None and not ins.guard.true:
+                    if guarded_branch:
                         t = np.bitwise_or.reduce(np.where(S, self.block.PTT[ins.guard.index] if not ins.guard.uniform
                                                           else self.block.UPT[ins.guard.index][self.block.warp_of], 0))
                         if t:
                             self.data_branches[k] = self.data_branches.get(k, 0) | int(t)
-                    if base in SELF_ADVANCING:
+                    if self_advancing:
                         break
-                    if sched.straight_on(pc, iss):
+                    if sched.straight(pc, iss):
+                        if not pending:
+                            start = pc
+                        pending += 1
                         pc += 16
                         continue
+                    if pending:
+                        sched.moved_on(start, pending)
                     sched.advance(pc, iss)
                     break
 
