@@ -56,11 +56,20 @@ class Control:
     """Another thread's hold on a run (the window's worker runs kernels while the user types):
     :meth:`stop` makes it end with :class:`Stopped` within :data:`CHECK_EVERY` warp instructions
     (an endless loop would otherwise run on for minutes to its budget), and ``issued`` tells how
-    far it got."""
+    far it got. ``ask_after``: seconds of executing after which the run waits, where it is, until
+    :meth:`go_on` (for as long again) or :meth:`stop`: the window's budget in time, which asks
+    instead of ending a long run (``paused`` says where it waits)."""
 
     stage: str = "compiling"  # compiling | executing
     issued: int = 0  # warp instructions executed so far (updated every CHECK_EVERY)
+    ask_after: float | None = None
+    #: while the run waits for :meth:`go_on`: the source line it is on (0: unknown), else None
+    paused: int | None = None
     _stop: threading.Event = field(default_factory=threading.Event, repr=False)
+    _go: threading.Event = field(default_factory=threading.Event, repr=False)
+    _spent: float = field(default=0.0, repr=False)  # seconds executed before the last start or resume
+    _since: float | None = field(default=None, repr=False)  # when executing last started or resumed
+    _ask_at: float = field(default=0.0, repr=False)
 
     def stop(self) -> None:
         self._stop.set()
@@ -68,6 +77,30 @@ class Control:
     @property
     def stopped(self) -> bool:
         return self._stop.is_set()
+
+    @property
+    def seconds(self) -> float:
+        """Seconds spent executing so far (waits for :meth:`go_on` not counted)."""
+        return self._spent + (time.perf_counter() - self._since if self._since is not None else 0.0)
+
+    def begin(self) -> None:
+        """The block starts executing."""
+        self.stage, self._since, self._ask_at = "executing", time.perf_counter(), self.ask_after or 0.0
+
+    def go_on(self) -> None:
+        """Let a run that waits (``paused``) execute for another ``ask_after`` seconds."""
+        self._go.set()
+
+    def checkpoint(self, line: int) -> None:
+        """Where the run looks at its control: past ``ask_after``, wait here for go on or stop."""
+        if self.ask_after is None or self._since is None or self.seconds < self._ask_at:
+            return
+        self._spent, self._since, self.paused = self.seconds, None, line
+        while not self._go.wait(0.05) and not self.stopped:
+            pass
+        self._go.clear()
+        self._ask_at = self._spent + self.ask_after
+        self._since, self.paused = time.perf_counter(), None
 
 
 class CompileFailed(LaunchError):
@@ -205,6 +238,7 @@ class Run:
         c = self.control
         if c is not None:
             c.issued = self.issued
+            c.checkpoint(ins.line)
             if c.stopped:
                 raise Stopped(f"stopped on request after {self.issued:,} warp instructions, at line {ins.line}",
                               ins.line)
@@ -232,6 +266,8 @@ class Run:
         sched, record = self.sched, self.record
         index_of = self.program.index_of
         steps = self._steps()
+        if self.control is not None:
+            self.control.begin()
         memos: list[dict] = [{} for _ in steps]  # per instruction: what its semantics worked out once (Issue.memo)
         with np.errstate(all="ignore"):
             while True:
