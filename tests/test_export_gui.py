@@ -112,3 +112,24 @@ def test_dialog_choices_drive_the_export(win, tmp_path, monkeypatch):
     assert (img.width(), img.height()) == (round(pic.width) * 3, round(pic.height) * 3)
     assert win.document.pattern.figure.style == "dark"  # remembered with the pattern
     win.document.undo_stack.setClean()  # pytest-qt closes the window before fixtures tear down
+
+
+def test_export_suggests_a_file_name_every_system_takes(win, tmp_path, monkeypatch):
+    """An example's name such as "ldmatrix.x4 with Swizzle<3,4,3>" (examples open with no path):
+    the suggested file has no < > , : or spaces in it (issue 42)."""
+    from PySide6.QtWidgets import QDialog, QFileDialog
+
+    assert win.open_path(resources.EXAMPLES / "15_ldmatrix_x4_swizzle343.json", ask=False)
+    assert win.document.path is None and "<" in win.document.pattern.name
+    suggested = []
+    monkeypatch.setattr(X.ExportDialog, "exec", lambda self: QDialog.DialogCode.Accepted)
+
+    def save_name(_parent, _title, start, *_a, **_k):
+        suggested.append(start)
+        return "", ""  # cancelled
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(save_name))
+    X.export_dialog(win, "figure")
+    name = os.path.basename(suggested[0])
+    assert name.endswith("_figure.png") and name.startswith("ldmatrix.x4")
+    assert not set(name) & set('<>:"/\\|?*, ;'), name

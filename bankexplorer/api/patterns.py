@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import warnings
 from pathlib import Path
@@ -78,7 +79,11 @@ def save(pattern: PatternLike, path: str | os.PathLike) -> None:
         raise ValueError(f"path: could not write {str(path)!r} ({e.strerror or e})") from e
 
 
-def from_cuda(source: str | os.PathLike, block: tuple[int, ...] | int = (32, 8), *,
+#: ``from_cuda``'s block where neither the call nor the text gives one
+DEFAULT_BLOCK = (32, 8)
+
+
+def from_cuda(source: str | os.PathLike, block: tuple[int, ...] | int | None = None, *,
               block_index: tuple[int, ...] = (0, 0, 0), args: dict[str, Any] | None = None, arch: str = "sm_90",
               compiled: bool | None = None, **defines: int | float) -> Pattern:
     """A pattern from CUDA text, as ``bankexplorer import-cuda`` makes it.
@@ -91,7 +96,9 @@ def from_cuda(source: str | os.PathLike, block: tuple[int, ...] | int = (32, 8),
     symbolically, parsed and never run.
 
     ``source`` is the CUDA text, or a :class:`pathlib.Path` to a ``.cu`` file. ``block`` is
-    ``blockDim`` (x, y, z; missing sizes are 1); ``block_index`` the block to run. ``args`` fills
+    ``blockDim`` (x, y, z; missing sizes are 1); left out, the text's own (a ``// block: 16, 16``
+    comment, a ``<<<grid, block>>>`` launch or ``__launch_bounds__``, as the command line and the
+    window read it), else (32, 8). ``block_index`` is the block to run. ``args`` fills
     pointer parameters' buffers: ``{"keys": np.array(...)}`` (the array's bytes from the start of a
     16 MiB zero-filled buffer). ``defines`` are like ``nvcc -D`` (``N=64``); a name that is a
     kernel parameter sets that parameter (scalars are 64 unless given). Notes (addresses that depend
@@ -112,10 +119,21 @@ def from_cuda(source: str | os.PathLike, block: tuple[int, ...] | int = (32, 8),
             raise ValueError(f"source: cannot read {path!r} ({e.strerror or e})") from e
     if not isinstance(source, str):
         raise ValueError(f"source: expected CUDA text or a pathlib.Path, got {type(source).__name__}")
+    from ..sass.limits import check_block, check_index
+
+    if block is None:
+        from ..sass.launch import text_settings
+
+        block = text_settings(source).get("block", (DEFAULT_BLOCK,))[0]
     dims = _dims3(block, "block", 1)
-    if int(np.prod(dims)) > MAX_THREADS:
-        raise ValueError(f"block: {int(np.prod(dims)):,} threads is more than a block can have ({MAX_THREADS})")
     index = _dims3(block_index, "block_index", 0)
+    for name, check, value in (("block", check_block, dims), ("block_index", check_index, index)):
+        try:
+            check(value)
+        except ValueError as e:
+            raise ValueError(f"{name}: {e}") from None
+    if math.prod(dims) > MAX_THREADS:
+        raise ValueError(f"block: {math.prod(dims):,} threads is more than a block can have ({MAX_THREADS})")
     for k, v in defines.items():
         if not isinstance(v, (int, float, np.integer, np.floating)) or isinstance(v, bool):
             raise ValueError(f"defines: {k} must be a number, got {v!r}")
@@ -154,15 +172,20 @@ def _from_cuda_executed(source, path, dims, index, args, arch, defines, optimize
         raise ValueError(f"compiled: {nvrtc.INSTALL_HINT}")
     if arch not in nvrtc.ARCHITECTURES:
         raise ValueError(f"arch: {arch!r} is not one of {', '.join(nvrtc.ARCHITECTURES)}")
+    from ..sass.limits import array_bytes
+
     data = {}
     for k, v in args.items():
         try:
-            data[k] = np.ascontiguousarray(np.asarray(v)).tobytes()
+            data[k] = array_bytes(v)
         except (TypeError, ValueError) as e:
-            raise ValueError(f"args: {k} is not an array ({e})") from None
+            raise ValueError(f"args: {k} {e}" if "dtype" in str(e) else f"args: {k} is not an array ({e})") from None
     params = kernel_parameters(source)
+    from ..sass.launch import EXTERN_BYTES, text_settings
+
+    extern = int(text_settings(source).get("extern-size", (EXTERN_BYTES,))[0])  # a '// extern-size: N' comment
     cfg = LaunchConfig(dims, index, tuple(i + 1 for i in index),
-                       {k: v for k, v in defines.items() if k in params}, data)
+                       {k: v for k, v in defines.items() if k in params}, data, extern)
     try:
         run = emulate(source, cfg, arch, path=path, defines={k: v for k, v in defines.items() if k not in params},
                       optimize=optimize)

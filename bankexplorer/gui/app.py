@@ -31,14 +31,14 @@ from ..startup import collector_on
 from .document import Document
 from .editors import EditorPanel
 from .lazy_dock import LazyDock
-from .screen_fit import place_main_window
+from .screen_fit import area_value, fit_restored, place_main_window
 from .views import BanksView, InstructionList, MatrixView, SummaryView, TileView, TimelineView
 
 ORG, APP = "BankExplorer", "BankExplorer"
 MAX_RECENT = 8
 DEFAULT_EXAMPLE = "06_transpose_32x32.json"
 #: bump when the dock arrangement changes, so an old saved layout is not restored over it
-LAYOUT_VERSION = 4
+LAYOUT_VERSION = 5  # 5: an imported kernel's Source lines is a tab of the Edit pane
 #: the least each view keeps (pixels): below it a view stops being readable (the timeline's lane
 #: ticks collide, the summary's kernel column goes behind a scroll bar); docks cannot be
 #: squeezed past it, at 1366x768 as at 1920x1080, with the Before pane or without
@@ -521,12 +521,15 @@ class MainWindow(QMainWindow):
         """Geometry and dock layout of the last session; a fresh start (or a layout saved by an
         older version) gets :meth:`apply_default_layout` once the window has its size."""
         g = self.settings.value("geometry")
+        refit = False
         if isinstance(g, (QByteArray, bytes)):
             self.restoreGeometry(g)
+            # saved on a larger screen: this screen's work area, and the docks laid out for it
+            refit = fit_restored(self, self.settings.value("screenArea"))
         else:
             place_main_window(self, QSize(1600, 1000))
         s = self.settings.value("windowState")
-        if isinstance(s, (QByteArray, bytes)) and self.restoreState(s, LAYOUT_VERSION):
+        if isinstance(s, (QByteArray, bytes)) and self.restoreState(s, LAYOUT_VERSION) and not refit:
             self._layout_pending = False
 
     def default_dock_sizes(self, w: int, h: int) -> dict[str, int]:
@@ -535,7 +538,8 @@ class MainWindow(QMainWindow):
         labels and fields, the tile the rest."""
         left = max(290, min(340, int(0.21 * w)))
         right = max(380, min(560, int(0.31 * w)))
-        bottom = max(290, min(330, int(0.3 * h)))  # the timeline's view, its replay bar and title
+        # the timeline's view, its replay bar and title; the summary's table and arrays in full
+        bottom = max(290, min(340, int(0.33 * h)))
         return {"left": left, "right": right, "bottom": bottom,
                 "instructions": max(170, int(0.26 * h)), "banks": max(260, int(0.45 * (h - 60))),
                 "summary": max(300, min(380, int(0.4 * (w - left - right))))}
@@ -567,6 +571,7 @@ class MainWindow(QMainWindow):
 
     def save_settings(self) -> None:
         self.settings.setValue("geometry", self.saveGeometry())
+        self.settings.setValue("screenArea", area_value(self))
         self.settings.setValue("windowState", self.saveState(LAYOUT_VERSION))
         self.settings.sync()
 

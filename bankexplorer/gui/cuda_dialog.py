@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..compiler import nvrtc
+from ..cudaimport.includes import file_beside
 from ..model.pattern import MAX_THREADS
 from ..resources import EXAMPLES
 from .document import Document
@@ -198,6 +199,7 @@ class CudaImportDialog(QDialog):
         self.path: str | None = None  # the kernel's file, when it came from one
         self.outcome: Outcome | None = None  # the result shown
         self.stats: list[LineStat] = []
+        self._stats_text: str | None = None  # the text ``stats`` and the code's marks belong to
         self.snippet = None  # an ImportResult, for a snippet read as written
         self.state = "idle"  # idle | running | done | failed | unavailable | snippet | invalid
         self.params: dict[str, ParamRow] = {}
@@ -374,8 +376,17 @@ class CudaImportDialog(QDialog):
             if row.pointer:
                 row.data, row.file = None, ""
         self._detached = set()
+        self.forget_results()
         self.editor.setPlainText(text)
         self.refresh()
+
+    def forget_results(self) -> None:
+        """Another kernel's text comes in: the last one's rows, notes and marks go now, not when
+        the new run ends (they were drawn under the new text's line numbers while it ran)."""
+        self.outcome, self.snippet, self.stats, self._stats_text = None, None, [], None
+        self.editor.set_marks(None, [], {})
+        self.lines.set_stats([])
+        self.notes.clear()
 
     def _changed(self, *_) -> None:
         self.status.setText("")
@@ -462,9 +473,9 @@ class CudaImportDialog(QDialog):
         for pname, fname in input_lines(text).items():
             row = self.params.get(pname)
             if row is not None and row.pointer and row.data is None and folder is not None \
-                    and pname not in self._detached and (folder / fname).is_file():
-                try:
-                    self.attach(pname, str(folder / fname), origin=", from its // input: line", run=False)
+                    and pname not in self._detached:
+                try:  # only a file in the kernel's folder, as an #include (no absolute path, no '..')
+                    self.attach(pname, file_beside(folder, fname), origin=", from its // input: line", run=False)
                 except (OSError, ValueError):
                     pass
 
@@ -601,10 +612,13 @@ class CudaImportDialog(QDialog):
         out = self.outcome if self.state in ("done", "failed") else None
         text_lines = self.editor.toPlainText().split("\n")
         if self.state == "done":
-            self.stats = stats_from_run(out.run)
-        elif self.state not in ("snippet",) and self.state != "running":
-            self.stats = []
-        # while running: the last numbers stay (greyed by the summary), typing is never blocked
+            self.stats, self._stats_text = stats_from_run(out.run), out.launch.text
+        elif self.state == "snippet":
+            self._stats_text = self.editor.toPlainText()
+        elif self.state != "running":
+            self.stats, self._stats_text = [], None
+        # while running: the last numbers stay, greyed and labelled as the text before the edit
+        # (typing is never blocked); another kernel's were dropped when its text came in
         self.lines.set_stats(self.stats, text_lines)
         self.lines.setEnabled(self.state != "running")
         self.hint.setVisible(self.state == "unavailable")
@@ -692,7 +706,9 @@ class CudaImportDialog(QDialog):
         where = (f"block {'×'.join(map(str, launch.block))}, index {','.join(map(str, launch.block_index))}"
                  + (f" of a grid of {','.join(map(str, launch.grid))}" if launch.grid else ""))
         if st == "running":
-            self.summary.setText(grey.format(self._running_text(launch, where)))
+            stale = ("<br>" + grey.format("<i>The lines below are the last run's, for the text before your edit.</i>")
+                     if self.stats and self._stats_text != self.editor.toPlainText() else "")
+            self.summary.setText(grey.format(self._running_text(launch, where)) + stale)
             return
         out = self.outcome
         if not out.ok:

@@ -374,7 +374,7 @@ class EditorPanel(QScrollArea):
         for c in body.findChildren(QComboBox):
             c.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             c.setMinimumContentsLength(6)
-            c.setMinimumWidth(70)
+            c.setMinimumWidth(max(70, int(c.property("leastWidth") or 0)))  # (a preset's name stays whole)
         for sb in body.findChildren(QSpinBox):
             sb.setMinimumWidth(52)
         for form in body.findChildren(QFormLayout):
@@ -406,6 +406,9 @@ class EditorPanel(QScrollArea):
         for key, hw in PRESETS.items():
             preset.addItem(hw.name, key)
         self._add(f, "hw.preset", "preset", preset)
+        # a preset's whole name (where the label column leaves too little, the row wraps under its label)
+        fm = preset.fontMetrics()
+        preset.setProperty("leastWidth", max(fm.horizontalAdvance(hw.name) for hw in PRESETS.values()) + 44)  # + arrow
         self._add(f, "hw.banks", "banks", _spin(1, 64))
         self._add(f, "hw.bank_width", "bank width (B)", _spin(1, 16))
         self._add(f, "hw.warp_size", "warp size", _spin(1, 64))

@@ -74,7 +74,7 @@ def execute(launch: Launch, control=None) -> Outcome:
     from ..compiler.nvrtc import CompilerUnavailable
     from ..sass.issue import EmulationError
     from ..sass.launch import LaunchError
-    from ..sass.run import Stopped, emulate
+    from ..sass.run import MAX_SECONDS, Stopped, emulate
     from ..sass.state import MemoryFault
     from ..sass.to_pattern import PatternTooLarge, kernel_pattern
 
@@ -82,7 +82,9 @@ def execute(launch: Launch, control=None) -> Outcome:
     out = Outcome(launch)
     cfg = launch.config()
     try:
-        run = emulate(launch.text, cfg, launch.arch, path=launch.path, control=control)
+        # a run that asks to go on (Control.ask_after) has no time budget of its own: the user decides
+        run = emulate(launch.text, cfg, launch.arch, path=launch.path, control=control,
+                      seconds=None if control is not None and control.ask_after else MAX_SECONDS)
     except CompilerUnavailable as e:
         out.message = str(e)
     except Stopped as e:
@@ -92,7 +94,9 @@ def execute(launch: Launch, control=None) -> Outcome:
     except LaunchError as e:
         text = str(e)
         out.problems = compile_problems(text)
-        out.message = text.split("\n")[0] if out.problems else text
+        # the header a user reads first says what is wrong, not "...does not compile:" and nothing more
+        head = text.split("\n")[0].rstrip(": ")
+        out.message = f"{head}: line {out.problems[0][0]}: {out.problems[0][1]}" if out.problems else text
     except (EmulationError, MemoryFault) as e:
         out.message = str(e)
         m = re.match(r"line (\d+):", str(e))

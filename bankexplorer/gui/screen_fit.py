@@ -4,6 +4,8 @@ The window's first size (1600 x 1000) and Import CUDA's (1500 x 860) are more th
 laptop screen has: without a window manager that shrinks them, their bottom rows (the dialog's
 Import and Close buttons) were off the screen. A window that does not fit takes the screen's work
 area instead: the main window maximized, where its layout was made to hold (issue 27's sizes).
+The same holds for a window restored from a larger screen (a laptop taken off its monitor): Qt put
+it where it could, 1283 x 573 on a 1366 x 768 screen, with the docks laid out for the other.
 """
 
 from __future__ import annotations
@@ -44,3 +46,28 @@ def place_main_window(win: QWidget, size: QSize) -> None:
         return
     win.setGeometry(area)  # where no window manager maximizes it, the work area all the same
     win.setWindowState(win.windowState() | Qt.WindowState.WindowMaximized)
+
+
+def area_value(widget: QWidget) -> list[int] | None:
+    """The work area's size as settings keep it (saved with the geometry), None offscreen."""
+    area = work_area(widget)
+    return [area.width(), area.height()] if area is not None else None
+
+
+def fit_restored(win: QWidget, saved: object) -> bool:
+    """After ``restoreGeometry``: a window saved on a screen larger than this one (``saved``: the
+    work area's [width, height] then), or one that does not fit this screen's work area, takes the
+    work area, maximized. True when it did: the saved dock layout was made for another size."""
+    area = work_area(win)
+    if area is None:
+        return False
+    try:
+        sw, sh = (int(x) for x in saved)  # type: ignore[union-attr]
+    except (TypeError, ValueError):
+        sw, sh = 0, 0
+    larger = sw > area.width() or sh > area.height()
+    if not larger and fits(area, win.frameGeometry().size()) and area.contains(win.frameGeometry().center()):
+        return False
+    win.setGeometry(area)
+    win.setWindowState(win.windowState() | Qt.WindowState.WindowMaximized)
+    return True

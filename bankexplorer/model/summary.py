@@ -184,9 +184,9 @@ class Summary:
             for d in s["worst"]:
                 tag = f" {d['label']}" if "label" in d else ""
                 tag += f" pc 0x{d['pc']:x}" if "pc" in d else ""
-                at = f" (instruction {d['instruction']}, iteration {d['iteration']}, warp {d['warp']})" \
-                    if (d["instruction"], d["iteration"], d["warp"]) != (d["row"], 0, 0) else ""
-                lines.append(f"  #{d['row']:<8}{tag} {d['wavefronts']:,} wavefronts, ideal {d['ideal']:,}, "
+                # numbered as the table and --instruction number them: the pattern's instruction
+                at = f" (warp {d['warp']}, iteration {d['iteration']})" if (d["iteration"], d["warp"]) != (0, 0) else ""
+                lines.append(f"  #{d['instruction']:<8}{tag} {d['wavefronts']:,} wavefronts, ideal {d['ideal']:,}, "
                              f"{d['n_way']}-way{at}")
         for key in ("label", "pc"):
             groups = s.get(f"by_{key}")

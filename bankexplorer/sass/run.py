@@ -30,6 +30,13 @@ from .state import CONSTANTS_BASE, WARP, Block, Buffer, GlobalMemory
 
 #: warp instructions one run may execute before it stops (a hostile or endless kernel)
 MAX_WARP_INSTRUCTIONS = 20_000_000
+#: seconds of execution one run may take before it stops: an endless loop ends in well under a
+#: minute whatever rate the emulator reaches (the instruction budget alone took ~25 minutes at
+#: 13,000 warp instructions a second)
+MAX_SECONDS = 20.0
+#: bytes of local memory (each thread's stack and spilled arrays, all threads together) a run may
+#: hold: 8 MB a thread in a 1,024-thread block would take 8 GiB
+MAX_LOCAL_BYTES = 512 << 20
 
 _SHARED_BASES = {"LDS", "STS", "ATOMS", "LDSM", "STSM"}
 
@@ -91,16 +98,19 @@ class Control:
         """Let a run that waits (``paused``) execute for another ``ask_after`` seconds."""
         self._go.set()
 
-    def checkpoint(self, line: int) -> None:
-        """Where the run looks at its control: past ``ask_after``, wait here for go on or stop."""
+    def checkpoint(self, line: int) -> float:
+        """Where the run looks at its control: past ``ask_after``, wait here for go on or stop.
+        Returns the seconds it waited (the run's time budget does not count them)."""
         if self.ask_after is None or self._since is None or self.seconds < self._ask_at:
-            return
+            return 0.0
+        t = time.perf_counter()
         self._spent, self._since, self.paused = self.seconds, None, line
         while not self._go.wait(0.05) and not self.stopped:
             pass
         self._go.clear()
         self._ask_at = self._spent + self.ask_after
         self._since, self.paused = time.perf_counter(), None
+        return self._since - t
 
 
 class CompileFailed(LaunchError):
@@ -204,7 +214,8 @@ class Run:
     """The execution loop: pick the next issue (:class:`Scheduler`), run its semantics, count."""
 
     def __init__(self, program: Program, block: Block, arch: str, buffers: list[str],
-                 budget: int = MAX_WARP_INSTRUCTIONS, as_written: bool = False, control: Control | None = None):
+                 budget: int = MAX_WARP_INSTRUCTIONS, as_written: bool = False, control: Control | None = None,
+                 seconds: float | None = MAX_SECONDS):
         self.program = program
         self.block = block
         self.table = table_for(arch)
@@ -215,7 +226,10 @@ class Run:
         self.issued = 0
         self.printed: list[tuple[int, str]] = []  # printf's lines (sass/calls.py)
         self.printed_dropped = 0
-        self._check_at = min(budget, CHECK_EVERY) if control is not None else budget  # the next look past the count
+        self.printf_bytes = 0  # printf work so far (sass/calls.MAX_PRINTF_BYTES bounds it)
+        self.seconds = seconds
+        self._deadline = None if seconds is None else time.monotonic() + seconds
+        self._check_at = min(budget, CHECK_EVERY)  # the next look past the count
         self.timing_notes: dict[int, str] = {}
         self.data_branches: dict[int, int] = {}  # instruction index -> taint of a deciding predicate
         self._clock = 0
@@ -230,19 +244,26 @@ class Run:
         self.timing_notes.setdefault(ins.line, message)
 
     def _checkpoint(self, ins) -> None:
-        """Past the budget, or time to look at the control (one int compare per issue otherwise)."""
+        """Past the budget, or time to look at the clock and the control: every :data:`CHECK_EVERY`
+        warp instructions (one int compare per issue otherwise)."""
         if self.issued > self.budget:
             raise BudgetExceeded(f"stopped after {self.budget:,} warp instructions (line {ins.line}, "
                                  f"{ins.text!r}): the kernel does not finish within the budget (an "
                                  f"endless or very long loop?); raise it with --max-instructions")
+        if self._deadline is not None and time.monotonic() > self._deadline:
+            raise BudgetExceeded(f"stopped after {self.seconds:g} s ({self.issued:,} warp instructions; line "
+                                 f"{ins.line}, {ins.text!r}): the kernel does not finish within the time budget (an "
+                                 f"endless or very long loop?); raise it with --max-seconds")
         c = self.control
         if c is not None:
             c.issued = self.issued
-            c.checkpoint(ins.line)
+            waited = c.checkpoint(ins.line)
+            if waited and self._deadline is not None:
+                self._deadline += waited
             if c.stopped:
                 raise Stopped(f"stopped on request after {self.issued:,} warp instructions, at line {ins.line}",
                               ins.line)
-            self._check_at = min(self.budget, self.issued + CHECK_EVERY)
+        self._check_at = min(self.budget, self.issued + CHECK_EVERY)
 
     # ------------------------------------------------------------------ the loop
     def _steps(self) -> list[tuple]:
@@ -329,10 +350,11 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
             defines: dict[str, int | float] | None = None, include_dirs: list[str] | None = None,
             kernel: str | None = None, budget: int = MAX_WARP_INSTRUCTIONS, build=None,
             timings: dict[str, float] | None = None, optimize: bool = True,
-            control: Control | None = None) -> KernelRun:
+            control: Control | None = None, seconds: float | None = MAX_SECONDS) -> KernelRun:
     """Compile ``text``, run one block of ``kernel`` (the first one when None) and count.
     ``timings``, when given, receives the seconds of each stage; ``control`` lets another thread
-    stop the run and follow it. ``optimize=False``: the source as
+    stop the run and follow it. ``budget`` and ``seconds`` bound the execution (warp instructions,
+    seconds; None: no time limit). ``optimize=False``: the source as
     written, from the unoptimised build (-G): one instruction per source access, each costed as
     the shared-memory instruction it stands for."""
     from ..compiler.kernel import build as build_kernel
@@ -383,13 +405,20 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
     if 3 in image.banks:  # __constant__ data, read through a generic pointer (code built with -G)
         memory.append(Buffer("(constant data)", CONSTANTS_BASE, np.frombuffer(image.banks[3], np.uint8).copy(),
                              static=True))
+    lanes = -(-int(np.prod(cfg.block)) // WARP) * WARP
+    if lanes * image.local_bytes > MAX_LOCAL_BYTES:
+        raise LaunchError(f"the kernel needs {image.local_bytes:,} bytes of local memory per thread (its stack and "
+                          f"local arrays): {lanes * image.local_bytes / (1 << 20):,.0f} MiB for {lanes:,} threads, "
+                          f"more than the {MAX_LOCAL_BYTES >> 20:,} MiB a run may hold (smaller per-thread arrays or "
+                          f"a smaller block)")
     block = Block(cfg.block, cfg.block_index, cfg.grid, shared_bytes, image.local_bytes, banks,
                   GlobalMemory(memory))
     if control is not None:
         if control.stopped:
             raise Stopped("stopped on request before the block was executed")
         control.stage = "executing"
-    run = Run(program, block, arch, [buf.name for buf in buffers], budget, as_written=not optimize, control=control)
+    run = Run(program, block, arch, [buf.name for buf in buffers], budget, as_written=not optimize, control=control,
+              seconds=seconds)
     if not optimize:
         from .written import aggregate_runs
 

@@ -53,6 +53,30 @@ def _dims(texts: list[str], numel: int, names: dict[str, str]) -> tuple[int, ...
     return (numel,)
 
 
+#: the unsigned type of each word size a byte array can be drawn in
+WORD_TYPES = {2: "unsigned short", 4: "uint32", 8: "uint64"}
+
+
+def accessed_word(run: KernelRun, offset: int, size: int) -> int:
+    """The word the instructions read and write a byte array in: the access width most of its warp
+    instructions use (a wider vector taken as 8 bytes), halved until it divides the array's size
+    and offset; 1 when bytes are what it is read in. A ``uint8 temp[4640]`` that the code uses
+    as 32-bit words is drawn as 1,160 words, not 4,640 one-byte cells."""
+    acc = run.accesses
+    if acc.index.size == 0:
+        return 1
+    inside = acc.active & (acc.addr >= offset) & (acc.addr < offset + size)
+    widths = acc.width[inside.any(axis=1)]
+    widths = widths[widths > 0]
+    if widths.size == 0:
+        return 1
+    sizes, counts = np.unique(np.minimum(widths, 8), return_counts=True)
+    word = int(sizes[counts.argmax()])  # the width most of its warp instructions use (ties: the narrower)
+    while word > 1 and (size % word or offset % word):
+        word //= 2
+    return word if word in WORD_TYPES else 1
+
+
 def kernel_arrays(run: KernelRun, text: str) -> list[SharedArray]:
     """The shared arrays as the source declares them (element type and dimensions), at the offsets
     the compiled code uses them (0 = the first byte a kernel's arrays can have)."""
@@ -67,6 +91,10 @@ def kernel_arrays(run: KernelRun, text: str) -> list[SharedArray]:
         if dtype is None or a.size % DTYPES[dtype]:
             dtype = {8: "uint64", 4: "uint32", 2: "unsigned short"}.get(a.align, "uint8") \
                 if a.size % max(a.align, 1) == 0 else "uint8"
+        if DTYPES[dtype] == 1:  # storage of bytes (CUB's TempStorage, a char buffer): in its words
+            word = accessed_word(run, a.offset, a.size)
+            if word > 1:
+                dtype, dim_texts = WORD_TYPES[word], []
         es = DTYPES[dtype]
         numel = max(a.size // es, 1)
         arrays.append(SharedArray(name=a.name, dtype=dtype, dims=_dims(dim_texts, numel, names),

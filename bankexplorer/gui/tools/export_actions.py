@@ -7,6 +7,7 @@ same code as ``bankexplorer export``: the file shows what the window shows, neve
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -131,9 +132,16 @@ class ExportDialog(QDialog):
                 "style": self.style_box.currentData(), "title": self.title_edit.text()}
 
 
+def file_stem(name: str) -> str:
+    """A pattern's name as a file name every system takes: ``ldmatrix.x4 with Swizzle<3,4,3>`` ->
+    ``ldmatrix.x4_with_Swizzle_3_4_3`` (no ``<>:"/\\|?*,;`` or spaces, at most 60 characters)."""
+    stem = re.sub(r"[^\w.+-]+", "_", name).strip("._")[:60].rstrip("._")
+    return stem or "pattern"
+
+
 def _suggested_path(window: "MainWindow", view: str, fmt: str) -> str:
     doc = window.document
-    stem = Path(doc.path).stem if getattr(doc, "path", None) else doc.pattern.name.replace(" ", "_")[:60] or "pattern"
+    stem = Path(doc.path).stem if getattr(doc, "path", None) else file_stem(doc.pattern.name)
     folder = Path(doc.path).parent if getattr(doc, "path", None) else Path.home()
     return str(folder / f"{stem}_{view}.{fmt}")
 

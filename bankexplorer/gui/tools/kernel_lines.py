@@ -21,7 +21,7 @@ import html
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
@@ -32,6 +32,9 @@ if TYPE_CHECKING:
     from ..kernel_runner import KernelRunner, Outcome
 
 AMBER_BG = "#fff3d6"
+#: the left column's width for an imported kernel's per-line view: its line, source, executed,
+#: wavefronts, ideal and excess columns side by side with room for a line of code
+LINES_WIDTH = 480
 AMBER_INK = "#805000"
 
 
@@ -91,19 +94,17 @@ class KernelLinesPanel(QWidget):
         self.banner = QFrame()
         self.banner.setStyleSheet(f"QFrame {{ background:{AMBER_BG}; border:1px solid #e0b050; border-radius:3px; }}"
                                   f"QLabel {{ border:none; color:{AMBER_INK}; }}")
-        bl = QVBoxLayout(self.banner)
-        bl.setContentsMargins(6, 4, 6, 4)
+        # compact: the what-if in a line or two with its button beside it, the rows keep the room
+        bl = QHBoxLayout(self.banner)
+        bl.setContentsMargins(6, 2, 4, 2)
         self.banner_text = QLabel()
         self.banner_text.setWordWrap(True)
         self.banner_text.setTextFormat(Qt.TextFormat.RichText)
         self.rerun_button = QPushButton("Re-run as compiled")
         self.rerun_button.setToolTip("Write the padding into the kernel's declaration, compile and execute it again "
                                      "with the same launch, and show what it really does (Edit > Undo comes back)")
-        row = QHBoxLayout()
-        row.addStretch(1)
-        row.addWidget(self.rerun_button)
-        bl.addWidget(self.banner_text)
-        bl.addLayout(row)
+        bl.addWidget(self.banner_text, 1)
+        bl.addWidget(self.rerun_button, 0, Qt.AlignmentFlag.AlignVCenter)
         self.banner.setVisible(False)
         self.info = QLabel()
         self.info.setWordWrap(True)
@@ -155,9 +156,11 @@ class KernelLinesPanel(QWidget):
         if text:
             notes = what_if_notes(an)
             self.banner_text.setText(
-                f"<b>What-if:</b> {html.escape(text)}. These numbers are the kernel's recorded accesses through the "
-                f"new layout; the compiled code used the old one."
+                f"<b>What-if:</b> {html.escape(text)}"
                 + "".join(f"<br>⚠ {html.escape(n)}" for n in notes))
+            self.banner_text.setToolTip(f"<p><b>What-if:</b> {html.escape(text)}. These numbers are the kernel's "
+                                        f"recorded accesses through the new layout; the compiled code used the old "
+                                        f"one.</p>")
         self._selection()
 
     def _line_picked(self, line: int) -> None:
@@ -196,8 +199,10 @@ class KernelTool:
         dock = self.dock = LazyDock(KernelLinesPanel.title, self._make_panel, window)
         dock.setObjectName("dock_lines")
         window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
-        window.tabifyDockWidget(window.docks["instructions"], dock)
-        window.docks["instructions"].raise_()
+        # a tab of the left column's tall pane (not of the instruction list under it): for an
+        # imported kernel the per-line view is the main view, and the column widens for it
+        window.tabifyDockWidget(window.docks["editor"], dock)
+        window.docks["editor"].raise_()
         dock.hide()
         window.menus["view"].addAction(dock.toggleViewAction())
         self.action = QAction("Re-run as &Compiled", window)
@@ -242,12 +247,18 @@ class KernelTool:
         p = self.doc.pattern
         k = p.kernel
         if k is not None and k is not self._shown_kernel:  # a kernel came in: show its lines
+            first = self._shown_kernel is None
             self._shown_kernel = k
             self.dock.show()
             self.dock.raise_()
+            if first:
+                self.give_room()
+                QTimer.singleShot(0, self.give_room)  # again once the window is laid out
         elif k is None and self._shown_kernel is not None:
             self._shown_kernel = None
             self.dock.hide()
+            self.window.docks["editor"].raise_()
+            self._left_width(self.window.default_dock_sizes(self.window.width(), self.window.height())["left"])
         text = what_if_text(p)
         self.status.setText(f"what-if: {text.split(' (')[0]}" if text else "")
         self.status.setToolTip(f"What-if: {text}" if text else "")
@@ -255,6 +266,21 @@ class KernelTool:
         self.action.setEnabled(bool(text) and not self.busy)
         if self.dock.built:
             self.panel.rerun_button.setEnabled(bool(text) and not self.busy)
+
+    def give_room(self) -> None:
+        """The left column as wide as the per-line view's columns need (every column in view, the
+        source text with them), the tile keeping its least width; the rows take its full height."""
+        w = self.window
+        if self.dock.isFloating() or w.dockWidgetArea(self.dock) != Qt.DockWidgetArea.LeftDockWidgetArea:
+            return  # where the user put it, it stays
+        from ..app import MIN_VIEW_SIZE
+
+        right = w.docks["banks"].width() if w.docks["banks"].isVisible() else 0
+        most = w.width() - right - MIN_VIEW_SIZE["tile"][0] - 20
+        self._left_width(max(w.docks["editor"].width(), min(most, max(LINES_WIDTH, int(0.36 * w.width())))))
+
+    def _left_width(self, px: int) -> None:
+        self.window.resizeDocks([self.window.docks["editor"]], [px], Qt.Orientation.Horizontal)
 
     # ---- re-run --------------------------------------------------------------------------------
     def _inputs(self, k) -> tuple[dict[str, bytes], str | None, int | None]:

@@ -125,7 +125,7 @@ def summary_blocks(an: Analysis | None, sel: Selection, style: Style = SCREEN) -
              "latency (cycles)", "warp instructions"]
     rows = [[("", False, ""), cell("selected", color=faint, tip="the selected warp instruction"),
              cell("pattern", color=faint, tip="one pass of the block: every instruction, warp and loop iteration"),
-             cell("kernel", color=faint, tip="× repeat counts, all warps")]]
+             cell("kernel", color=faint, tip="the kernel: the pattern × its repeat counts, all warps")]]
     for j, n in enumerate(names):
         rows.append([(f"<span style='color:{ink}'>{n}</span>", False, ""), sel_vals[j], pat_vals[j], ker_vals[j]])
     out.append(("table", rows))
@@ -138,8 +138,8 @@ def summary_blocks(an: Analysis | None, sel: Selection, style: Style = SCREEN) -
                           for a in p.arrays]))
     if t.invalid:
         out.append(("para", f"<span style='color:{red}'>{t.invalid} warp instruction(s) are invalid.</span>"))
-    out.append(("para", f"<span style='color:{faint}'>pattern = one pass of the block; "
-                        f"kernel = × repeat counts, all warps</span>"))
+    # (what "pattern" and "kernel" mean is their headers' tooltips: a footnote here was the line
+    # the default size cut)
     return out
 
 

@@ -97,10 +97,19 @@ def _check(addr: np.ndarray, width: int, size: int, space: str, iss: Issue) -> N
     if addr.min() < 0 or addr.max() + width > size:
         bad = (addr < 0) | (addr + width > size)
         a = int(addr[np.flatnonzero(bad)[0]])
-        raise MemoryFault(f"{iss.ins.text!r}: {space} address {a:#x} is outside the {size:,} bytes of {space} memory")
+        # (the emulator names the instruction and its line around this message)
+        raise MemoryFault(f"{space} address {a:#x} is outside the {size:,} bytes of {space} memory"
+                          + (block_hint(iss.b.dim) if space == "shared" else ""))
     if width > 1 and (addr & (width - 1) if width & (width - 1) == 0 else addr % width).any():
         a = int(addr[np.flatnonzero(addr % width)[0]])
-        raise MemoryFault(f"{iss.ins.text!r}: {space} address {a:#x} is not aligned to {width} bytes")
+        raise MemoryFault(f"{space} address {a:#x} is not aligned to {width} bytes")
+
+
+def block_hint(dim) -> str:
+    """Why a kernel's shared index runs past its arrays, most often: it was written for another
+    block size than the one executed (its thread index reaches rows the arrays do not have)."""
+    return (f" (the block executed is {'x'.join(map(str, dim))}: a kernel written for another block size indexes "
+            f"past its arrays; give the block with a '// block: x, y' comment, --block or block=)")
 
 
 # ---------------------------------------------------------------------- spaces
@@ -523,7 +532,17 @@ class _GlobalView(_Space):
         self.mem = iss.b.memory
         self.iss = iss
 
+    def _aligned(self, addr, width: int) -> None:
+        """Global accesses are naturally aligned (a bulk copy to 16 bytes), or the GPU faults
+        ("misaligned address"): never executed as if they were."""
+        align = min(width & -width, 16)
+        if align > 1 and addr.size and (np.asarray(addr, np.uint64) % np.uint64(align)).any():
+            a = int(addr[np.flatnonzero(np.asarray(addr, np.uint64) % np.uint64(align))[0]])
+            raise MemoryFault(f"{self.iss.ins.text!r}: global address {a:#x} is not aligned to {align} bytes "
+                              f"(on the GPU: misaligned address)")
+
     def read(self, addr, width, lanes=None):
+        self._aligned(addr, width)
         bi, off = self.mem.locate(addr, width)
         raw = np.zeros((addr.size, width), np.uint8)
         t = np.zeros(addr.size, U32)
@@ -539,6 +558,7 @@ class _GlobalView(_Space):
         # H100 for STG.64, extra18's transpose_int2_1024_threads; taken for every width). Warps that
         # issue together store in warp order, the later one last. A numpy assignment keeps the last
         # of repeated indices: order the rows by warp, then by lane from the highest down
+        self._aligned(addr, raw.shape[1])
         lanes = np.arange(addr.size) if lanes is None else np.asarray(lanes)
         order = np.lexsort((-lanes, lanes // 32))
         addr, raw = addr[order], raw[order]
