@@ -511,7 +511,7 @@ def _contended_results(iss: Issue, space: "_SharedSpace", a: np.ndarray, warp: n
     as lanes of several warps in one issue are), and where another warp comes after it, the block is
     executed again knowing those words from the start (:attr:`Run.contended`, :func:`.run.emulate`)."""
     run = iss.run
-    key = a * (1 << 32) + space.epoch  # word and barrier epoch in one integer
+    key = a * (1 << 32) + run.sched.epoch  # word and barrier epoch in one integer
     known = run.contended
     hit = np.isin(key, np.fromiter(known, np.int64, len(known))) if known else np.zeros(a.size, bool)
     seen = run.atomic_takers
