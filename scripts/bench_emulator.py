@@ -57,7 +57,8 @@ def command(path: Path, block, out: str | None) -> list[str]:
 
 def stages(path: Path, block) -> dict[str, float]:
     from bankexplorer.compiler import nvrtc
-    from bankexplorer.compiler.kernel import build, disassemble_text
+    from bankexplorer.compiler.kernel import disassemble_text
+    from bankexplorer.kernels.cuda_source import compile_text as build
     from bankexplorer.sass.launch import LaunchConfig
     from bankexplorer.sass.run import emulate
 

@@ -238,6 +238,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --kernel: fill pointer parameter NAME's buffer from the start with the array's bytes")
     ap.add_argument("--write", help="with --kernel: write the measurements per SASS instruction (the format of "
                                     "resources/hardware/kernels/persass.json)")
+    ap.add_argument("--include", "-I", action="append", default=[], metavar="DIR",
+                    help="with --kernel: a folder nvcc searches for #include <...> (CUTLASS's include/ for CuTe)")
+    ap.add_argument("--reuse-build", action="store_true",
+                    help="with --kernel and --workdir: a program the work folder already holds, built (by nvcc of "
+                         "the same release, on any machine) from the same launcher source, is not compiled again")
     ap.add_argument("--measure-only", action="store_true",
                     help="with --kernel: measure without predicting (a GPU machine without the compiler wheels); "
                          "compare later with tests/test_emulator.py")
@@ -380,9 +385,14 @@ def verify_kernels(args) -> int:
             bad += 1
             continue
         cu, exe = work / f"{name}.cu", work / name
-        cu.write_text(src)
-        p = run([tools["nvcc"], "-O3", f"-arch={arch}", "-lineinfo", "-o", str(exe), str(cu)], work / f"{name}.nvcc.log", 600)
-        if p.returncode:
+        p = None
+        if args.reuse_build and exe.is_file() and cu.is_file() and cu.read_text() == src:
+            say(f"{name}: the program in the work folder was built from this launcher; not compiled again")
+        else:
+            cu.write_text(src)
+            p = run([tools["nvcc"], "-O3", f"-arch={arch}", "-lineinfo", *[f"-I{d}" for d in args.include], "-o",
+                     str(exe), str(cu)], work / f"{name}.nvcc.log", 600)
+        if p is not None and p.returncode:
             say(f"{name}: nvcc failed: {p.stderr.strip()[-300:]}")
             bad += 1
             continue

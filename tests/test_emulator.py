@@ -155,7 +155,7 @@ def _buffers_as_measured(t: dict, r) -> None:
 def test_every_opcode_of_the_measured_kernels_has_semantics():
     """The opcodes NVRTC makes of the measured kernels (a histogram of base opcodes), each in the
     table: none is executed by guesswork."""
-    from bankexplorer.compiler.kernel import build
+    from bankexplorer.kernels.cuda_source import compile_text as build
     from bankexplorer.sass.decode import decode, entry_names
     from bankexplorer.sass.ops import table_for
 

@@ -152,9 +152,20 @@ def compile_cuda(source: str, arch: str = DEFAULT_ARCH, name: str = "kernel.cu",
             *[f"-I{d}" for d in include_dirs()], *options]
     request = {"source": source, "name": name, "options": opts, "instantiate": list(instantiate),
                "headers": dict(headers or {})}
+    from . import cache
+
+    k = cache.key("compile", request=request)
+    hit = cache.get(k)
+    if hit is not None:
+        d = json.loads(hit)
+        return CompileOutput(bool(d["ok"]), str(d["log"]), base64.b64decode(d["cubin"]))
     with _LOCK:
-        return _in_child(request, COMPILE_SECONDS if seconds is None else seconds,
-                         COMPILE_MEMORY if memory is None else memory)
+        out = _in_child(request, COMPILE_SECONDS if seconds is None else seconds,
+                        COMPILE_MEMORY if memory is None else memory)
+    if out.ok or not (out.log.startswith("nvrtc:") or "budget" in out.log):  # a stopped compile may finish next time
+        cache.put(k, json.dumps({"ok": out.ok, "log": out.log,
+                                 "cubin": base64.b64encode(out.cubin).decode("ascii")}).encode("utf-8"))
+    return out
 
 
 def _in_child(request: dict, seconds: float, memory: int) -> CompileOutput:
@@ -244,12 +255,32 @@ def _child(argv: list[str]) -> None:
 OWN_INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include")
 
 
+@lru_cache(maxsize=1)
+def cutlass_include() -> str | None:
+    """CUTLASS's and CuTe's headers (``cute/tensor.hpp``, ``cutlass/cutlass.h``), from the
+    ``nvidia-cutlass`` wheel (its ``cutlass_library/source/include``), found without importing it."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("cutlass_library")
+    except (ImportError, ValueError):
+        return None
+    for root in (spec.submodule_search_locations or []) if spec else []:
+        inc = os.path.join(root, "source", "include")
+        if os.path.isfile(os.path.join(inc, "cute", "tensor.hpp")):
+            return inc
+    return None
+
+
 def include_dirs() -> list[str]:
     """CUDA headers from the wheels (``cuda_fp16.h``, ``cuda_bf16.h`` come with nvidia-cuda-runtime;
     ``cooperative_groups.h`` and CUB need the CCCL headers from nvidia-cuda-cccl, in ``include/cccl``),
-    after our own (``include/cub/cub.cuh``: CUB's umbrella as NVRTC can compile it)."""
-    return [OWN_INCLUDE] + [p for d in _nvidia_dirs() for sub in ("include", os.path.join("include", "cccl"))
-                            if os.path.isdir(p := os.path.join(d, sub))]
+    after our own (``include/cub/cub.cuh``: CUB's umbrella as NVRTC can compile it), then CUTLASS's and
+    CuTe's (:func:`cutlass_include`)."""
+    cuda = [p for d in _nvidia_dirs() for sub in ("include", os.path.join("include", "cccl"))
+            if os.path.isdir(p := os.path.join(d, sub))]
+    cutlass = cutlass_include()
+    return [OWN_INCLUDE] + cuda + ([cutlass] if cutlass else [])
 
 
 if __name__ == "__main__":

@@ -36,7 +36,9 @@ def parse_define(text: str) -> tuple[str, int]:
 def _add(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("file", help="CUDA source (.cu, or - for standard input): a kernel is compiled with NVRTC and "
                                   "one block executed on the CPU (nothing runs on a GPU); a snippet (no __global__ "
-                                  "function) cannot be compiled and is read symbolically, as written")
+                                  "function) cannot be compiled and is read symbolically, as written. Or a binary: "
+                                  "a .cubin, a fatbin, an executable or a shared library (its sm_90 code is executed; "
+                                  "parameters by position, --arg 0=A.npy -D 1=64, or by name where it names them)")
     sp.add_argument("--block", metavar="X[,Y[,Z]]",
                     help="threads per block (default: a <<<grid, block>>> launch or a '// block: X, Y' comment "
                          "in the text, else 32)")
@@ -83,6 +85,17 @@ def _read(path: str) -> tuple[str, str]:
         raise UsageError(e.message) from None
 
 
+def _is_binary(path: str) -> bool:
+    """A binary (ELF or fatbin), by its first bytes; a file that cannot be read is left to the text reader's message."""
+    from ..kernels import is_binary
+
+    try:
+        with open(path, "rb") as f:
+            return is_binary(f.read(4))
+    except OSError:
+        return False
+
+
 def _run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -95,6 +108,11 @@ def _run(args: argparse.Namespace) -> int:
         from ..io.atomic import check_writable
 
         check_writable(args.out, (args.file,))
+    if args.file != "-" and _is_binary(args.file):  # a cubin, fatbin, executable or shared library
+        from ..kernels.binary import read_file
+        from ..sass.cli import run_binary
+
+        return run_binary(args, read_file(args.file), args.file)
     text, where = _read(args.file)
     if "__global__" in text:  # a kernel: compiled and executed (as written: its unoptimised build)
         from ..sass.cli import run_import

@@ -83,18 +83,12 @@ void launch(float *out, const float *in)
 """
 
 
-def _blank_comments(text: str) -> str:
-    return re.sub(r"//[^\n]*|/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
-
-
 def kernel_name(text: str) -> str | None:
     """The first ``__global__`` function's name (the one a run executes unless told)."""
-    clean = _blank_comments(text)
-    for m in re.finditer(r"\b__global__\b", clean):
-        for f in re.finditer(r"([A-Za-z_]\w*)\s*\(", clean[m.end():m.end() + 2000]):
-            if f.group(1) not in ("__launch_bounds__", "__attribute__", "__align__", "alignas", "__declspec"):
-                return f.group(1)
-    return None
+    from ..kernels.cuda_source import kernel_names
+
+    names = kernel_names(text)
+    return names[0] if names else None
 
 
 def parse_dims(text: str, what: str, least: int) -> tuple[int, int, int]:
@@ -192,6 +186,7 @@ class CudaImportDialog(QDialog):
     def __init__(self, document: Document, parent: QWidget | None = None):
         super().__init__(parent)
         self.document = document
+        self.binary: bytes | None = None  # a binary opened (set_binary): it runs, the text is its source
         self.setWindowTitle("Import CUDA")
         self.setWindowFlag(Qt.WindowType.Window, True)
         self.name = "Imported CUDA"
@@ -362,8 +357,25 @@ class CudaImportDialog(QDialog):
             self.splitter.setSizes([w * 2 // 5, w - w * 2 // 5])
 
     # ---- the text and the launch ----------------------------------------------------------------
-    def set_text(self, text: str, name: str | None = None, path: str | None = None) -> None:
-        """Show ``text`` (a kernel opened from ``path``, an example) and run it now."""
+    def set_binary(self, path: str) -> None:
+        """Open a binary (a cubin, a fatbin, an executable, a shared library) and run its sm_90
+        kernel; the code shows the kernel's source when it lies beside the binary (read-only: the
+        binary is what runs), else what the binary says of the kernel."""
+        from ..kernels.binary import from_binary, read_file
+
+        data = read_file(path)
+        k = from_binary(data, None, path)  # a message (no sm_90 code...) goes to the caller
+        text = k.source_text if k.source_text is not None else (
+            f"// {Path(path).name}: a {k.origin} (its source {k.line_file or ''} is not beside it)\n"
+            f"// kernel {k.signature or k.name}\n")
+        self.set_text(text, Path(path).stem, path, data)
+
+    def set_text(self, text: str, name: str | None = None, path: str | None = None,
+                 binary: bytes | None = None) -> None:
+        """Show ``text`` (a kernel opened from ``path``, an example) and run it now (``binary``:
+        the binary ``text`` is the source of, which is what runs)."""
+        self.binary = binary
+        self.editor.setReadOnly(binary is not None)
         self.path = path
         self.name = name or (Path(path).stem if path else self.name)
         for row in self.params.values():  # another kernel: its own data
@@ -429,7 +441,7 @@ class CudaImportDialog(QDialog):
                     scalars[name] = v
         return Launch(text, self.name, tuple(block), tuple(index), grid, tuple(sorted(scalars.items())),
                       tuple(sorted(arrays.items())), tuple(sorted(inputs.items())), self.arch_combo.currentData(),
-                      self.path, extern, origin)
+                      self.path, extern, origin, self.binary)
 
     def _sync_params(self, text: str, name: str | None) -> None:
         """One row per parameter of the kernel (values and attached data kept by name)."""
@@ -800,12 +812,24 @@ class CudaImportDialog(QDialog):
 
     def _open_file(self) -> None:
         start = str(Path(self.path).parent) if self.path else str(CUDA_EXAMPLES)
-        path, _ = QFileDialog.getOpenFileName(self, "Open kernel", start, "CUDA (*.cu *.cuh);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(self, "Open kernel", start, "CUDA (*.cu *.cuh);;CUDA binaries (*.cubin "
+                                              "*.fatbin *.so *.exe);;All files (*)")
         if path:
             try:
-                self.set_text(Path(path).read_text(encoding="utf-8", errors="replace"), path=path)
-            except OSError as e:
-                self.status.setText(f"Cannot open {Path(path).name}: {e.strerror or e}")
+                self.open_path(path)
+            except (OSError, ValueError) as e:
+                self.status.setText(f"Cannot open {Path(path).name}: {getattr(e, 'strerror', None) or e}")
+
+    def open_path(self, path: str) -> None:
+        """A kernel's source, or a binary (by its first bytes): :meth:`set_binary`."""
+        from ..kernels import is_binary
+
+        with open(path, "rb") as f:
+            binary = is_binary(f.read(4))
+        if binary:
+            self.set_binary(path)
+        else:
+            self.set_text(Path(path).read_text(encoding="utf-8", errors="replace"), path=path)
 
     # ---- into the window ------------------------------------------------------------------------------
     def import_into_document(self) -> bool:
@@ -873,7 +897,10 @@ def open_dialog(window: "MainWindow", path: str | None = None) -> CudaImportDial
     if dlg is None:
         dlg = window.cuda_import = CudaImportDialog(window.document, window)
     if path is not None:
-        dlg.set_text(Path(path).read_text(encoding="utf-8", errors="replace"), path=str(path))
+        try:
+            dlg.open_path(str(path))
+        except ValueError as e:  # a binary without sm_90 code, a truncated file: said in the dialog
+            dlg.status.setText(str(e))
     dlg.show()
     dlg.raise_()
     dlg.activateWindow()

@@ -39,6 +39,7 @@ class Launch:
     path: str | None = None  # the kernel's file (its folder is where local #includes are found)
     extern_bytes: int | None = None
     origin: str = ""  # where the block size came from (shown with it)
+    binary: bytes | None = None  # a cubin, fatbin, executable or library: its kernel runs, ``text`` is its source
 
     def config(self):
         from ..sass.launch import EXTERN_BYTES, LaunchConfig
@@ -82,7 +83,13 @@ def execute(launch: Launch, control=None) -> Outcome:
     out = Outcome(launch)
     cfg = launch.config()
     try:
-        run = emulate(launch.text, cfg, launch.arch, path=launch.path, control=control)
+        if launch.binary is not None:  # the binary front end: the code as the user built it
+            from ..kernels.binary import from_binary
+            from ..sass.run import execute as execute_block
+
+            run = execute_block(from_binary(launch.binary, None, launch.path, launch.arch), cfg, control=control)
+        else:
+            run = emulate(launch.text, cfg, launch.arch, path=launch.path, control=control)
     except CompilerUnavailable as e:
         out.message = str(e)
     except Stopped as e:

@@ -19,6 +19,7 @@ from typing import Iterator
 import numpy as np
 
 from ..cli import EXIT_BAD_INPUT, UsageError, printable
+from ..compiler.kernel import includes_cutlass
 from ..cudaimport.includes import IncludeError
 from .cubin import CubinError
 from .decode import DecodeError
@@ -56,8 +57,8 @@ def _dims(text: str, what: str) -> tuple[int, int, int]:
 def load_array(spec: str) -> tuple[str, bytes]:
     """``NAME=FILE.npy`` -> (NAME, the array's bytes in C order)."""
     name, _, path = spec.partition("=")
-    if not name.isidentifier() or not path:
-        raise UsageError(f"--arg {spec!r}: write NAME=FILE.npy")
+    if not (name.isidentifier() or name.isdigit()) or not path:
+        raise UsageError(f"--arg {spec!r}: write NAME=FILE.npy (or POSITION=FILE.npy: 0 is the first parameter)")
     if not os.path.isfile(path):
         raise UsageError(f"--arg {name}: {path}: no such file")
     if os.path.getsize(path) > (16 << 20) + 4096:
@@ -73,8 +74,8 @@ def scalar_defines(defines: list[str]) -> dict[str, int | float]:
     out: dict[str, int | float] = {}
     for d in defines:
         name, _, value = d.partition("=")
-        if not name.isidentifier() or not value:
-            raise UsageError(f"-D {d!r}: write NAME=VALUE, e.g. -D TILE=32")
+        if not (name.isidentifier() or name.isdigit()) or not value:
+            raise UsageError(f"-D {d!r}: write NAME=VALUE, e.g. -D TILE=32 (a binary's parameter by position: -D 1=64)")
         try:
             out[name] = int(value, 0)
         except ValueError:
@@ -85,14 +86,13 @@ def scalar_defines(defines: list[str]) -> dict[str, int | float]:
     return out
 
 
-def config(args: argparse.Namespace, text: str) -> tuple[LaunchConfig, str, dict[str, int | float]]:
-    from ..cudaimport.device_source import kernel_parameters
-
-    settings = text_settings(text)
+def launch_shape(args: argparse.Namespace, block_default: tuple | None, extern_default: int):
+    """(block, where it came from, block index, grid, dynamic shared bytes) from the arguments, else
+    the kernel's own defaults (``block_default``: (dims, origin) or None), checked."""
     if args.block:
         block, origin = _dims(args.block, "block"), "given"
-    elif "block" in settings:
-        block, origin = settings["block"]
+    elif block_default is not None:
+        block, origin = block_default
     else:
         block, origin = (32, 1, 1), "default (32x1x1)"
     if min(block) < 1 or block[0] * block[1] * block[2] > 1024:
@@ -101,9 +101,18 @@ def config(args: argparse.Namespace, text: str) -> tuple[LaunchConfig, str, dict
     grid = _dims(args.grid, "grid") if args.grid else tuple(i + 1 for i in index)
     if any(i >= g for i, g in zip(index, grid)):
         raise UsageError(f"--block-index {index} is outside the grid {grid}")
-    extern = args.extern_size if args.extern_size is not None else settings.get("extern-size", (EXTERN_BYTES,))[0]
+    extern = args.extern_size if args.extern_size is not None else extern_default
     if not 0 <= extern <= 227 << 10:
         raise UsageError(f"extern shared memory of {extern:,} bytes: at most 227 KiB on sm_90")
+    return tuple(block), origin, index, grid, extern
+
+
+def config(args: argparse.Namespace, text: str) -> tuple[LaunchConfig, str, dict[str, int | float]]:
+    from ..cudaimport.device_source import kernel_parameters
+
+    settings = text_settings(text)
+    block, origin, index, grid, extern = launch_shape(args, settings.get("block"),
+                                                      settings.get("extern-size", (EXTERN_BYTES,))[0])
     defines = scalar_defines(args.defines)
     params = kernel_parameters(text)
     scalars = {k: v for k, v in defines.items() if k in params}
@@ -254,9 +263,6 @@ def progress_line(where: str, what: str, stream=None) -> Iterator[Control | None
 def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
     """Compile and execute a whole kernel (``--as-written``: its unoptimised build, -G); None for a
     snippet (the caller reads it symbolically, the only way a text with no kernel can be read)."""
-    from ..io.atomic import atomic_write
-    from .to_pattern import PatternTooLarge, kernel_pattern
-
     if "__global__" not in text:  # a snippet: nothing to compile
         return None
     t0 = time.perf_counter()
@@ -288,6 +294,21 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
     except IncludeError as e:
         print(f"bankexplorer: {where}:{e.line}: {e.message}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    written = None if as_written else (lambda control: emulate(text, cfg, arch, optimize=False, control=control, **kw))
+    if written is not None and includes_cutlass(text):
+        written = None  # CuTe's -G build compiles for minutes (3 min for a 60-line tiled MMA)
+        r.notes.append((0, "no as-written comparison for a CuTe/CUTLASS kernel: its unoptimised build (-G) takes "
+                           "minutes to compile (--as-written runs it alone)"))
+    return finish(args, r, text, where, origin, cfg, path, written)
+
+
+def finish(args: argparse.Namespace, r: KernelRun, text: str, where: str, origin: str, cfg: LaunchConfig,
+           path: str | None, written=None) -> int:
+    """What every front end's run ends with: ``--sass-json``, ``--out`` or the report (with the
+    as-written comparison when ``written`` runs the unoptimised build)."""
+    from ..io.atomic import atomic_write
+    from .to_pattern import PatternTooLarge, kernel_pattern
+
     # the run as a pattern, made once: the arrays --sass-json names, the file --out writes, the report
     inputs = {a.partition("=")[0]: os.path.basename(a.partition("=")[2]) for a in args.arrays}
     try:
@@ -320,11 +341,10 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
     from .compare import written_vs_compiled
 
     changes = []
-    if not as_written:  # the same kernel as written: its unoptimised build, executed the same way
+    if written is not None:  # the same kernel as written: its unoptimised build, executed the same way
         try:
             with progress_line(where, "the source as written (-G)") as control:
-                written = emulate(text, cfg, arch, optimize=False, control=control, **kw)
-            changes = written_vs_compiled(written, r)
+                changes = written_vs_compiled(written(control), r)
         except (EmulationError, LaunchError, MemoryFault, IncludeError, DecodeError, CubinError) as e:
             print(f"{where}: note: no as-written comparison: the unoptimised build (-G) cannot be executed "
                   f"({str(e).splitlines()[0]})", file=sys.stderr)
@@ -333,3 +353,41 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
         print()
         print(_fmt_table(analyze(pat, detail=False)))
     return 0
+
+
+def binary_config(args: argparse.Namespace, kernel) -> tuple[LaunchConfig, str]:
+    """The launch of a binary's kernel: ``--block`` (else the block the binary requires or its
+    ``__launch_bounds__``, else 32), ``--extern-size``, ``--arg``/``-D`` by name or position."""
+    d = kernel.launch
+    block, origin, index, grid, extern = launch_shape(
+        args, (tuple(d.block.value), d.block.origin) if d.block is not None else None,
+        d.extern_bytes.value if d.extern_bytes is not None else EXTERN_BYTES)
+    scalars = scalar_defines(args.defines)
+    arrays = dict(load_array(a) for a in args.arrays)
+    return LaunchConfig(block, index, grid, scalars, arrays, extern), origin
+
+
+def run_binary(args: argparse.Namespace, data: bytes, where: str) -> int:
+    """Execute one block of a kernel in a binary (a cubin, a fatbin, an executable, a shared library)."""
+    from ..kernels.binary import from_binary
+    from ..kernels.fatbin import BinaryError
+    from .run import execute
+
+    for flag, given in (("--as-written", getattr(args, "as_written", False)),
+                        ("-I", getattr(args, "include_dirs", None))):
+        if given:
+            raise UsageError(f"{flag}: {where} is a binary, already compiled (it applies to CUDA source)")
+    arch = args.arch or "sm_90"
+    try:
+        kernel = from_binary(data, args.kernel, args.file, arch)
+        cfg, origin = binary_config(args, kernel)
+        with progress_line(where, "one block") as control:
+            r = execute(kernel, cfg, args.max_instructions, control)
+    except (BinaryError, EmulationError, LaunchError, MemoryFault, DecodeError, CubinError) as e:
+        msg = str(e)
+        print(f"bankexplorer: {msg if msg.startswith(where + ':') else where + ': ' + msg}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if kernel.launch.cluster and kernel.launch.cluster != (1, 1, 1):
+        r.notes.append((0, f"the kernel runs in clusters of {'x'.join(map(str, kernel.launch.cluster))} blocks; one "
+                           f"block is executed"))
+    return finish(args, r, kernel.source_text or "", where, origin, cfg, kernel.path)

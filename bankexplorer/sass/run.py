@@ -1,27 +1,27 @@
 """Execute one thread block and record what every SASS instruction did.
 
-:func:`emulate` is the whole pipeline a pasted kernel goes through: compile (NVRTC), decode the
-disassembly, lay out the launch, execute the block (:class:`Run`), and cost every recorded
-shared-memory access with the model's wavefront engine. The result (:class:`KernelRun`) has, per
-SASS instruction, what Nsight Compute's source page shows: executed warp instructions, active
+:func:`execute` runs one block of a :class:`~.kernel.Kernel` (any front end's: CUDA source, a
+binary, Triton): lay out the launch (:func:`prepare`), execute the block (:class:`Run`), and cost
+every recorded shared-memory access with the model's wavefront engine (:func:`summarize`).
+:func:`emulate` is the CUDA source front end followed by :func:`execute`. The result
+(:class:`KernelRun`) has, per SASS instruction, what Nsight Compute's source page shows: executed warp instructions, active
 threads, predicated-on threads, and for shared-memory instructions wavefronts and ideal.
 """
 
 from __future__ import annotations
 
-import re
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import cubin as cubin_mod
-from .decode import Program, decode, entry_names
+from .decode import Program, decode
 from .opcode import BRANCH_OPCODES, opcode_of
 from .issue import EmulationError, Issue
-from .launch import (GLOBALS_BUFFER, LaunchConfig, LaunchError, SharedArray, constant_bank0, demangle_name, has_extern_shared,
-                     kernel_params, shared_arrays)
+from .kernel import Kernel
+from .launch import (GLOBALS_BUFFER, LaunchConfig, LaunchError, SharedArray, constant_bank0, shared_arrays,
+                     struct_params)
 from .operands import Label
 from .ops import table_for
 from .record import TIMING, Accesses, Recorder
@@ -153,6 +153,7 @@ class KernelRun:
     #: (a warp's lanes in order), at most ``calls.MAX_LINES``; ``printed_dropped`` lines past that
     printed: list[tuple[int, str]] = field(default_factory=list)
     printed_dropped: int = 0
+    kernel_object: Kernel | None = field(default=None, repr=False)  # what was executed (any front end)
 
     def to_json(self, arrays_by_pc: dict[int, str] | None = None) -> dict:
         rows = [r.to_json() for r in self.rows]
@@ -268,50 +269,48 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
             kernel: str | None = None, budget: int = MAX_WARP_INSTRUCTIONS, build=None,
             timings: dict[str, float] | None = None, optimize: bool = True,
             control: Control | None = None) -> KernelRun:
-    """Compile ``text``, run one block of ``kernel`` (the first one when None) and count.
-    ``timings``, when given, receives the seconds of each stage; ``control`` lets another thread
-    stop the run and follow it. ``optimize=False``: the source as
-    written, from the unoptimised build (-G): one instruction per source access, each costed as
-    the shared-memory instruction it stands for."""
-    from ..compiler.kernel import build as build_kernel
+    """Compile CUDA source ``text``, run one block of ``kernel`` (the first one when None) and
+    count: the CUDA source front end (:func:`bankexplorer.kernels.cuda_source.from_source`) then
+    :func:`execute`. ``timings``, when given, receives the seconds of each stage; ``control``
+    lets another thread stop the run and follow it. ``optimize=False``: the source as written,
+    from the unoptimised build (-G): one instruction per source access, each costed as the
+    shared-memory instruction it stands for."""
+    from ..kernels.cuda_source import from_source, launch_values
 
     t0 = time.perf_counter()
-    b = build or build_kernel(text, arch, {**(defines or {}), **cfg.scalars}, path, include_dirs, optimize=optimize)
-    optimize = getattr(b, "optimized", optimize)
-    if not b.ok:
-        raise CompileFailed(b.log)
-    entries = entry_names(b.sass)
-    if not entries:
-        raise LaunchError("the compiled code has no kernel (a template kernel needs its parameters: -D NAME=VALUE)")
-    symbol = entries[0]
-    if kernel is None:  # the first kernel of the source, as a launcher reading it would take
-        order = re.findall(r"__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\(",
-                           re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S))
-        named = [e for n in order for e in entries if demangle_name(e) == n]
-        symbol = named[0] if named else entries[0]
-    else:
-        named = [e for e in entries if demangle_name(e) == kernel or e == kernel]
-        if not named:
-            raise LaunchError(f"no kernel named {kernel!r} (the code has {', '.join(map(demangle_name, entries))})")
-        symbol = named[0]
+    k = from_source(text, arch, {**(defines or {}), **cfg.scalars}, path, include_dirs, kernel, optimize, build)
     t1 = time.perf_counter()
-    image = cubin_mod.read(b.cubin, symbol)
-    name = demangle_name(symbol)
-    decls = kernel_params(text, name)
-    if decls is None:
-        raise LaunchError(f"cannot find the parameters of kernel {name!r} in the source")
-    extra = set(cfg.scalars) - {d.name for d in decls}
-    if extra:  # a template parameter's value (it chose the instantiation) is not a launch value
-        from ..cudaimport.device_source import kernel_parameters
+    run = execute(k, launch_values(k, cfg), budget, control, timings)
+    if timings is not None:
+        timings["prepare"] = t1 - t0
+    run.seconds = time.perf_counter() - t0
+    return run
 
-        if extra <= kernel_parameters(text):
-            cfg = replace(cfg, scalars={k: v for k, v in cfg.scalars.items() if k not in extra})
-    bank0, buffers = constant_bank0(image, cfg, decls, arch)
+
+@dataclass
+class Prepared:
+    """A kernel laid out for one block's launch: its decoded code, the block's state (registers,
+    shared memory, constant banks, global buffers) and the pointer parameters' buffers."""
+
+    kernel: Kernel
+    program: Program
+    block: Block
+    buffers: list[Buffer]
+    arrays: list[SharedArray] | None
+
+
+def prepare(kernel: Kernel, cfg: LaunchConfig) -> Prepared:
+    """Lay out one block's launch of ``kernel`` as the driver would (constant bank 0, buffers,
+    shared memory: the static arrays plus the dynamic size where the kernel has dynamic shared
+    memory or cannot tell)."""
+    image = kernel.image
+    bank0, buffers = constant_bank0(image, cfg, kernel.params, kernel.arch)
     gbase = next((buf.base for buf in buffers if buf.name == GLOBALS_BUFFER), None)
-    program = decode(b.sass, symbol, b.name,  # -G code loads a variable's address as 32@lo(name)
+    program = decode(kernel.sass, kernel.symbol, kernel.line_file,  # -G code loads a variable's address as 32@lo(name)
                      {k: gbase + v for k, v in image.globals_at.items()} if gbase is not None else None)
-    extern = cfg.extern_bytes if has_extern_shared(image.ptx) else 0
-    arrays = shared_arrays(image.ptx, image.static_shared, extern)
+    dynamic = kernel.dynamic_shared if kernel.dynamic_shared is not None else True
+    extern = cfg.extern_bytes if dynamic else 0
+    arrays = shared_arrays(image.ptx, image.static_shared, extern) if image.ptx else None
     shared_bytes = -(-image.static_shared // 16) * 16 + extern
     banks = {0: bank0, **{k: np.frombuffer(v, np.uint8).copy() for k, v in image.banks.items()}}
     for bank_no, off, address in image.patches:
@@ -323,18 +322,39 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
                              static=True))
     block = Block(cfg.block, cfg.block_index, cfg.grid, shared_bytes, image.local_bytes, banks,
                   GlobalMemory(memory))
+    return Prepared(kernel, program, block, buffers, arrays)
+
+
+def execute(kernel: Kernel, cfg: LaunchConfig, budget: int = MAX_WARP_INSTRUCTIONS, control: Control | None = None,
+            timings: dict[str, float] | None = None) -> KernelRun:
+    """Execute one block of ``kernel`` (any front end's) as ``cfg`` launches it and count every SASS
+    instruction: :func:`prepare`, :class:`Run`, :func:`summarize`."""
+    t0 = time.perf_counter()
+    p = prepare(kernel, cfg)
     if control is not None:
         if control.stopped:
             raise Stopped("stopped on request before the block was executed")
         control.stage = "executing"
-    run = Run(program, block, arch, [buf.name for buf in buffers], budget, as_written=not optimize, control=control)
-    if not optimize:
+    run = Run(p.program, p.block, kernel.arch, [buf.name for buf in p.buffers], budget,
+              as_written=not kernel.optimized, control=control)
+    if not kernel.optimized:
         from .written import aggregate_runs
 
-        run.record.aggregate_runs = aggregate_runs(image.ptx, program)
-    t2 = time.perf_counter()
+        run.record.aggregate_runs = aggregate_runs(kernel.image.ptx, p.program)
+    t1 = time.perf_counter()
     run.execute()
-    t3 = time.perf_counter()
+    t2 = time.perf_counter()
+    out = summarize(p, run, cfg)
+    if timings is not None:
+        timings.update(decode=t1 - t0, execute=t2 - t1, cost=time.perf_counter() - t2)
+    out.seconds = time.perf_counter() - t0
+    return out
+
+
+def summarize(p: Prepared, run: Run, cfg: LaunchConfig) -> KernelRun:
+    """The counts of an executed :class:`Run` per SASS instruction, shared-memory instructions
+    costed with the model's wavefront engine, and the notes on data and timing dependence."""
+    program, buffers, kernel = p.program, p.buffers, p.kernel
     acc = run.record.accesses()
     rec = run.record
     rows = [SassRow(ins.pc, ins.text, ins.line, int(rec.executed[i]), int(rec.threads[i]), int(rec.pred_on[i]),
@@ -388,13 +408,14 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
         if t & int(TIMING):
             notes.append((program.instructions[k].line, "a branch here depends on the order in which warps reach "
                                                         "shared memory: its counts depend on the GPU's timing"))
-    if timings is not None:
-        timings.update(prepare=t1 - t0, decode=t2 - t1, execute=t3 - t2, cost=time.perf_counter() - t3)
+    for sp in struct_params(kernel.params, cfg):
+        notes.append((0, f"{sp.label} ({sp.type or 'a structure'}, {sp.size} bytes) is "
+                         f"zero-filled: give its bytes with --arg {sp.keys[0]}=FILE.npy"))
     final = {buf.name: buf.data for buf in buffers}
     timed = {buf.name: buf.timing for buf in buffers if buf.timing is not None and buf.timing.any()}
     for n, tb in timed.items():
         notes.append((0, f"`{n}`: {int(tb.sum()):,} bytes hold values that depend on the order in which warps "
                          f"reached shared memory (a race or contended atomics): another GPU run may differ"))
-    return KernelRun(arch, name, symbol, cfg.block, cfg.block_index, rows, acc, arrays, final, timed, timing,
-                     sorted(set(notes)), time.perf_counter() - t0, run.issued, optimize, run.printed,
-                     run.printed_dropped)
+    return KernelRun(kernel.arch, kernel.name, kernel.symbol, cfg.block, cfg.block_index, rows, acc, p.arrays, final,
+                     timed, timing, sorted(set(notes)), 0.0, run.issued, kernel.optimized, run.printed,
+                     run.printed_dropped, kernel)
