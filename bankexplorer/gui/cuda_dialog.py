@@ -626,8 +626,7 @@ class CudaImportDialog(QDialog):
         diags: list[Problem] = []
         notes: list[tuple[int, str, str]] = []
         if out is not None:
-            diags += [Problem(ln, 1, "error" if msg.startswith(("error", "catastrophic")) else "warning", msg)
-                      for ln, msg in out.problems]
+            diags += [Problem(d.line, d.column, d.severity, d.message) for d in out.problems]
             if out.run is not None:
                 notes += [(ln, "note", msg) for ln, msg in out.run.notes]
                 shown = out.run.printed[:PRINTF_NOTES]

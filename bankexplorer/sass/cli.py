@@ -14,19 +14,16 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Iterator
 
 import numpy as np
 
 from ..cli import EXIT_BAD_INPUT, UsageError, printable
 from ..compiler.kernel import includes_cutlass
-from ..cudaimport.includes import IncludeError
-from .cubin import CubinError
-from .decode import DecodeError
-from .issue import EmulationError
-from .launch import EXTERN_BYTES, LaunchConfig, LaunchError, text_settings
-from .run import MAX_WARP_INSTRUCTIONS, CompileFailed, Control, KernelRun, SassRow, emulate
-from .state import MemoryFault
+from ..kernels.service import KernelSource, RunFailed, run as run_kernel
+from .launch import EXTERN_BYTES, LaunchConfig, text_settings
+from .run import MAX_WARP_INSTRUCTIONS, Control, KernelRun, SassRow
 
 
 def add_arguments(sp: argparse.ArgumentParser) -> None:
@@ -276,36 +273,40 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
         raise UsageError(f"{where}: {nvrtc.INSTALL_HINT}")
     cfg, origin, macros = config(args, text)
     path = None if args.file == "-" else args.file
-    kw = dict(path=path, defines=macros, include_dirs=list(args.include_dirs), kernel=args.kernel,
-              budget=args.max_instructions)
+    src = KernelSource(text, None, path, arch, args.kernel, macros, tuple(args.include_dirs), not as_written)
     try:
         with progress_line(where, "the unoptimised build (-G)" if as_written else "one block") as control:
-            r = emulate(text, cfg, arch, optimize=not as_written, control=control, **kw)
-    except CompileFailed as e:
-        from ..compiler.diagnostics import compiler_diagnostics
-
-        for d in compiler_diagnostics(e.log, "error"):
-            print(f"{where}:{d}", file=sys.stderr)
-        print(f"bankexplorer: {where}: the kernel does not compile", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except (EmulationError, LaunchError, MemoryFault, DecodeError, CubinError) as e:
-        print(f"bankexplorer: {where}: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except IncludeError as e:
-        print(f"bankexplorer: {where}:{e.line}: {e.message}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    written = None if as_written else (lambda control: emulate(text, cfg, arch, optimize=False, control=control, **kw))
+            r = run_kernel(src, cfg, args.max_instructions, control)
+    except RunFailed as e:
+        return _failed(e, where)
+    written = None if as_written else \
+        (lambda control: run_kernel(replace(src, optimize=False), cfg, args.max_instructions, control))
     if written is not None and includes_cutlass(text):
         written = None  # CuTe's -G build compiles for minutes (3 min for a 60-line tiled MMA)
         r.notes.append((0, "no as-written comparison for a CuTe/CUTLASS kernel: its unoptimised build (-G) takes "
                            "minutes to compile (--as-written runs it alone)"))
-    return finish(args, r, text, where, origin, cfg, path, written)
+    return finish(args, r, text, where, origin, cfg, path, written, t0)
+
+
+def _failed(e: RunFailed, where: str) -> int:
+    """A run that failed, said on stderr as ``where:line:`` (a compile's every message)."""
+    if e.kind == "compile":
+        for d in e.diagnostics:
+            print(f"{where}:{d}", file=sys.stderr)
+        print(f"bankexplorer: {where}: the kernel does not compile", file=sys.stderr)
+    elif e.kind == "include":
+        print(f"bankexplorer: {where}:{e.line}: {e.reason}", file=sys.stderr)
+    else:
+        msg = str(e)
+        print(f"bankexplorer: {msg if msg.startswith(where + ':') else where + ': ' + msg}", file=sys.stderr)
+    return EXIT_BAD_INPUT
 
 
 def finish(args: argparse.Namespace, r: KernelRun, text: str, where: str, origin: str, cfg: LaunchConfig,
-           path: str | None, written=None) -> int:
+           path: str | None, written=None, started: float | None = None) -> int:
     """What every front end's run ends with: ``--sass-json``, ``--out`` or the report (with the
-    as-written comparison when ``written`` runs the unoptimised build)."""
+    as-written comparison when ``written`` runs the unoptimised build; ``started``: when the command
+    began, for the seconds it took in all)."""
     from ..io.atomic import atomic_write
     from .to_pattern import PatternTooLarge, kernel_pattern
 
@@ -345,10 +346,11 @@ def finish(args: argparse.Namespace, r: KernelRun, text: str, where: str, origin
         try:
             with progress_line(where, "the source as written (-G)") as control:
                 changes = written_vs_compiled(written(control), r)
-        except (EmulationError, LaunchError, MemoryFault, IncludeError, DecodeError, CubinError) as e:
+        except RunFailed as e:
             print(f"{where}: note: no as-written comparison: the unoptimised build (-G) cannot be executed "
                   f"({str(e).splitlines()[0]})", file=sys.stderr)
-    print_report(r, origin, where, pat, changes, args.sass, total=time.perf_counter() - t0)
+    total = time.perf_counter() - started if started is not None else None
+    print_report(r, origin, where, pat, changes, args.sass, total=total)
     if args.detail:
         print()
         print(_fmt_table(analyze(pat, detail=False)))
@@ -369,9 +371,7 @@ def binary_config(args: argparse.Namespace, kernel) -> tuple[LaunchConfig, str]:
 
 def run_binary(args: argparse.Namespace, data: bytes, where: str) -> int:
     """Execute one block of a kernel in a binary (a cubin, a fatbin, an executable, a shared library)."""
-    from ..kernels.binary import from_binary
-    from ..kernels.fatbin import BinaryError
-    from .run import execute
+    from ..kernels.service import execute, load
 
     for flag, given in (("--as-written", getattr(args, "as_written", False)),
                         ("-I", getattr(args, "include_dirs", None))):
@@ -379,14 +379,12 @@ def run_binary(args: argparse.Namespace, data: bytes, where: str) -> int:
             raise UsageError(f"{flag}: {where} is a binary, already compiled (it applies to CUDA source)")
     arch = args.arch or "sm_90"
     try:
-        kernel = from_binary(data, args.kernel, args.file, arch)
+        kernel = load(KernelSource(binary=data, path=args.file, arch=arch, kernel=args.kernel))
         cfg, origin = binary_config(args, kernel)
         with progress_line(where, "one block") as control:
             r = execute(kernel, cfg, args.max_instructions, control)
-    except (BinaryError, EmulationError, LaunchError, MemoryFault, DecodeError, CubinError) as e:
-        msg = str(e)
-        print(f"bankexplorer: {msg if msg.startswith(where + ':') else where + ': ' + msg}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    except RunFailed as e:
+        return _failed(e, where)
     if kernel.launch.cluster and kernel.launch.cluster != (1, 1, 1):
         r.notes.append((0, f"the kernel runs in clusters of {'x'.join(map(str, kernel.launch.cluster))} blocks; one "
                            f"block is executed"))

@@ -229,8 +229,8 @@ class Run:
                     ins, base = program.instructions[k], bases[k]
                     fn = table.get(base)
                     if fn is None:
-                        raise EmulationError(f"line {ins.line}: the SASS instruction {ins.text!r} ({base}) is "
-                                             f"not modelled, so this kernel cannot be executed")
+                        raise EmulationError(f"the SASS instruction {ins.text!r} ({base}) is not modelled, so this "
+                                             f"kernel cannot be executed", ins.line)
                     iss = Issue(self, ins, S)
                     self.record.issue(k, warps, threads, S, iss.on)
                     self.issued += warps
@@ -241,7 +241,7 @@ class Run:
                     except EmulationError:
                         raise
                     except (LookupError, ValueError, TypeError, AttributeError) as e:
-                        raise EmulationError(f"line {ins.line}: cannot execute {ins.text!r}: {e}") from None
+                        raise EmulationError(f"cannot execute {ins.text!r}: {e}", ins.line) from None
                     if base in ("BRA", "BREAK") and ins.guard is not None and not ins.guard.true:
                         t = np.bitwise_or.reduce(np.where(S, self.block.PTT[ins.guard.index] if not ins.guard.uniform
                                                           else self.block.UPT[ins.guard.index][self.block.warp_of], 0))

@@ -565,8 +565,8 @@ def op_bra(iss: Issue) -> None:
         taken = taken & iss.pred(first)
     target = _target(iss)
     if target == ins.pc and taken.any():  # nothing runs between two issues of it: no way out
-        raise EmulationError(f"line {ins.line}: {ins.text!r} branches to itself, so the threads that take it "
-                             f"never finish (an endless loop: on the GPU the kernel would hang)")
+        raise EmulationError(f"{ins.text!r} branches to itself, so the threads that take it never finish (an "
+                             f"endless loop: on the GPU the kernel would hang)", ins.line)
     iss.jump(taken, target)
 
 
