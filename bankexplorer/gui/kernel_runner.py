@@ -16,7 +16,7 @@ from __future__ import annotations
 import threading
 import time
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from PySide6.QtCore import QCoreApplication, QElapsedTimer, QEventLoop, QObject, Signal
 
@@ -75,11 +75,11 @@ def execute(launch: Launch, control=None) -> Outcome:
         r = run(KernelSource(launch.text, launch.binary, launch.path, launch.arch), cfg, control=control)
     except RunFailed as e:
         out.message, out.stopped = str(e), e.kind == "stopped"
-        if e.diagnostics:  # the compiler's messages, each at its line and column
-            out.problems = e.diagnostics
+        if e.diagnostics:  # the compiler's messages, each at its line and column, as the editor words them
+            out.problems = [replace(d, message=d.message.removeprefix("compiler ")) for d in e.diagnostics]
             # the header a user reads first says what is wrong, not "...does not compile:" and nothing more
             head = out.message.split("\n")[0].rstrip(": ")
-            out.message = f"{head}: line {e.line}: {e.diagnostics[0].message}"
+            out.message = f"{head}: line {e.line}: {out.problems[0].message}"
         elif e.line:  # an endless loop's line, the instruction it could not execute, a refused include
             out.problems = [Diagnostic(e.line, 1, e.reason, "warning")]
     except Exception as e:  # noqa: BLE001 - a compiler crash: said, never raised
@@ -176,29 +176,3 @@ class KernelRunner(QObject):
             QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
             time.sleep(0.01)  # the worker needs the interpreter: a spinning loop would take it
         return not self.busy
-
-
-# ---- what an imported kernel was launched with (for "Re-run as compiled") -------------------------
-@dataclass
-class Session:
-    """The launch an imported kernel's pattern came from, beyond what the pattern file keeps: the
-    attached arrays' bytes and the kernel's file."""
-
-    arrays: dict[str, bytes]
-    path: str | None = None
-    extern_bytes: int | None = None
-
-
-_SESSIONS: dict[int, tuple[weakref.ref, Session]] = {}
-
-
-def remember(kernel, session: Session) -> None:
-    """Keep ``session`` for the pattern's ``KernelSource`` (as long as that lives)."""
-    for k in [k for k, (r, _s) in _SESSIONS.items() if r() is None]:
-        del _SESSIONS[k]
-    _SESSIONS[id(kernel)] = (weakref.ref(kernel), session)
-
-
-def session_of(kernel) -> Session | None:
-    hit = _SESSIONS.get(id(kernel))
-    return hit[1] if hit is not None and hit[0]() is kernel else None

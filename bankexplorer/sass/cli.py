@@ -23,6 +23,7 @@ from ..cli import EXIT_BAD_INPUT, UsageError, printable
 from ..compiler.kernel import includes_cutlass
 from ..kernels.service import KernelSource, RunFailed, run as run_kernel
 from .launch import EXTERN_BYTES, LaunchConfig, text_settings
+from .line_totals import by_line
 from .run import MAX_WARP_INSTRUCTIONS, Control, KernelRun, SassRow
 
 
@@ -152,30 +153,23 @@ def print_report(r: KernelRun, origin: str, where: str, pattern=None, changes=()
     if pattern is not None and pattern.arrays:
         print("arrays: " + ", ".join(f"{a.dtype} {a.name}" + "".join(f"[{d}]" for d in a.dims) for a in pattern.arrays))
     shared = report_rows(r)
-    by_line: dict[int, list] = {}
-    for x in shared:
-        by_line.setdefault(x.line, []).append(x)
+    lines = sorted(by_line(shared), key=lambda ls: ls.line)
     print(f"{'line':>5}  {'shared-memory SASS':<34} {'executed':>9} {'wavefronts':>10} {'ideal':>7} {'excess':>7}")
-    for line in sorted(by_line):
-        xs = by_line[line]
-        ops: dict[str, int] = {}
-        for x in xs:
-            ops[x.opcode] = ops.get(x.opcode, 0) + 1
-        what = ", ".join(f"{n} x {op}" if n > 1 else op for op, n in ops.items())
+    for ls in lines:
+        what = ls.summary()
         what = what if len(what) <= 34 else what[:33] + "…"
-        ex, wf, ideal = (sum(getattr(x, k) for x in xs) for k in ("executed", "wavefronts", "ideal"))
-        flag = (" data" if any(x.data for x in xs) else "") + (" timing" if any(x.timing for x in xs) else "")
-        print(f"{line:>5}  {what:<34} {ex:>9,} {wf:>10,} {ideal:>7,} {wf - ideal:>7,}{flag}")
+        flag = (" data" if ls.data else "") + (" timing" if ls.timing else "")
+        print(f"{ls.line:>5}  {what:<34} {ls.executed:>9,} {ls.wavefronts:>10,} {ls.ideal:>7,} "
+              f"{ls.wavefronts - ls.ideal:>7,}{flag}")
         if show_sass:
-            for x in xs:
+            for x in ls.sass:
                 print(f"{'':>7}{x.sass:<38} {x.executed:>7,} {x.wavefronts:>10,} {x.ideal:>7,}")
     if not shared:
         print("  (no shared-memory instruction executed)")
-    worst = max(by_line.items(), key=lambda kv: (sum(x.wavefronts - x.ideal for x in kv[1]), -kv[0]), default=None)
-    if worst is not None and sum(x.wavefronts - x.ideal for x in worst[1]) > 0:
-        xs = worst[1]
-        top = max(xs, key=lambda x: x.wavefronts - x.ideal)
-        print(f"worst conflict: line {worst[0]} ({sum(x.wavefronts - x.ideal for x in xs):,} excess wavefronts per "
+    worst = min(lines, key=lambda ls: (-(ls.wavefronts - ls.ideal), ls.line), default=None)
+    if worst is not None and worst.wavefronts - worst.ideal > 0:
+        top = max(worst.sass, key=lambda x: x.wavefronts - x.ideal)
+        print(f"worst conflict: line {worst.line} ({worst.wavefronts - worst.ideal:,} excess wavefronts per "
               f"block; {top.sass}: {top.wavefronts:,} for an ideal of {top.ideal:,})")
     else:
         print("no bank conflict")
