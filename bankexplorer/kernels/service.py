@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from ..compiler.diagnostics import Diagnostic, compiler_diagnostics
 from ..sass.kernel import Kernel
 from ..sass.launch import LaunchConfig
-from ..sass.run import MAX_WARP_INSTRUCTIONS, Control, KernelRun
+from ..sass.run import MAX_SECONDS, MAX_WARP_INSTRUCTIONS, Control, KernelRun
 
 
 @dataclass(frozen=True)
@@ -94,10 +94,11 @@ def load(src: KernelSource, scalars: dict[str, int | float] | None = None) -> Ke
 
 
 def execute(kernel: Kernel, cfg: LaunchConfig, budget: int = MAX_WARP_INSTRUCTIONS, control: Control | None = None,
-            timings: dict[str, float] | None = None) -> KernelRun:
+            timings: dict[str, float] | None = None, seconds: float | None = MAX_SECONDS) -> KernelRun:
     """One block of ``kernel`` as ``cfg`` launches it, counted per SASS instruction
-    (:func:`bankexplorer.sass.run.execute`); a compiled source's template parameters are left out
-    of the launch values (they chose the instantiation)."""
+    (:func:`bankexplorer.sass.run.execute`; ``budget`` and ``seconds`` bound it: warp
+    instructions, seconds, None for no time limit); a compiled source's template parameters are
+    left out of the launch values (they chose the instantiation)."""
     from ..sass.cubin import CubinError
     from ..sass.decode import DecodeError
     from ..sass.issue import EmulationError
@@ -109,7 +110,7 @@ def execute(kernel: Kernel, cfg: LaunchConfig, budget: int = MAX_WARP_INSTRUCTIO
     try:
         if kernel.origin == "CUDA source":
             cfg = launch_values(kernel, cfg)
-        return execute_block(kernel, cfg, budget, control, timings)
+        return execute_block(kernel, cfg, budget, control, timings, seconds)
     except Stopped as e:
         raise RunFailed("stopped", str(e), e.line, cause=e) from None
     except LaunchError as e:
@@ -121,13 +122,13 @@ def execute(kernel: Kernel, cfg: LaunchConfig, budget: int = MAX_WARP_INSTRUCTIO
 
 
 def run(src: KernelSource, cfg: LaunchConfig, budget: int = MAX_WARP_INSTRUCTIONS, control: Control | None = None,
-        timings: dict[str, float] | None = None) -> KernelRun:
+        timings: dict[str, float] | None = None, seconds: float | None = MAX_SECONDS) -> KernelRun:
     """:func:`load` then :func:`execute`; ``timings`` (when given) gets each stage's seconds
     (``prepare``: the front end, compiling included), the run's ``seconds`` the whole."""
     t0 = time.perf_counter()
     k = load(src, cfg.scalars)
     t1 = time.perf_counter()
-    r = execute(k, cfg, budget, control, timings)
+    r = execute(k, cfg, budget, control, timings, seconds)
     if timings is not None:
         timings["prepare"] = t1 - t0
     r.seconds = time.perf_counter() - t0
