@@ -341,7 +341,7 @@ def test_from_source_nvrtc_matches_the_gpu(name, same_code):
     bankexplorer/compiler/include. Where it makes nvcc's instructions (5 of the 8 measured kernels),
     every SASS instruction matches the GPU; where it makes other code (the plain, padded and
     Swizzle<2,3,3> tiles: one more instruction per warp), the shared-memory wavefronts do. A tiled
-    MMA takes 20-40 s to compile, then comes from the compile cache."""
+    MMA takes 20-40 s to compile (the tests run without the compile cache)."""
     from bankexplorer.cuda.kernels import compare_sass
     from bankexplorer.sass.launch import LaunchConfig
     from bankexplorer.sass.run import emulate
@@ -356,7 +356,7 @@ def test_from_source_nvrtc_matches_the_gpu(name, same_code):
 def test_nothing_is_compiled_twice(monkeypatch, tmp_path):
     """The second compile of the same text, options and headers comes from the cache (memory, then
     disk); another option, header text or source is another key; a compile stopped by its budget
-    is not kept."""
+    is not kept; BANKEXPLORER_CACHE=off compiles every time (the other tests run so)."""
     from bankexplorer.compiler import cache
 
     monkeypatch.setenv("BANKEXPLORER_CACHE", str(tmp_path))
@@ -383,6 +383,9 @@ def test_nothing_is_compiled_twice(monkeypatch, tmp_path):
     for _ in range(2):
         assert not nvrtc.compile_cuda("__global__ void stop() {}").ok
     assert len(calls) == 5
+    monkeypatch.setenv("BANKEXPLORER_CACHE", "off")
+    nvrtc.compile_cuda("__global__ void k() {}", headers={"a.h": "1"})
+    assert len(calls) == 6
     monkeypatch.setattr(nvrtc, "_in_child", real)
 
 

@@ -101,7 +101,8 @@ def from_cuda(source: str | os.PathLike, block: tuple[int, ...] | int | None = N
     scalar). ``kernel`` picks a kernel by name, mangled or demangled (default: the first). ``block`` is
     ``blockDim`` (x, y, z; missing sizes are 1); left out, the text's own (a ``// block: 16, 16``
     comment, a ``<<<grid, block>>>`` launch or ``__launch_bounds__``, as the command line and the
-    window read it), else (32, 8). ``block_index`` is the block to run. ``args`` fills
+    window read it; a binary's ``__launch_bounds__``), else (32, 8). ``block_index`` is the block to
+    run. ``args`` fills
     pointer parameters' buffers: ``{"keys": np.array(...)}`` (the array's bytes from the start of a
     16 MiB zero-filled buffer). ``defines`` are like ``nvcc -D`` (``N=64``); a name that is a
     kernel parameter sets that parameter (scalars are 64 unless given). Notes (addresses that depend
@@ -182,17 +183,22 @@ def _from_binary(data: bytes, path: str, block, block_index, args: dict, arch: s
     """One block of a binary's kernel (the binary front end, :mod:`bankexplorer.kernels.binary`);
     ``block`` left out: the block the binary requires or its ``__launch_bounds__``, else (32, 8)."""
     from ..kernels.service import KernelSource, RunFailed, execute, load
-    from ..sass.launch import LaunchConfig
-    from ..sass.limits import array_bytes
+    from ..sass.launch import EXTERN_BYTES, LaunchConfig
+    from ..sass.limits import array_bytes, check_block, check_index
 
     try:
         k = load(KernelSource(binary=data, path=path, arch=arch, kernel=kernel))
     except RunFailed as e:
         raise ValueError(f"source: {e}") from None
     if block is None:
-        block = tuple(k.launch.block.value) if k.launch.block is not None else DEFAULT_BLOCK
+        block = k.launch.block.value if k.launch.block is not None else DEFAULT_BLOCK
     dims = _dims3(block, "block", 1)
     index = _dims3(block_index, "block_index", 0)
+    for what, check, value in (("block", check_block, dims), ("block_index", check_index, index)):
+        try:
+            check(value)
+        except ValueError as e:
+            raise ValueError(f"{what}: {e}") from None
     arrays, scalars = {}, {k2: v for k2, v in defines.items()}
     for key, v in args.items():
         name = str(key)
@@ -203,7 +209,8 @@ def _from_binary(data: bytes, path: str, block, block_index, args: dict, arch: s
             arrays[name] = array_bytes(v)
         except (TypeError, ValueError) as e:
             raise ValueError(f"args: {key} {e}" if "dtype" in str(e) else f"args: {key} is not an array ({e})") from None
-    cfg = LaunchConfig(dims, index, tuple(i + 1 for i in index), scalars, arrays)
+    extern = k.launch.extern_bytes.value if k.launch.extern_bytes is not None else EXTERN_BYTES
+    cfg = LaunchConfig(dims, index, tuple(i + 1 for i in index), scalars, arrays, extern)
     run = _executed(lambda: execute(k, cfg), "args")
     return _run_pattern(run, k.source_text or "", Path(path).stem, cfg, k.path)
 

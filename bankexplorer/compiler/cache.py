@@ -10,8 +10,8 @@ cubin is kept the same way, by the cubin's hash.
 
 Entries live in memory for the process and on disk in the user's cache folder
 (``$XDG_CACHE_HOME/bankexplorer/compile``, ``~/.cache/...``; ``BANKEXPLORER_CACHE`` names another,
-``BANKEXPLORER_CACHE=off`` turns the disk cache off), at most :data:`MAX_DISK_BYTES`, oldest entries
-dropped first. A compile stopped by its time or memory budget is not kept (another try may finish).
+``BANKEXPLORER_CACHE=off`` turns the cache off, in memory too: every compile runs), at most
+:data:`MAX_DISK_BYTES`, oldest entries dropped first. A compile stopped by its time or memory budget is not kept (another try may finish).
 """
 
 from __future__ import annotations
@@ -73,7 +73,14 @@ def key(kind: str, **parts) -> str:
     return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def enabled() -> bool:
+    env = os.environ.get("BANKEXPLORER_CACHE")
+    return env is None or env.strip().lower() not in ("", "off", "0", "none")
+
+
 def get(k: str) -> bytes | None:
+    if not enabled():
+        return None
     with _LOCK:
         if k in _MEMORY:
             _MEMORY.move_to_end(k)
@@ -93,6 +100,8 @@ def get(k: str) -> bytes | None:
 
 
 def put(k: str, data: bytes) -> None:
+    if not enabled():
+        return
     _remember(k, data)
     d = folder()
     if d is None:

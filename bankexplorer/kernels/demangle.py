@@ -10,27 +10,32 @@ libstdc++ or libc++, which every Linux and macOS desktop has); where neither is 
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import shutil
 import subprocess
 from functools import lru_cache
 
 
+#: where the C++ runtime is, by its usual names (dlopen by name: no search process, no file opened
+#: but the library)
+_RUNTIMES = ("libstdc++.so.6", "libc++.so.1", "libc++.1.dylib", "libstdc++.6.dylib", "libc++.dylib")
+
+
 @lru_cache(maxsize=1)
 def _runtime():
-    for name in ("stdc++", "c++"):
-        found = ctypes.util.find_library(name)
-        for cand in ([found] if found else []) + [f"lib{name}.so.6", f"lib{name}.so.1", f"lib{name}.dylib"]:
-            try:
-                lib = ctypes.CDLL(cand)
-                fn = lib.__cxa_demangle
-            except (OSError, AttributeError):
-                continue
-            fn.restype = ctypes.c_void_p
-            fn.argtypes = [ctypes.c_char_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int)]
-            libc = ctypes.CDLL(ctypes.util.find_library("c"))
-            libc.free.argtypes = [ctypes.c_void_p]
-            return fn, libc.free
+    for cand in _RUNTIMES:
+        try:
+            lib = ctypes.CDLL(cand)
+            fn = lib.__cxa_demangle
+        except (OSError, AttributeError):
+            continue
+        fn.restype = ctypes.c_void_p
+        fn.argtypes = [ctypes.c_char_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int)]
+        try:
+            free = ctypes.CDLL(None).free  # the C library this process already has
+        except (OSError, AttributeError):
+            continue
+        free.argtypes = [ctypes.c_void_p]
+        return fn, free
     return None
 
 

@@ -154,12 +154,16 @@ def config(args: argparse.Namespace, text: str) -> tuple[LaunchConfig, str, dict
     params = kernel_parameters(text)
     scalars = {k: v for k, v in defines.items() if k in params}
     macros = {k: v for k, v in defines.items() if k not in params}
+    return LaunchConfig(block, index, grid, scalars, arrays_of(args), extern), origin, macros
+
+
+def arrays_of(args: argparse.Namespace) -> dict[str, bytes]:
+    """The ``--arg`` arrays by parameter (name or position), each given once."""
     named = [array_path(a)[0] for a in args.arrays]
     twice = next((n for n in named if named.count(n) > 1), None)
     if twice:
         raise UsageError(f"--arg {twice} is given {named.count(twice)} times: give each parameter's data once")
-    arrays = dict(load_array(a) for a in args.arrays)
-    return LaunchConfig(block, index, grid, scalars, arrays, extern), origin, macros
+    return dict(load_array(a) for a in args.arrays)
 
 
 def check_outputs(args: argparse.Namespace, text: str) -> None:
@@ -347,7 +351,7 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
         written = None  # CuTe's -G build compiles for minutes (3 min for a 60-line tiled MMA)
         r.notes.append((0, "no as-written comparison for a CuTe/CUTLASS kernel: its unoptimised build (-G) takes "
                            "minutes to compile (--as-written runs it alone)"))
-    return finish(args, r, text, where, origin, cfg, path, written, t0)
+    return finish(args, r, text, where, origin, cfg, path, t0, written)
 
 
 def _failed(e: RunFailed, where: str) -> int:
@@ -365,10 +369,10 @@ def _failed(e: RunFailed, where: str) -> int:
 
 
 def finish(args: argparse.Namespace, r: KernelRun, text: str, where: str, origin: str, cfg: LaunchConfig,
-           path: str | None, written=None, started: float | None = None) -> int:
+           path: str | None, t0: float, written=None) -> int:
     """What every front end's run ends with: ``--sass-json``, ``--out`` or the report (with the
-    as-written comparison when ``written`` runs the unoptimised build; ``started``: when the command
-    began, for the seconds it took in all)."""
+    as-written comparison when ``written`` runs the unoptimised build; ``t0``: when the command's
+    work began, for the report's total)."""
     from ..io.atomic import atomic_write
     from .to_pattern import PatternTooLarge, kernel_pattern
 
@@ -411,8 +415,7 @@ def finish(args: argparse.Namespace, r: KernelRun, text: str, where: str, origin
         except RunFailed as e:
             print(f"{where}: note: no as-written comparison: the unoptimised build (-G) cannot be executed "
                   f"({str(e).splitlines()[0]})", file=sys.stderr)
-    total = time.perf_counter() - started if started is not None else None
-    print_report(r, origin, where, pat, changes, args.sass, total=total)
+    print_report(r, origin, where, pat, changes, args.sass, total=time.perf_counter() - t0)
     if args.detail:
         print()
         print(_fmt_table(analyze(pat, detail=False)))
@@ -426,9 +429,7 @@ def binary_config(args: argparse.Namespace, kernel) -> tuple[LaunchConfig, str]:
     block, origin, index, grid, extern = launch_shape(
         args, (tuple(d.block.value), d.block.origin) if d.block is not None else None,
         d.extern_bytes.value if d.extern_bytes is not None else EXTERN_BYTES)
-    scalars = scalar_defines(args.defines)
-    arrays = dict(load_array(a) for a in args.arrays)
-    return LaunchConfig(block, index, grid, scalars, arrays, extern), origin
+    return LaunchConfig(block, index, grid, scalar_defines(args.defines), arrays_of(args), extern), origin
 
 
 def run_binary(args: argparse.Namespace, data: bytes, where: str) -> int:
@@ -439,6 +440,7 @@ def run_binary(args: argparse.Namespace, data: bytes, where: str) -> int:
                         ("-I", getattr(args, "include_dirs", None))):
         if given:
             raise UsageError(f"{flag}: {where} is a binary, already compiled (it applies to CUDA source)")
+    t0 = time.perf_counter()
     arch = args.arch or "sm_90"
     try:
         kernel = load(KernelSource(binary=data, path=args.file, arch=arch, kernel=args.kernel))
@@ -450,4 +452,4 @@ def run_binary(args: argparse.Namespace, data: bytes, where: str) -> int:
     if kernel.launch.cluster and kernel.launch.cluster != (1, 1, 1):
         r.notes.append((0, f"the kernel runs in clusters of {'x'.join(map(str, kernel.launch.cluster))} blocks; one "
                            f"block is executed"))
-    return finish(args, r, kernel.source_text or "", where, origin, cfg, kernel.path)
+    return finish(args, r, kernel.source_text or "", where, origin, cfg, kernel.path, t0)

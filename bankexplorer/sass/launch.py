@@ -242,15 +242,16 @@ def constant_bank0(image: KernelImage, cfg: LaunchConfig, params: Sequence[Kerne
         elif words == ["bool"]:  # a C++ conversion: any non-zero value is true
             put(off, int(bool(value)), p.size)
         elif p.size in (1, 2, 4, 8):
-            if isinstance(value, float) and not p.type:  # a binary's untyped parameter: the value's bits
-                bank[off:off + p.size] = np.frombuffer(np.array(value, {8: np.float64, 4: np.float32, 2: np.float16}
-                                                                .get(p.size, np.float32)).tobytes(), np.uint8)[:p.size] \
-                    if p.size in (2, 4, 8) else 0
+            if isinstance(value, float) and not p.type:  # a binary's untyped parameter given a float: its bits
+                ft = {8: np.float64, 4: np.float32, 2: np.float16}.get(p.size)
+                if ft is None:
+                    raise LaunchError(f"parameter {p.label}: a {p.size}-byte parameter cannot hold {value!r}")
+                bank[off:off + p.size] = np.frombuffer(np.array(value, ft).tobytes(), np.uint8)
             else:
                 try:
-                    put(off, integer_value(value, p.size, p.type or f"a {p.size}-byte parameter"), p.size)
+                    put(off, integer_value(value, p.size, p.type or f"a {p.size}-byte integer"), p.size)
                 except ValueError as e:
-                    raise LaunchError(f"{'parameter ' + p.name if p.name else p.label}: {e}") from None
+                    raise LaunchError(f"parameter {p.label}: {e}") from None
         elif key is not None:
             raise LaunchError(f"-D {key}: parameter {' '.join(x for x in (p.type, p.label) if x)} is a {p.size}-byte "
                               f"structure: give its bytes with --arg {key}=FILE.npy")
