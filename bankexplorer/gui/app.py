@@ -297,7 +297,7 @@ class MainWindow(QMainWindow):
         path, _ = QFileDialog.getOpenFileName(
             self, "Open pattern", start,
             "Pattern files (*.json);;Traces (*.jsonl);;CUDA kernels (*.cu *.cuh);;"
-            "CUDA binaries (*.cubin *.fatbin *.so *.exe);;All files (*)")
+            "CUDA binaries (*.cubin *.fatbin *.so *.exe);;Triton kernels (*.py, cache entries *.cubin);;All files (*)")
         if path:
             self.open_path(path, ask=False)
 
@@ -340,6 +340,13 @@ class MainWindow(QMainWindow):
         (``.jsonl``, or a pattern file too big for the editor) opens in the trace list."""
         if is_trace_file(path):
             self.open_trace(path)
+            return True
+        from ..kernels.triton_cli import is_triton_file
+
+        if is_triton_file(str(path)):  # a Triton kernel: its .py, or a cache entry's .cubin
+            from .triton_dialog import open_triton
+
+            self.triton_dialog = open_triton(self, str(path))
             return True
         if is_cuda_file(path):
             return self.open_cuda(path)

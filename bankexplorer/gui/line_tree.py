@@ -12,6 +12,7 @@ instruction was picked.
 from __future__ import annotations
 
 import html
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeWidget, QTreeWidgetItem
@@ -37,15 +38,18 @@ TIPS = ["source line (click: select its code and its instructions)",
         "the fewest wavefronts the same data could take",
         "wavefronts over the ideal: bank conflicts",
         "data: the addresses depend on the data in a pointer parameter (the counts hold for the data "
-        "given, or zeros); timing: on the order in which warps reach shared memory"]
+        "given, or zeros); timing: on the order in which warps reach shared memory; schedule: the GPU's "
+        "scheduling decides the counts (a policy that does not fit all its probes)"]
 
 
-def depends_text(data: tuple[str, ...], timing: bool) -> str:
+def depends_text(data: tuple[str, ...], timing: bool, schedule: str = "") -> str:
     parts = []
     if data:
         parts.append("data: " + ", ".join(data))
     if timing:
         parts.append("timing")
+    if schedule:
+        parts.append("schedule")
     return "; ".join(parts)
 
 
@@ -125,9 +129,9 @@ class LineTree(QTreeWidget):
 
     def _fill(self, it: QTreeWidgetItem, line: str, text: str, s, worst: bool) -> None:
         if self.compact and line:
-            line += " T" if s.timing else " D" if s.data else ""
+            line += " T" if s.timing else " S" if s.schedule else " D" if s.data else ""
         cells = [line, text, f"{s.executed:,}", f"{s.threads:,}", f"{s.wavefronts:,}", f"{s.ideal:,}",
-                 f"{s.excess:,}", depends_text(s.data, s.timing)]
+                 f"{s.excess:,}", depends_text(s.data, s.timing, s.schedule)]
         for c, v in enumerate(cells):
             if it.text(c) != v:
                 it.setText(c, v)
@@ -136,14 +140,17 @@ class LineTree(QTreeWidget):
         red = s.excess > 0
         for c in (4, 6):
             it.setForeground(c, QBrush(BAD if red else GOOD if s.executed else FAINT))
-        it.setForeground(7, QBrush(TIMING if s.timing else DATA))
-        if s.data or s.timing:
+        it.setForeground(7, QBrush(TIMING if s.timing or s.schedule else DATA))
+        if s.data or s.timing or s.schedule:
             tip = ("the addresses depend on " + " and ".join(
                 ([f"the data in {', '.join(s.data)}"] if s.data else [])
-                + (["the order in which warps reach shared memory"] if s.timing else [])) + ": the counts hold for this run")
+                + (["the order in which warps reach shared memory"] if s.timing else [])) + ": the counts hold for this run"
+                   ) if s.data or s.timing else ""
+            if s.schedule:
+                tip = (tip + "; " if tip else "") + s.schedule
             it.setToolTip(7, tip)
             if self.compact and line:
-                it.setForeground(0, QBrush(TIMING if s.timing else DATA))
+                it.setForeground(0, QBrush(TIMING if s.timing or s.schedule else DATA))
                 it.setToolTip(0, f"line {line.split()[0]}: {tip}")
         bg = QBrush(WORST_BG) if worst else QBrush()
         for c in range(len(COLUMNS)):

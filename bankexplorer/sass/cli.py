@@ -88,6 +88,12 @@ def array_path(spec: str) -> tuple[str, str]:
 
 def load_array(spec: str) -> tuple[str, bytes]:
     """``NAME=FILE.npy`` -> (NAME, the array's bytes in C order)."""
+    name, arr = load_npy(spec)
+    return name, arr.tobytes()
+
+
+def load_npy(spec: str) -> tuple[str, np.ndarray]:
+    """``NAME=FILE.npy`` -> (NAME, the array of numbers, C-contiguous; a Triton kernel compiles for its dtype)."""
     name, path = array_path(spec)
     if not os.path.isfile(path):
         raise UsageError(f"--arg {name}: {path}: no such file")
@@ -102,7 +108,8 @@ def load_array(spec: str) -> tuple[str, bytes]:
         raise UsageError(f"--arg {name}: {path} is a .npz archive, not one array: save the array with np.save "
                          f"(a .npy file)")
     try:
-        return name, array_bytes(arr)
+        array_bytes(arr)  # numbers only (raises on object or structured arrays)
+        return name, np.ascontiguousarray(arr)
     except ValueError as e:
         raise UsageError(f"--arg {name}: {path} {e}") from None
 
@@ -229,7 +236,7 @@ def print_report(r: KernelRun, origin: str, where: str, pattern=None, changes=()
     for ls in lines:
         what = ls.summary()
         what = what if len(what) <= 34 else what[:33] + "…"
-        flag = (" data" if ls.data else "") + (" timing" if ls.timing else "")
+        flag = (" data" if ls.data else "") + (" timing" if ls.timing else "") + (" schedule" if ls.schedule else "")
         print(f"{ls.line:>5}  {what:<34} {ls.executed:>9,} {ls.wavefronts:>10,} {ls.ideal:>7,} "
               f"{ls.wavefronts - ls.ideal:>7,}{flag}")
         if show_sass:
@@ -256,13 +263,17 @@ def print_report(r: KernelRun, origin: str, where: str, pattern=None, changes=()
     ideal = sum(x.ideal for x in shared)
     ex = sum(x.executed for x in shared)
     eff = f"{ideal / wf:.0%}" if wf else "-"
+    scheduled = sum(x.wavefronts for x in shared if x.certainty == "schedule")
     print(f"total per block: {wf:,} wavefronts for {ex:,} shared-memory warp instructions executed (ideal {ideal:,}, "
-          f"efficiency {eff})")
+          f"efficiency {eff})" + (f"; {scheduled:,} of the wavefronts depend on the GPU's scheduling" if scheduled else ""))
     print_printf(r)
     for line, msg in r.notes:
         print(f"{where}:{line}: note: {msg}" if line else f"{where}: note: {msg}", file=sys.stderr)
     if r.timing_dependent:
         print(f"{where}: note: some counts depend on the order in which warps run (timing_dependent)", file=sys.stderr)
+    if any(x.schedule for x in r.rows):
+        print(f"{where}: note: some counts follow scheduling policies that do not fit all their probes (schedule)",
+              file=sys.stderr)
 
 
 #: printf lines the report shows (``--sass-json`` keeps every line the run kept)

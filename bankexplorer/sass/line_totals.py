@@ -45,6 +45,8 @@ class SassStat:
     data: tuple[str, ...] = ()
     timing: bool = False
     instruction: int | None = None  # its instruction in the pattern (None: never executed)
+    #: what says the GPU's scheduling decided its counts (a policy that does not fit all its probes)
+    schedule: str = ""
 
     @property
     def excess(self) -> int:
@@ -91,6 +93,11 @@ class LineStat:
         return any(s.timing for s in self.sass)
 
     @property
+    def schedule(self):
+        """The first of its rows' scheduling notes (empty: no count of the line is the GPU's choice)."""
+        return next((s.schedule for s in self.sass if getattr(s, "schedule", "")), "")
+
+    @property
     def instructions(self) -> tuple[int, ...]:
         return tuple(s.instruction for s in self.sass if getattr(s, "instruction", None) is not None)
 
@@ -117,8 +124,9 @@ def stats_from_run(run) -> list[LineStat]:
     """Per line, from a ``KernelRun``: every shared-memory SASS instruction, executed or not, but
     those that made no access (``SassRow.guarded_off``: "3 x LDS" on a line that reads nothing)."""
     return by_line([SassStat(r.pc, r.sass, r.line, r.executed, r.threads, r.wavefronts or 0, r.ideal or 0,
-                             tuple(r.data), bool(r.timing)) for r in run.rows
-                    if r.wavefronts is not None and not r.guarded_off])
+                             tuple(r.data), bool(r.timing),
+                             schedule=", ".join(r.schedule) and f"scheduling policy {', '.join(r.schedule)}")
+                    for r in run.rows if r.wavefronts is not None and not r.guarded_off])
 
 
 def instruction_lines(pattern) -> dict[int, int]:
@@ -143,6 +151,9 @@ def stats_from_pattern(pattern, an) -> list[LineStat]:
         c = an.counts()
         wf = np.bincount(an.source, weights=c.total_wavefronts(), minlength=n).astype(np.int64)
         ideal = np.bincount(an.source, weights=c.total_ideal(), minlength=n).astype(np.int64)
+    from .run import SCHEDULE_NOTE
+
+    scheduled = {ln: m for ln, m in k.notes if m.startswith(SCHEDULE_NOTE)}
     stats = []
     for pc, sass, line, executed, threads, _pred, w, i, data, timing in k.sass:
         if w < 0:  # not a shared-memory instruction
@@ -150,5 +161,6 @@ def stats_from_pattern(pattern, an) -> list[LineStat]:
         j = by_pc.get(pc)
         if j is not None and wf is not None:
             w, i = int(wf[j]), int(ideal[j])
-        stats.append(SassStat(pc, sass, line, executed, threads, w, i, tuple(data), bool(timing), j))
+        stats.append(SassStat(pc, sass, line, executed, threads, w, i, tuple(data), bool(timing), j,
+                              scheduled.get(line, "")))
     return by_line(stats)

@@ -25,6 +25,8 @@ from .launch import (GLOBALS_BUFFER, LaunchConfig, LaunchError, SharedArray, con
 from .operands import Label
 from .ops import table_for
 from .record import TIMING, Accesses, Recorder
+from .policy import DEFAULT as DEFAULT_SCHEDULE
+from .policy import Schedule, schedule_named
 from .simt import SELF_ADVANCING, Scheduler
 from .state import CONSTANTS_BASE, WARP, Block, Buffer, GlobalMemory
 
@@ -38,7 +40,7 @@ MAX_SECONDS = 20.0
 #: hold: 8 MB a thread in a 1,024-thread block would take 8 GiB
 MAX_LOCAL_BYTES = 512 << 20
 
-_SHARED_BASES = {"LDS", "STS", "ATOMS", "LDSM", "STSM"}
+_SHARED_BASES = {"LDS", "STS", "ATOMS", "LDSM", "STSM", "HGMMA"}
 
 
 class BudgetExceeded(EmulationError):
@@ -105,6 +107,24 @@ class SassRow:
     timing: bool = False  # its addresses depend on the order between warps
     source_page: int | None = None  # Nsight's source-page wavefronts, where they differ
     target: int | None = None  # where a branch, BSSY or call goes (byte offset in the code)
+    #: the inexact scheduling policies (:mod:`.policy`) that decided some of its issues
+    schedule: tuple[str, ...] = ()
+
+    @property
+    def certainty(self) -> str:
+        """How far its counts are facts of the code: ``"exact"``; ``"data"`` (its addresses depend on
+        the data in the buffers :attr:`data` names: the counts hold for this data); ``"schedule"``
+        (the GPU's scheduling decided them: a policy that does not fit every probe, :attr:`schedule`,
+        or the order in which warps reach shared memory, :attr:`timing`)."""
+        if self.timing or self.schedule:
+            return "schedule"
+        return "data" if self.data else "exact"
+
+    @property
+    def decided_by(self) -> list[str]:
+        """What decided a schedule-dependent count: the policies' names, and ``"warp order"`` for
+        addresses from contended atomics or races between warps."""
+        return list(self.schedule) + (["warp order"] if self.timing else [])
 
     @property
     def guarded_off(self) -> bool:
@@ -133,9 +153,17 @@ class SassRow:
             d["data"] = list(self.data)
         if self.timing:
             d["timing_dependent"] = True
+        d["certainty"] = self.certainty
+        if self.certainty == "schedule":
+            d["schedule"] = self.decided_by
         if self.target is not None:
             d["target"] = self.target
         return d
+
+
+#: how a run's note on a line whose counts a scheduling policy decided begins (the per-line views
+#: of a saved kernel find those lines by it)
+SCHEDULE_NOTE = "counts here follow a scheduling policy that does not fit all of its probes"
 
 
 @dataclass
@@ -160,7 +188,14 @@ class KernelRun:
     #: (a warp's lanes in order), at most ``calls.MAX_LINES``; ``printed_dropped`` lines past that
     printed: list[tuple[int, str]] = field(default_factory=list)
     printed_dropped: int = 0
+    #: the scheduling policies it ran under (:data:`.policy.SCHEDULES`)
+    schedule: str = "h100"
     kernel_object: Kernel | None = field(default=None, repr=False)  # what was executed (any front end)
+
+    @property
+    def schedule_dependent(self) -> bool:
+        """Some count was decided by the GPU's scheduling (an inexact policy, or the warps' order)."""
+        return any(r.certainty == "schedule" for r in self.rows)
 
     def to_json(self, arrays_by_pc: dict[int, str] | None = None) -> dict:
         rows = [r.to_json() for r in self.rows]
@@ -170,6 +205,7 @@ class KernelRun:
         build = {} if self.optimized else {"build": "as written (-G)"}
         return {"arch": self.arch, **build, "block": list(self.block), "block_index": list(self.block_index),
                 "kernel": self.kernel, "timing_dependent": self.timing_dependent,
+                "schedule": self.schedule, "schedule_dependent": self.schedule_dependent,
                 "notes": [{"line": ln, "message": m} for ln, m in self.notes],
                 **({"printf": [{"line": ln, "text": t} for ln, t in self.printed]} if self.printed else {}),
                 "warp_instructions": self.warp_instructions, "sass": rows}
@@ -180,7 +216,8 @@ class Run:
 
     def __init__(self, program: Program, block: Block, arch: str, buffers: list[str],
                  budget: int = MAX_WARP_INSTRUCTIONS, as_written: bool = False, control: Control | None = None,
-                 seconds: float | None = MAX_SECONDS):
+                 seconds: float | None = MAX_SECONDS, contended: frozenset[int] = frozenset(),
+                 schedule: Schedule = DEFAULT_SCHEDULE):
         self.program = program
         self.block = block
         self.table = table_for(arch)
@@ -198,7 +235,13 @@ class Run:
         self.timing_notes: dict[int, str] = {}
         self.data_branches: dict[int, int] = {}  # instruction index -> taint of a deciding predicate
         self._clock = 0
-        self.sched = Scheduler(self, program.instructions[0].pc)
+        #: shared words (and barrier epochs) that several warps take returning atomics' results from,
+        #: known before the run (``ops.memory._contended_results``); the first warp's taking is noted
+        #: in ``atomic_takers``, a later warp's in ``contended_late`` (then the block runs again)
+        self.contended = contended
+        self.atomic_takers: dict[int, int] = {}
+        self.contended_late: set[int] = set()
+        self.sched = Scheduler(self, program.instructions[0].pc, schedule)
 
     # ------------------------------------------------------------------ hooks the opcodes call
     def clock(self) -> np.ndarray:
@@ -284,20 +327,22 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
             defines: dict[str, int | float] | None = None, include_dirs: list[str] | None = None,
             kernel: str | None = None, budget: int = MAX_WARP_INSTRUCTIONS, build=None,
             timings: dict[str, float] | None = None, optimize: bool = True,
-            control: Control | None = None, seconds: float | None = MAX_SECONDS) -> KernelRun:
+            control: Control | None = None, seconds: float | None = MAX_SECONDS,
+            schedule: str | None = None) -> KernelRun:
     """Compile CUDA source ``text``, run one block of ``kernel`` (the first one when None) and
     count: the CUDA source front end (:func:`bankexplorer.kernels.cuda_source.from_source`) then
     :func:`execute`. ``timings``, when given, receives the seconds of each stage; ``control``
     lets another thread stop the run and follow it. ``budget`` and ``seconds`` bound the execution
     (warp instructions, seconds; None: no time limit). ``optimize=False``: the source as written,
     from the unoptimised build (-G): one instruction per source access, each costed as the
-    shared-memory instruction it stands for."""
+    shared-memory instruction it stands for. ``schedule``: the scheduling policies by name
+    (:data:`.policy.SCHEDULES`; default the measured ``"h100"``)."""
     from ..kernels.cuda_source import from_source, launch_values
 
     t0 = time.perf_counter()
     k = from_source(text, arch, {**(defines or {}), **cfg.scalars}, path, include_dirs, kernel, optimize, build)
     t1 = time.perf_counter()
-    run = execute(k, launch_values(k, cfg), budget, control, timings, seconds)
+    run = execute(k, launch_values(k, cfg), budget, control, timings, seconds, schedule)
     if timings is not None:
         timings["prepare"] = t1 - t0
     run.seconds = time.perf_counter() - t0
@@ -349,33 +394,47 @@ def prepare(kernel: Kernel, cfg: LaunchConfig) -> Prepared:
 
 
 def execute(kernel: Kernel, cfg: LaunchConfig, budget: int = MAX_WARP_INSTRUCTIONS, control: Control | None = None,
-            timings: dict[str, float] | None = None, seconds: float | None = MAX_SECONDS) -> KernelRun:
+            timings: dict[str, float] | None = None, seconds: float | None = MAX_SECONDS,
+            schedule: str | None = None) -> KernelRun:
     """Execute one block of ``kernel`` (any front end's) as ``cfg`` launches it and count every SASS
     instruction: :func:`prepare`, :class:`Run`, :func:`summarize`. ``budget`` and ``seconds`` bound
-    the execution (warp instructions, seconds; None: no time limit)."""
+    the execution (warp instructions, seconds; None: no time limit); ``schedule`` names the
+    scheduling policies (:data:`.policy.SCHEDULES`; default the measured ``"h100"``)."""
+    policies = schedule_named(schedule)
     t0 = time.perf_counter()
     p = prepare(kernel, cfg)
     if control is not None:
         if control.stopped:
             raise Stopped("stopped on request before the block was executed")
         control.stage = "executing"
-    run = Run(p.program, p.block, kernel.arch, [buf.name for buf in p.buffers], budget,
-              as_written=not kernel.optimized, control=control, seconds=seconds)
-    if not kernel.optimized:
-        from .written import aggregate_runs
-
-        run.record.aggregate_runs = aggregate_runs(kernel.image.ptx, p.program)
     t1 = time.perf_counter()
-    run.execute()
+    contended: frozenset[int] = frozenset()
+    while True:
+        run = Run(p.program, p.block, kernel.arch, [buf.name for buf in p.buffers], budget,
+                  as_written=not kernel.optimized, control=control, seconds=seconds, contended=contended,
+                  schedule=policies)
+        if not kernel.optimized:
+            from .written import aggregate_runs
+
+            run.record.aggregate_runs = aggregate_runs(kernel.image.ptx, p.program)
+        run.execute()
+        if not run.contended_late:
+            break
+        # a warp took a returning atomic's result from a word another warp had taken one from
+        # before: that earlier result was the GPU's timing too. Again, knowing those words (the
+        # same code and data reach them again; a word found only now is added, a few rounds at most),
+        # from the launch as it was
+        contended = contended | frozenset(run.contended_late)
+        p = prepare(kernel, cfg)
     t2 = time.perf_counter()
-    out = summarize(p, run, cfg)
+    out = summarize(p, run, cfg, policies)
     if timings is not None:
         timings.update(decode=t1 - t0, execute=t2 - t1, cost=time.perf_counter() - t2)
     out.seconds = time.perf_counter() - t0
     return out
 
 
-def summarize(p: Prepared, run: Run, cfg: LaunchConfig) -> KernelRun:
+def summarize(p: Prepared, run: Run, cfg: LaunchConfig, policies: Schedule) -> KernelRun:
     """The counts of an executed :class:`Run` per SASS instruction, shared-memory instructions
     costed with the model's wavefront engine, and the notes on data and timing dependence."""
     program, buffers, kernel = p.program, p.buffers, p.kernel
@@ -388,6 +447,9 @@ def summarize(p: Prepared, run: Run, cfg: LaunchConfig) -> KernelRun:
         for i in np.unique(acc.index[acc.line != static]):
             lines, counts = np.unique(acc.line[acc.index == i], return_counts=True)
             rows[i].line = int(lines[counts.argmax()])
+    for i, ins in enumerate(program.instructions):
+        if ins.pc in run.sched.decided:
+            rows[i].schedule = tuple(sorted(run.sched.decided[ins.pc]))
     shared_idx = {i for i, ins in enumerate(program.instructions) if ins.base in _SHARED_BASES}
     for i in shared_idx:
         rows[i].wavefronts, rows[i].ideal = 0, 0
@@ -419,6 +481,10 @@ def summarize(p: Prepared, run: Run, cfg: LaunchConfig) -> KernelRun:
             notes.append((r.line, f"{r.opcode}: {r.wavefronts:,} wavefronts served; Nsight Compute's source page "
                                   f"shows {r.source_page:,} (it counts a merged 8/16-byte phase that has a bank "
                                   f"conflict as its halves)"))
+    for r in rows:
+        if r.schedule:
+            said = "; ".join(f"{p.name} ({p.score})" for p in policies.policies if p.name in r.schedule)
+            notes.append((r.line, f"{SCHEDULE_NOTE}, {said}: the GPU's scheduling decides them"))
     for k, t in run.data_branches.items():
         names = [n for j, n in enumerate(run.buffers) if t >> j & 1]
         if names:
@@ -442,4 +508,4 @@ def summarize(p: Prepared, run: Run, cfg: LaunchConfig) -> KernelRun:
                          f"reached shared memory (a race or contended atomics): another GPU run may differ"))
     return KernelRun(kernel.arch, kernel.name, kernel.symbol, cfg.block, cfg.block_index, rows, acc, p.arrays, final,
                      timed, timing, sorted(set(notes)), 0.0, run.issued, kernel.optimized, run.printed,
-                     run.printed_dropped, kernel)
+                     run.printed_dropped, policies.name, kernel)

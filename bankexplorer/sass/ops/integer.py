@@ -49,6 +49,14 @@ def _carry_in(iss: Issue, pins) -> np.ndarray | int:
 @op("IADD3", "UIADD3", "IADD", "UIADD")
 def iadd3(iss: Issue) -> None:
     pouts, srcs, pins = _split(iss)
+    if "64" in iss.ins.mods:  # UIADD3.64: register pairs (wgmma descriptors step through shared memory so)
+        if pouts or pins:
+            raise EmulationError(f"{iss.ins.text!r}: a 64-bit add with carries is not modelled")
+        total64 = np.uint64(0)
+        for i in srcs:
+            total64 = total64 + np.asarray(iss.u64(i), np.uint64)
+        iss.set64(0, total64)
+        return
     total = 0
     for i in srcs:
         o = iss.ins.operands[i]

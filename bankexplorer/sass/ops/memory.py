@@ -373,6 +373,8 @@ def atomic(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: 
     pairs = np.unique(np.stack([a, wk]), axis=1)
     shared_addr = np.unique(pairs[0][np.r_[False, pairs[0][1:] == pairs[0][:-1]]]) if pairs.shape[1] > 1 else a[:0]
     got_t[np.isin(a, shared_addr)] |= TIMING
+    if isinstance(space, _SharedSpace) and _returns(iss, dst_i):
+        got_t[_contended_results(iss, space, a, wk, (got_t & TIMING) == 0)] |= TIMING
     order_free = ORDER_FREE_ATOMICS.get(f"{opname}.{dtype}", 0)
     for r in range(int(occ.max(initial=-1)) + 1):
         sel = np.flatnonzero(occ == r)
@@ -414,6 +416,37 @@ def atomic(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: 
         iss.set64(dst_i, full, mask, taint)
     else:
         iss.write(o.index, o.uniform, full.astype(U32), mask, taint)
+
+
+def _returns(iss: Issue, dst_i: int | None) -> bool:
+    """Does this atomic hand its old value to a register (not ``RZ``, not a predicate)?"""
+    if dst_i is None:
+        return False
+    o = iss.ins.operands[dst_i]
+    return isinstance(o, Reg) and not o.zero
+
+
+def _contended_results(iss: Issue, space: "_SharedSpace", a: np.ndarray, warp: np.ndarray,
+                       fresh: np.ndarray) -> np.ndarray:
+    """Lanes (of ``a``) whose returned old value depends on the order in which warps reach the word:
+    several warps perform a returning atomic on it between two barriers. The GPU serves such warps'
+    lanes interleaved (slots to lanes 32, 33, 0, 34, 1 ...: family ``xwarp_atomics``), the emulator
+    one warp after another, so every result there, the first warp's too, is the GPU's timing.
+
+    The first warp to arrive cannot know that others will follow: the run notes each (word, barrier
+    epoch) with the warp that took an untainted result from it (``fresh``: lanes not already marked,
+    as lanes of several warps in one issue are), and where another warp comes after it, the block is
+    executed again knowing those words from the start (:attr:`Run.contended`, :func:`.run.emulate`)."""
+    run = iss.run
+    key = a * (1 << 32) + space.epoch  # word and barrier epoch in one integer
+    known = run.contended
+    hit = np.isin(key, np.fromiter(known, np.int64, len(known))) if known else np.zeros(a.size, bool)
+    seen = run.atomic_takers
+    for k, w, f in zip(*np.unique(np.stack([key, warp, fresh & ~hit]), axis=1)):
+        first = seen.setdefault(int(k), int(w)) if f else seen.get(int(k), int(w))
+        if first != w and int(k) not in known:
+            run.contended_late.add(int(k))
+    return hit
 
 
 def _operand64(iss: Issue, i: int, width: int) -> np.ndarray:
@@ -533,10 +566,14 @@ def _load(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: i
 
 
 def _store(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: int, src: int) -> None:
+    # where a store lands, when the warps' order decided it, decides what those bytes hold: the
+    # address's timing taint goes with the value (``xwarp_atomics`` family: slots taken with a
+    # contended atomicAdd hold other threads' indices on the GPU)
+    at = np.asarray(iss.taint, U32) & TIMING
     iss.taint = 0
     raw = _from_regs(iss, src, width, idx)
-    t = iss.taint
-    space.write(addr[idx], raw, np.asarray(t)[idx] if np.ndim(t) else t, idx)
+    t = np.asarray(iss.taint, U32) | at
+    space.write(addr[idx], raw, t[idx] if np.ndim(t) else t, idx)
 
 
 @op("LDG")
