@@ -303,10 +303,15 @@ class CudaImportDialog(QDialog):
                                     "emulator's budget of warp instructions: minutes)")
         self.stop_button.clicked.connect(self.stop)
         self.stop_button.setVisible(False)
+        self.go_on_button = QPushButton("Go on")
+        self.go_on_button.setToolTip("Let the kernel execute for as long again (it waits where it is)")
+        self.go_on_button.clicked.connect(self.go_on)
+        self.go_on_button.setVisible(False)
         self.status = QLabel()
         self.status.setWordWrap(True)
         buttons = QHBoxLayout()
         buttons.addWidget(self.status, 1)
+        buttons.addWidget(self.go_on_button)
         buttons.addWidget(self.stop_button)
         buttons.addWidget(self.import_button)
         buttons.addWidget(close)
@@ -556,6 +561,11 @@ class CudaImportDialog(QDialog):
         """Stop the kernel that runs now; what it had done is not shown (only where it stopped)."""
         self.runner.stop()
 
+    def go_on(self) -> None:
+        """A kernel that has executed for a while waits to be let on (:data:`.kernel_runner.ASK_AFTER`)."""
+        self.runner.go_on()
+        self.go_on_button.setVisible(False)
+
     def _finished(self, generation: int, out: Outcome) -> None:
         if generation != self._expect:
             return  # a run for a text or launch that has changed since
@@ -660,6 +670,7 @@ class CudaImportDialog(QDialog):
                and problem is None)
         self.import_button.setEnabled(bool(can) or self.state == "running")
         self.stop_button.setVisible(self.state == "running")
+        self.go_on_button.setVisible(self.state == "running" and self.runner.paused is not None)
         if self.state == "running":
             self.progress_timer.start()
         else:
@@ -743,11 +754,18 @@ class CudaImportDialog(QDialog):
         stage, issued = self.runner.progress or ("compiling", 0)
         if stage == "compiling" or not issued:
             return f"Compiling for {launch.arch} and executing one block ({where})…"
-        return f"Executing one block ({where}): {issued:,} warp instructions so far…"
+        line = self.runner.paused
+        if line is not None:
+            at = f", at line {line}" if line else ""
+            return (f"Still executing one block ({where}) after {self.runner.seconds:.0f} s ({issued:,} warp "
+                    f"instructions){at}: an endless or very long loop? <b>Go on</b> lets it run as long again; "
+                    f"<b>Stop</b> ends it.")
+        return f"Executing one block ({where}): {issued:,} warp instructions so far, in {self.runner.seconds:.0f} s…"
 
     def _fill_progress(self) -> None:
         if self.state == "running" and self._launch is not None:
             self._fill_summary(None)
+            self.go_on_button.setVisible(self.runner.paused is not None)
 
     # ---- linking lines, code and the window ---------------------------------------------------------
     def _ours(self) -> bool:

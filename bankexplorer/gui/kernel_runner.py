@@ -65,14 +65,18 @@ def execute(launch: Launch, control=None) -> Outcome:
     code. ``control`` (a ``sass.run.Control``) lets another thread stop the run and follow it."""
     from ..compiler.diagnostics import Diagnostic
     from ..kernels.service import KernelSource, RunFailed, run
+    from ..sass.run import MAX_SECONDS
     from ..sass.to_pattern import PatternTooLarge, kernel_pattern
 
     t0 = time.perf_counter()
     out = Outcome(launch)
     cfg = launch.config()
     try:
+        # a run that asks to go on (Control.ask_after) has no time budget of its own: the user decides
+        seconds = None if control is not None and control.ask_after else MAX_SECONDS
         # a binary: the code as the user built it (``text`` is its source, shown beside it)
-        r = run(KernelSource(launch.text, launch.binary, launch.path, launch.arch), cfg, control=control)
+        r = run(KernelSource(launch.text, launch.binary, launch.path, launch.arch), cfg, control=control,
+                seconds=seconds)
     except RunFailed as e:
         out.message, out.stopped = str(e), e.kind == "stopped"
         if e.diagnostics:  # the compiler's messages, each at its line and column, as the editor words them
@@ -95,6 +99,11 @@ def execute(launch: Launch, control=None) -> Outcome:
     return out
 
 
+#: seconds a kernel executes in the window before it waits for the user to let it go on (or stop
+#: it): an endless loop costs seconds, and a long kernel loses nothing by being asked
+ASK_AFTER = 10.0
+
+
 class KernelRunner(QObject):
     """One run at a time on a worker thread. ``finished(generation, Outcome)`` comes on the
     window's thread; :meth:`submit` returns the generation of the launch it queued."""
@@ -104,6 +113,7 @@ class KernelRunner(QObject):
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
+        self.ask_after: float | None = ASK_AFTER  # seconds of executing before a run asks to go on
         self.generation = 0
         self._running = False
         self._control = None  # the running launch's sass.run.Control
@@ -119,6 +129,24 @@ class KernelRunner(QObject):
         """(stage, warp instructions executed so far) of the running launch; None when none runs."""
         c = self._control
         return (c.stage, c.issued) if self._running and c is not None else None
+
+    @property
+    def seconds(self) -> float:
+        """Seconds the running launch has spent executing its block (0 while it compiles)."""
+        c = self._control
+        return c.seconds if self._running and c is not None else 0.0
+
+    @property
+    def paused(self) -> int | None:
+        """The source line the running launch waits on after :data:`ASK_AFTER` seconds of executing
+        (0: unknown), until :meth:`go_on` or :meth:`stop`; None when it does not wait."""
+        c = self._control
+        return c.paused if self._running and c is not None else None
+
+    def go_on(self) -> None:
+        """Let the waiting launch execute for another :data:`ASK_AFTER` seconds."""
+        if self._control is not None:
+            self._control.go_on()
 
     def submit(self, launch: Launch) -> int:
         self.generation += 1
@@ -145,7 +173,7 @@ class KernelRunner(QObject):
         from ..sass.run import Control
 
         self._running = True
-        control = self._control = Control()
+        control = self._control = Control(ask_after=self.ask_after)
         ref = weakref.ref(self)
 
         def work() -> None:

@@ -27,7 +27,7 @@ from .ops import table_for
 from .record import TIMING, Accesses, Recorder
 from .policy import DEFAULT as DEFAULT_SCHEDULE
 from .policy import Schedule, schedule_named
-from .simt import SELF_ADVANCING, Scheduler
+from .simt import CONTROL, SELF_ADVANCING, Scheduler
 from .state import CONSTANTS_BASE, WARP, Block, Buffer, GlobalMemory
 
 #: warp instructions one run may execute before it stops (a hostile or endless kernel)
@@ -65,11 +65,20 @@ class Control:
     """Another thread's hold on a run (the window's worker runs kernels while the user types):
     :meth:`stop` makes it end with :class:`Stopped` within :data:`CHECK_EVERY` warp instructions
     (an endless loop would otherwise run on for minutes to its budget), and ``issued`` tells how
-    far it got."""
+    far it got. ``ask_after``: seconds of executing after which the run waits, where it is, until
+    :meth:`go_on` (for as long again) or :meth:`stop`: the window's budget in time, which asks
+    instead of ending a long run (``paused`` says where it waits)."""
 
     stage: str = "compiling"  # compiling | executing
     issued: int = 0  # warp instructions executed so far (updated every CHECK_EVERY)
+    ask_after: float | None = None
+    #: while the run waits for :meth:`go_on`: the source line it is on (0: unknown), else None
+    paused: int | None = None
     _stop: threading.Event = field(default_factory=threading.Event, repr=False)
+    _go: threading.Event = field(default_factory=threading.Event, repr=False)
+    _spent: float = field(default=0.0, repr=False)  # seconds executed before the last start or resume
+    _since: float | None = field(default=None, repr=False)  # when executing last started or resumed
+    _ask_at: float = field(default=0.0, repr=False)
 
     def stop(self) -> None:
         self._stop.set()
@@ -77,6 +86,33 @@ class Control:
     @property
     def stopped(self) -> bool:
         return self._stop.is_set()
+
+    @property
+    def seconds(self) -> float:
+        """Seconds spent executing so far (waits for :meth:`go_on` not counted)."""
+        return self._spent + (time.perf_counter() - self._since if self._since is not None else 0.0)
+
+    def begin(self) -> None:
+        """The block starts executing."""
+        self.stage, self._since, self._ask_at = "executing", time.perf_counter(), self.ask_after or 0.0
+
+    def go_on(self) -> None:
+        """Let a run that waits (``paused``) execute for another ``ask_after`` seconds."""
+        self._go.set()
+
+    def checkpoint(self, line: int) -> float:
+        """Where the run looks at its control: past ``ask_after``, wait here for go on or stop.
+        Returns the seconds it waited (the run's time budget does not count them)."""
+        if self.ask_after is None or self._since is None or self.seconds < self._ask_at:
+            return 0.0
+        t = time.perf_counter()
+        self._spent, self._since, self.paused = self.seconds, None, line
+        while not self._go.wait(0.05) and not self.stopped:
+            pass
+        self._go.clear()
+        self._ask_at = self._spent + self.ask_after
+        self._since, self.paused = time.perf_counter(), None
+        return self._since - t
 
 
 class CompileFailed(LaunchError):
@@ -265,16 +301,39 @@ class Run:
         c = self.control
         if c is not None:
             c.issued = self.issued
+            waited = c.checkpoint(ins.line)
+            if waited and self._deadline is not None:
+                self._deadline += waited
             if c.stopped:
                 raise Stopped(f"stopped on request after {self.issued:,} warp instructions, at line {ins.line}",
                               ins.line)
         self._check_at = min(self.budget, self.issued + CHECK_EVERY)
 
     # ------------------------------------------------------------------ the loop
+    def _steps(self) -> list[tuple]:
+        """Per instruction, what its issues need, looked up once (not on every issue): the
+        instruction, its semantics (None: not modelled), whether it is control flow (its semantics
+        are :mod:`.simt`'s, which reads where the issuing groups are), whether its threads move on
+        themselves (:data:`.simt.SELF_ADVANCING`), and whether it is a guarded branch whose
+        predicate's data taint is noted (:attr:`data_branches`)."""
+        steps = []
+        for ins in self.program.instructions:
+            base = ins.base
+            steps.append((ins, self.table.get(base), base in CONTROL or base in SELF_ADVANCING,
+                          base in SELF_ADVANCING,
+                          base in ("BRA", "BREAK") and ins.guard is not None and not ins.guard.true))
+        return steps
+
     def execute(self) -> None:
-        program, table, sched = self.program, self.table, self.sched
-        index_of = program.index_of
-        bases = [ins.base for ins in program.instructions]
+        """Issue until every thread has exited. Where the same threads run straight-line code in
+        lockstep (:meth:`.Scheduler.straight_on`), the groups are moved on once per stretch
+        (:meth:`.Scheduler.moved_on`), before the next control-flow instruction, not per issue."""
+        sched, record = self.sched, self.record
+        index_of = self.program.index_of
+        steps = self._steps()
+        if self.control is not None:
+            self.control.begin()
+        memos: list[dict] = [{} for _ in steps]  # per instruction: what its semantics worked out once (Issue.memo)
         with np.errstate(all="ignore"):
             while True:
                 nxt = sched.next()
@@ -282,16 +341,19 @@ class Run:
                     return
                 pc, S = nxt
                 warps = int(S.reshape(-1, WARP).any(axis=1).sum())
-                threads = int(S.sum())
+                threads = int(np.count_nonzero(S))
+                start, pending = pc, 0  # straight-line issues since start that the groups have not been moved by
                 while True:  # the same threads issue on, instruction after instruction, while straight_on says so
                     k = index_of[pc]
-                    ins, base = program.instructions[k], bases[k]
-                    fn = table.get(base)
+                    ins, fn, control, self_advancing, guarded_branch = steps[k]
                     if fn is None:
-                        raise EmulationError(f"the SASS instruction {ins.text!r} ({base}) is not modelled, so this "
-                                             f"kernel cannot be executed", ins.line)
-                    iss = Issue(self, ins, S)
-                    self.record.issue(k, warps, threads, S, iss.on)
+                        raise EmulationError(f"the SASS instruction {ins.text!r} ({ins.base}) is not modelled, so "
+                                             f"this kernel cannot be executed", ins.line)
+                    if control and pending:
+                        sched.moved_on(start, pending)
+                        pending = 0
+                    iss = Issue(self, ins, S, memos[k])
+                    record.issue(k, warps, threads, S, iss.on)
                     self.issued += warps
                     if self.issued > self._check_at:
                         self._checkpoint(ins)
@@ -301,16 +363,21 @@ class Run:
                         raise
                     except (LookupError, ValueError, TypeError, AttributeError) as e:
                         raise EmulationError(f"cannot execute {ins.text!r}: {e}", ins.line) from None
-                    if base in ("BRA", "BREAK") and ins.guard is not None and not ins.guard.true:
+                    if guarded_branch:
                         t = np.bitwise_or.reduce(np.where(S, self.block.PTT[ins.guard.index] if not ins.guard.uniform
                                                           else self.block.UPT[ins.guard.index][self.block.warp_of], 0))
                         if t:
                             self.data_branches[k] = self.data_branches.get(k, 0) | int(t)
-                    if base in SELF_ADVANCING:
+                    if self_advancing:
                         break
-                    if sched.straight_on(pc, iss):
+                    if sched.straight(pc, iss):
+                        if not pending:
+                            start = pc
+                        pending += 1
                         pc += 16
                         continue
+                    if pending:
+                        sched.moved_on(start, pending)
                     sched.advance(pc, iss)
                     break
 

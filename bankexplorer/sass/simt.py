@@ -399,16 +399,26 @@ class Scheduler:
         all go on to ``pc + 16`` and the next issue is theirs again with no decision to make. Then
         this moves them on as :meth:`advance` would and says so; the caller issues ``pc + 16`` with
         the same threads."""
-        if not self.alone or iss.jumps or iss.exited is not None or pc + 16 not in self.run.program.index_of:
+        if not self.straight(pc, iss):
             return False
-        memory = pc + 16 in self.memory_pcs
-        for g in self.chosen:
-            g.pc, g.age = pc + 16, g.age + 1
-            self.issues[g.warp] += 1
-            g.memory |= memory
-        if self.unsettled_any:
-            self._note_decided(pc + 16, self.chosen)
+        self.moved_on(pc, 1)
         return True
+
+    def straight(self, pc: int, iss: Issue) -> bool:
+        """Whether :meth:`straight_on` moves the issuing groups on, without moving them."""
+        return self.alone and not iss.jumps and iss.exited is None and pc + 16 in self.run.program.index_of
+
+    def moved_on(self, pc: int, n: int) -> None:
+        """What ``n`` calls of :meth:`straight_on` from ``pc`` do, at once (the run defers them over
+        a stretch of straight-line code: nothing reads the issuing groups meanwhile)."""
+        memory = any(pc + 16 * j in self.memory_pcs for j in range(1, n + 1))
+        for g in self.chosen:
+            g.pc, g.age = pc + 16 * n, g.age + n
+            self.issues[g.warp] += n
+            g.memory |= memory
+        if self.unsettled_any:  # an inexact policy decided these groups: so are the counts they issue
+            for j in range(1, n + 1):
+                self._note_decided(pc + 16 * j, self.chosen)
 
     def _hold(self, key: tuple, warp: int, bits: int, pc: int) -> None:
         ws = self.waiting.setdefault(key, {})
@@ -774,7 +784,7 @@ def op_b2r(iss: Issue) -> None:
 
 def op_trap(iss: Issue) -> None:
     if iss.on.any():
-        raise EmulationError(f"line {iss.ins.line}: the kernel traps (an assert or __trap()) at {iss.ins.text!r}")
+        raise EmulationError(f"the kernel traps (an assert or __trap()) at {iss.ins.text!r}", iss.ins.line)
 
 
 #: opcodes whose semantics move the issuing threads on themselves (waits, barriers)

@@ -14,7 +14,7 @@ import numpy as np
 from ...model import hardware as hwr
 from ..issue import EmulationError, Issue
 from ..operands import Mem, Pred, Reg
-from ..state import LOCAL_WINDOW, SHARED_WINDOW, MemoryFault
+from ..state import LOCAL_WINDOW, SHARED_WINDOW, WRITERS, MemoryFault
 from . import op
 
 U32 = np.uint32
@@ -57,8 +57,12 @@ def _from_regs(iss: Issue, src: int, width: int, idx: np.ndarray) -> np.ndarray:
     o = iss.ins.operands[src]
     n = max(1, width // 4)
     if isinstance(o, Reg):
-        regs = [np.broadcast_to(iss.bits(Reg(o.index + j, o.uniform) if not o.zero else o), (iss.b.lanes,))[idx]
-                for j in range(n)]
+        regs = []
+        for j in range(n):
+            v = iss.bits(o if j == 0 or o.zero else Reg(o.index + j, o.uniform))
+            regs.append(v[idx] if np.ndim(v) else np.full(idx.size, v, U32))
+        if n == 1:
+            return np.asarray(regs[0], U32).reshape(-1, 1).view(np.uint8)[:, :width]
     else:
         regs = [np.broadcast_to(np.asarray(iss.u(src), U32), (iss.b.lanes,))[idx]] + \
                [np.zeros(idx.size, U32)] * (n - 1)
@@ -68,13 +72,20 @@ def _from_regs(iss: Issue, src: int, width: int, idx: np.ndarray) -> np.ndarray:
 
 
 def _write_regs(iss: Issue, dst: int, regs: list[np.ndarray], idx: np.ndarray, taint) -> None:
+    """Registers dst, dst+1... of lanes ``idx`` (ascending, as ``np.flatnonzero`` gives them)."""
     o = iss.ins.operands[dst]
     if not isinstance(o, Reg) or o.zero:
         return
-    mask = np.zeros(iss.b.lanes, bool)
+    lanes = iss.b.lanes
+    if idx.size == lanes:  # every lane: the values are in lane order already
+        mask = iss.on if iss.on.size == lanes else np.ones(lanes, bool)
+        for j, r in enumerate(regs):
+            iss.write(o.index + j, o.uniform, r, mask, taint)
+        return
+    mask = np.zeros(lanes, bool)
     mask[idx] = True
     for j, r in enumerate(regs):
-        full = np.zeros(iss.b.lanes, U32)
+        full = np.zeros(lanes, U32)
         full[idx] = r
         iss.write(o.index + j, o.uniform, full, mask, taint)
 
@@ -82,13 +93,14 @@ def _write_regs(iss: Issue, dst: int, regs: list[np.ndarray], idx: np.ndarray, t
 def _check(addr: np.ndarray, width: int, size: int, space: str, iss: Issue) -> None:
     if addr.size == 0:
         return
-    bad = (addr < 0) | (addr + width > size)
-    if bad.any():
+    # the usual case in two reductions; where they fail, the first bad lane is named
+    if addr.min() < 0 or addr.max() + width > size:
+        bad = (addr < 0) | (addr + width > size)
         a = int(addr[np.flatnonzero(bad)[0]])
         # (the emulator names the instruction and its line around this message)
         raise MemoryFault(f"{space} address {a:#x} is outside the {size:,} bytes of {space} memory"
                           + (block_hint(iss.b.dim) if space == "shared" else ""))
-    if (addr % width).any() and width > 1:
+    if width > 1 and (addr & (width - 1) if width & (width - 1) == 0 else addr % width).any():
         a = int(addr[np.flatnonzero(addr % width)[0]])
         raise MemoryFault(f"{space} address {a:#x} is not aligned to {width} bytes")
 
@@ -116,52 +128,107 @@ class _Space:
 
 class _SharedSpace(_Space):
     """Shared memory, with each byte's data taint and the warp that last wrote it (and when, in
-    barriers completed): a value another warp wrote since the last barrier depends on timing."""
+    barriers completed): a value another warp wrote since the last barrier depends on timing.
+
+    The bytes an access touches are indexed byte-major, ``(width, lanes)`` (:func:`_bytes_of`): numpy
+    reduces over the short byte axis far faster that way than along rows of 4 or 8 bytes, and these
+    run on every shared-memory issue."""
 
     def __init__(self, iss: Issue):
         b = iss.b
         self.data, self.taint, self.iss = b.shared, b.shared_taint, iss
-        self.writer, self.when, self.atomic = b.shared_writer, b.shared_epoch, b.shared_atomic
-        self.epoch = iss.run.sched.epoch
+        self.stamp, self.atomic = b.shared_stamp, b.shared_atomic
+        #: a byte whose stamp is above this was written since the last barrier (``Block.shared_stamp``)
+        self.since = iss.run.sched.epoch * WRITERS
+
+    def _mine(self, lanes) -> np.ndarray:
+        """The stamp a write of ``lanes`` (an index array, or one lane) leaves now, per lane."""
+        w = self.iss.b.warp_of
+        w = w if isinstance(lanes, np.ndarray) and lanes.size == w.size else w[lanes]
+        return w + (self.since + 1)
 
     def read(self, addr, width, lanes):
-        idx = addr[:, None] + np.arange(width)
-        t = np.bitwise_or.reduce(self.taint[idx], axis=1)
-        warp = self.iss.b.warp_of[lanes][:, None]
-        raced = ((self.writer[idx] >= 0) & (self.writer[idx] != warp) & (self.when[idx] == self.epoch)).any(axis=1)
-        return self.data[idx], np.where(raced, t | TIMING, t)
+        idx = _bytes_of(addr, width)
+        b = self.iss.b
+        t = np.bitwise_or.reduce(self.taint[idx], axis=0) if b.shared_tainted else np.zeros(addr.size, U32)
+        words = _words(self.data, width)
+        if words is not None:  # aligned (every shared access is checked so): a word per lane, no byte gather
+            data = words[addr >> _SHIFT[width]].view(np.uint8).reshape(-1, width)
+        else:
+            data = np.ascontiguousarray(self.data[idx].T)
+        if b.shared_written != self.iss.run.sched.epoch:  # nothing was written since the last barrier
+            return data, t
+        st = self.stamp[idx]
+        # written since the last barrier by another warp
+        raced = ((st > self.since) & (st != self._mine(lanes))).any(axis=0)
+        return data, np.where(raced, t | TIMING, t)
 
     def write(self, addr, raw, taint, lanes, atomic_op=0):
-        idx = addr[:, None] + np.arange(raw.shape[1])
-        warp = self.iss.b.warp_of[lanes][:, None]
+        width = raw.shape[1]
+        idx = _bytes_of(addr, width)
+        words = _words(self.data, width)
+        if words is not None:
+            words_in = np.ascontiguousarray(raw).view(words.dtype).reshape(-1)
+        raw = raw.T
+        mine = self._mine(lanes)
         # another warp wrote here since the last barrier: which store lands last is up to timing,
         # unless both writes are the same order-free atomic (integer add, min, max, and, or, xor):
         # then what the word holds once all of them are done is the same in any order; likewise a
         # plain store of the byte the other warp left there (flags set to 1 by several warps)
-        raced = (self.writer[idx] >= 0) & (self.writer[idx] != warp) & (self.when[idx] == self.epoch)
-        t = np.broadcast_to(np.asarray(taint, U32).reshape(-1, 1) if np.ndim(taint) else U32(taint), idx.shape)
+        st = self.stamp[idx]
+        raced = (st > self.since) & (st != mine)
+        t = np.asarray(taint, U32) if np.ndim(taint) else U32(taint)  # per lane (broadcast over the bytes) or one
         if atomic_op:
             raced &= self.atomic[idx] != atomic_op
             t = t | (self.taint[idx] & TIMING)  # combined with the old value: a raced old value stays raced
-        else:
+        elif raced.any():
             same = raced & (self.data[idx] == raw) & (self.atomic[idx] == 0)
-            raced = (raced & ~same) | _raced_within(idx, raw, warp)
+            raced &= ~same
             t = np.where(same, t | (self.taint[idx] & TIMING), t)  # a byte already raced stays raced
-        self.data[idx] = raw
-        self.taint[idx] = np.where(raced, t | TIMING, t)
-        self.writer[idx] = warp
-        self.when[idx] = self.epoch
+        if words is not None:  # aligned: a word per lane (repeated words: the last lane's, as bytes would)
+            words[addr >> _SHIFT[width]] = words_in
+        else:
+            self.data[idx] = raw
+        self.stamp[idx] = mine
         self.atomic[idx] = atomic_op
+        b = self.iss.b
+        b.shared_written = self.iss.run.sched.epoch
+        if not atomic_op:
+            raced |= _raced_within(idx, raw, mine, self.stamp)
+        if b.shared_tainted or np.ndim(t) or t or raced.any():
+            self.taint[idx] = np.where(raced, t | TIMING, t)
+            b.shared_tainted = True
 
 
-def _raced_within(idx: np.ndarray, raw: np.ndarray, warp: np.ndarray) -> np.ndarray:
+_BYTE_COLUMNS: dict[int, np.ndarray] = {}
+_WORD_TYPES = {4: np.uint32, 8: np.uint64}
+_SHIFT = {4: 2, 8: 3}
+
+
+def _words(data: np.ndarray, width: int) -> np.ndarray | None:
+    """Shared memory as ``width``-byte words (4 or 8), where it divides into them; else None."""
+    dt = _WORD_TYPES.get(width)
+    return data.view(dt) if dt is not None and data.size % width == 0 else None
+
+
+def _bytes_of(addr: np.ndarray, width: int) -> np.ndarray:
+    """The byte addresses of ``width``-byte accesses at ``addr``: (width, lanes), byte-major."""
+    cols = _BYTE_COLUMNS.get(width)
+    if cols is None:
+        cols = _BYTE_COLUMNS[width] = np.arange(width, dtype=np.int64)[:, None]
+    return cols + addr
+
+
+def _raced_within(idx: np.ndarray, raw: np.ndarray, warp: np.ndarray, writer: np.ndarray) -> np.ndarray:
     """Bytes that warps issuing one store together write with different values: the GPU runs
     those warps in some order, so which value lands is up to timing (one warp's own lanes land in
-    a fixed order). (rows, width) bool."""
-    a, v = idx.ravel(), raw.ravel()
-    w = np.broadcast_to(warp, idx.shape).ravel()
-    if a.size < 2 or w.min() == w.max():
+    a fixed order). ``idx``, ``raw``: (width, lanes); ``warp``: each lane's (any number that tells
+    warps apart); ``writer``: the same numbers per byte, this store's already written (a byte that
+    two warps wrote holds one of theirs, so the usual case, no byte written by two warps, is told
+    without a sort). (width, lanes) bool."""
+    if idx.size < 2 or np.ndim(warp) == 0 or warp.min() == warp.max() or not (writer[idx] != warp).any():
         return np.zeros(idx.shape, bool)
+    a, v, w = idx.ravel(), raw.ravel(), np.broadcast_to(warp, idx.shape).ravel()
     order = np.argsort(a, kind="stable")
     sa, sv, sw = a[order], v[order].astype(np.int64), w[order]
     start = np.flatnonzero(np.r_[True, sa[1:] != sa[:-1]])
@@ -174,6 +241,12 @@ def _raced_within(idx: np.ndarray, raw: np.ndarray, warp: np.ndarray) -> np.ndar
 
 def _shared(iss: Issue) -> _Space:
     return _SharedSpace(iss)
+
+
+def _of(v: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """``v[idx]`` for the lanes ``idx`` (ascending): ``v`` itself when they are every lane (the usual
+    case, no copy: the callers only read it)."""
+    return v if idx.size == v.size else v[idx]
 
 
 def _split_generic(iss: Issue, addr: np.ndarray, idx: np.ndarray):
@@ -190,7 +263,7 @@ def lds(iss: Issue) -> None:
     width = width_of(iss.ins.mods)
     addr = iss.address(_mem_index(iss.ins))
     idx = np.flatnonzero(iss.on)
-    _check(addr[idx], width, iss.b.shared.size, "shared", iss)
+    _check(_of(addr, idx), width, iss.b.shared.size, "shared", iss)
     iss.run.record.shared_access(iss, "load", width, addr, iss.on)
     _load(iss, _shared(iss), addr, idx, width)
 
@@ -201,7 +274,7 @@ def sts(iss: Issue) -> None:
     m = _mem_index(iss.ins)
     addr = iss.address(m)
     idx = np.flatnonzero(iss.on)
-    _check(addr[idx], width, iss.b.shared.size, "shared", iss)
+    _check(_of(addr, idx), width, iss.b.shared.size, "shared", iss)
     iss.run.record.shared_access(iss, "store", width, addr, iss.on)
     _store(iss, _shared(iss), addr, idx, width, m + 1)
 
@@ -559,9 +632,13 @@ class _LocalView(_Space):
 
 def _load(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: int, dst: int = 0) -> None:
     at = iss.taint
-    raw, t = space.read(addr[idx], width, idx)
-    full_t = np.zeros(iss.b.lanes, U32)
-    full_t[idx] = np.asarray(t, U32) | (np.asarray(at)[idx] if np.ndim(at) else U32(at))
+    raw, t = space.read(_of(addr, idx), width, idx)
+    t = np.asarray(t, U32) | (np.asarray(at)[idx] if np.ndim(at) else U32(at))
+    if idx.size == iss.b.lanes:  # every lane, in order (idx: ascending): t is theirs already (or one for all)
+        full_t = t
+    else:
+        full_t = np.zeros(iss.b.lanes, U32)
+        full_t[idx] = t
     _write_regs(iss, dst, _to_regs(raw, width, _signed(iss.ins.mods)), idx, full_t)
 
 
@@ -573,7 +650,7 @@ def _store(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: 
     iss.taint = 0
     raw = _from_regs(iss, src, width, idx)
     t = np.asarray(iss.taint, U32) | at
-    space.write(addr[idx], raw, t[idx] if np.ndim(t) else t, idx)
+    space.write(_of(addr, idx), raw, _of(t, idx) if np.ndim(t) else t, idx)
 
 
 @op("LDG")
