@@ -347,8 +347,8 @@ class Run:
                     k = index_of[pc]
                     ins, fn, control, self_advancing, guarded_branch = steps[k]
                     if fn is None:
-                        raise EmulationError(f"line {ins.line}: the SASS instruction {ins.text!r} ({ins.base}) is "
-                                             f"not modelled, so this kernel cannot be executed")
+                        raise EmulationError(f"the SASS instruction {ins.text!r} ({ins.base}) is not modelled, so "
+                                             f"this kernel cannot be executed", ins.line)
                     if control and pending:
                         sched.moved_on(start, pending)
                         pending = 0
@@ -362,7 +362,7 @@ class Run:
                     except EmulationError:
                         raise
                     except (LookupError, ValueError, TypeError, AttributeError) as e:
-                        raise EmulationError(f"line {ins.line}: cannot execute {ins.text!r}: {e}") from None
+                        raise EmulationError(f"cannot execute {ins.text!r}: {e}", ins.line) from None
                     if guarded_branch:
                         t = np.bitwise_or.reduce(np.where(S, self.block.PTT[ins.guard.index] if not ins.guard.uniform
                                                           else self.block.UPT[ins.guard.index][self.block.warp_of], 0))

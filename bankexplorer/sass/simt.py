@@ -604,8 +604,8 @@ def op_bra(iss: Issue) -> None:
         taken = taken & iss.pred(first)
     target = _target(iss)
     if target == ins.pc and taken.any():  # nothing runs between two issues of it: no way out
-        raise EmulationError(f"line {ins.line}: {ins.text!r} branches to itself, so the threads that take it "
-                             f"never finish (an endless loop: on the GPU the kernel would hang)")
+        raise EmulationError(f"{ins.text!r} branches to itself, so the threads that take it never finish (an "
+                             f"endless loop: on the GPU the kernel would hang)", ins.line)
     iss.jump(taken, target)
 
 
@@ -784,7 +784,7 @@ def op_b2r(iss: Issue) -> None:
 
 def op_trap(iss: Issue) -> None:
     if iss.on.any():
-        raise EmulationError(f"line {iss.ins.line}: the kernel traps (an assert or __trap()) at {iss.ins.text!r}")
+        raise EmulationError(f"the kernel traps (an assert or __trap()) at {iss.ins.text!r}", iss.ins.line)
 
 
 #: opcodes whose semantics move the issuing threads on themselves (waits, barriers)
