@@ -1,13 +1,25 @@
-"""What the ``make_extraN_inputs.py`` scripts share: writing the arrays a batch's ``// input:``
-lines name (the types and sizes the measuring launcher takes), and their command line."""
+"""What every batch's input recipe shares: writing the arrays a batch's ``// input:`` lines name
+(the types and sizes the measuring launcher takes), the generators several batches draw from, and
+the recipes' command line.
+
+A batch of measured kernels keeps its recipe beside its data, as
+``resources/hardware/kernels/BATCH/make_inputs.py`` (a ``make(out)`` that writes the arrays from
+fixed seeds); ``recipes()`` finds them, so that a test can run each into a temporary folder and
+compare with the committed ``.npy`` files byte for byte."""
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Callable
 
 import numpy as np
+
+#: where the measured kernels live, one folder a batch
+KERNELS = Path(__file__).resolve().parent.parent / "resources" / "hardware" / "kernels"
 
 #: what ``measure_persass.py`` copies into a buffer as raw bytes, and the emulator reads back
 DTYPES = (np.int32, np.uint32, np.uint8, np.float32)
@@ -35,11 +47,43 @@ def csr(adj: list[set[int]]) -> tuple[np.ndarray, np.ndarray]:
     return np.array(ptr, np.int32), np.array(col, np.int32)
 
 
-def save(out: Path, arrays: dict[str, np.ndarray], max_bytes: int = 16 * 1024) -> dict[str, np.ndarray]:
+def sparse_csr(rng: np.random.Generator, rows: int, cols: int, max_nnz: int) -> tuple[np.ndarray, ...]:
+    """A random sparse matrix in CSR: 0..max_nnz entries a row (skewed: most rows short), sorted
+    distinct columns, values small multiples of 1/4."""
+    ptr, col = [0], []
+    for _ in range(rows):
+        k = int(min(rng.geometric(0.22) - 1, max_nnz))
+        col += sorted(rng.choice(cols, k, replace=False).tolist())
+        ptr.append(len(col))
+    val = rng.integers(-8, 9, len(col)).astype(np.float32) * np.float32(0.25)
+    return np.array(ptr, np.int32), np.array(col, np.int32), val
+
+
+def undirected(rng: np.random.Generator, n: int, extra: int, components: int) -> tuple[np.ndarray, np.ndarray]:
+    """An undirected graph in CSR with sorted adjacency: ``components`` groups of nodes (a random
+    node labelling), each a path plus ``extra`` random edges inside the group."""
+    label = rng.permutation(n)
+    groups = np.array_split(label, components)
+    adj: list[set[int]] = [set() for _ in range(n)]
+    for g in groups:
+        for a, b in zip(g[:-1], g[1:]):
+            adj[a].add(int(b)); adj[b].add(int(a))
+        for _ in range(extra * len(g) // n):
+            a, b = rng.choice(g, 2)
+            if a != b:
+                adj[a].add(int(b)); adj[b].add(int(a))
+    return csr(adj)
+
+
+def save(out: Path, arrays: dict[str, np.ndarray], max_bytes: int = 16 * 1024,
+         dtypes: tuple[type, ...] = DTYPES) -> dict[str, np.ndarray]:
+    """Write each array as ``out/NAME.npy`` (C order), refusing one too large or of a type the
+    launcher does not take."""
     out.mkdir(parents=True, exist_ok=True)
     for name, arr in arrays.items():
-        assert arr.nbytes <= max_bytes, name
-        assert arr.dtype in DTYPES, name
+        if arr.nbytes > max_bytes or arr.dtype not in dtypes:
+            raise ValueError(f"{name}: {arr.dtype} x {arr.size} ({arr.nbytes} bytes); the launcher takes "
+                             f"{', '.join(np.dtype(d).name for d in dtypes)} up to {max_bytes} bytes")
         np.save(out / f"{name}.npy", np.ascontiguousarray(arr))
     return arrays
 
@@ -49,3 +93,21 @@ def main(make: Callable[[Path], dict[str, np.ndarray]], default_out: Path, doc: 
     ap.add_argument("--out", type=Path, default=default_out)
     for name, arr in make(ap.parse_args().out).items():
         print(f"{name}.npy  {arr.dtype}  {arr.shape}")
+
+
+def recipes(root: Path = KERNELS) -> dict[str, Path]:
+    """Each batch's input recipe under ``root``, by its batch folder (relative, '/'-separated)."""
+    return {p.parent.relative_to(root).as_posix(): p for p in sorted(root.rglob("make_inputs.py"))}
+
+
+def load_recipe(path: Path) -> ModuleType:
+    """A batch's ``make_inputs.py`` as a module (its ``make(out)`` writes the batch's arrays)."""
+    if str(Path(__file__).resolve().parent) not in sys.path:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+    name = "make_inputs_" + path.parent.name
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"{path}: not a Python module")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -7,19 +7,21 @@ rest stays zero) and in the emulator (``--arg NAME=FILE.npy``).
 Only int32, uint32, uint8 and float32 arrays are written; kernels that read 16-bit or 64-bit
 values get them packed into ``uint32`` words (little-endian).
 
-usage: python scripts/make_extra16_inputs.py [--out resources/hardware/kernels/extra16]
+usage: python resources/hardware/kernels/extra16/make_inputs.py [--out DIR]  (default: this folder)
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import numpy as np
 
-import kernel_inputs  # scripts/kernel_inputs.py
 
-ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "resources" / "hardware" / "kernels" / "extra16"
+ROOT = Path(__file__).resolve().parents[4]  # the checkout: this file is resources/hardware/kernels/BATCH/
+OUT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT / "scripts"))
+import kernel_inputs  # noqa: E402  (scripts/kernel_inputs.py: what every batch's recipe shares)
 
 
 def zipf(rng: np.random.Generator, n: int, k: int, s: float) -> np.ndarray:

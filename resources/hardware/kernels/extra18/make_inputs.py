@@ -4,19 +4,21 @@ lines of its kernels): small, C-order, from one fixed seed, so the files in the 
 made again byte for byte. Each fills the start of its pointer parameter's buffer on the GPU (the
 rest stays zero) and in the emulator (``--arg NAME=FILE.npy``).
 
-usage: python scripts/make_extra18_inputs.py [--out resources/hardware/kernels/extra18]
+usage: python resources/hardware/kernels/extra18/make_inputs.py [--out DIR]  (default: this folder)
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import numpy as np
 
-import kernel_inputs  # scripts/kernel_inputs.py
 
-ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "resources" / "hardware" / "kernels" / "extra18"
+ROOT = Path(__file__).resolve().parents[4]  # the checkout: this file is resources/hardware/kernels/BATCH/
+OUT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT / "scripts"))
+import kernel_inputs  # noqa: E402  (scripts/kernel_inputs.py: what every batch's recipe shares)
 
 
 def trie(rng: np.random.Generator, words: int, length: int) -> tuple[np.ndarray, np.ndarray]:

@@ -2,18 +2,21 @@
 """Write the input arrays of resources/hardware/kernels/extra15/ (the ``// input:`` lines of its
 kernels) from one fixed seed, byte for byte reproducible.
 
-usage: python scripts/make_extra15_inputs.py [--out resources/hardware/kernels/extra15]
+usage: python resources/hardware/kernels/extra15/make_inputs.py [--out DIR]  (default: this folder)
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import numpy as np
 
-import kernel_inputs  # scripts/kernel_inputs.py
 
-OUT = Path(__file__).resolve().parent.parent / "resources" / "hardware" / "kernels" / "extra15"
+ROOT = Path(__file__).resolve().parents[4]  # the checkout: this file is resources/hardware/kernels/BATCH/
+OUT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT / "scripts"))
+import kernel_inputs  # noqa: E402  (scripts/kernel_inputs.py: what every batch's recipe shares)
 
 
 def make(out: Path) -> dict[str, np.ndarray]:

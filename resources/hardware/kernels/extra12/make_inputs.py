@@ -8,19 +8,21 @@ Only int32, uint32, uint8 and float32 arrays are written; the one kernel that re
 (``cub_histogram_ushort``) gets them packed two to a ``uint32`` (little-endian, so the bytes are
 those of the ``unsigned short`` array it reads).
 
-usage: python scripts/make_extra12_inputs.py [--out resources/hardware/kernels/extra12]
+usage: python resources/hardware/kernels/extra12/make_inputs.py [--out DIR]  (default: this folder)
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import numpy as np
 
-import kernel_inputs  # scripts/kernel_inputs.py
 
-ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "resources" / "hardware" / "kernels" / "extra12"
+ROOT = Path(__file__).resolve().parents[4]  # the checkout: this file is resources/hardware/kernels/BATCH/
+OUT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT / "scripts"))
+import kernel_inputs  # noqa: E402  (scripts/kernel_inputs.py: what every batch's recipe shares)
 
 WORDS = ("the of and to in is that for it as was with be by on not he this are or his from at which "
          "but have an they you were her she there had all one word their we can been has more if no "

@@ -4,18 +4,20 @@ lines of its kernels): small, C-order, from one fixed seed, so the files in the 
 made again byte for byte. Each fills the start of its pointer parameter's buffer on the GPU (the
 rest stays zero) and in the emulator (``--arg NAME=FILE.npy``).
 
-usage: python scripts/make_extra11_inputs.py [--out resources/hardware/kernels/extra11]
+usage: python resources/hardware/kernels/extra11/make_inputs.py [--out DIR]  (default: this folder)
 """
 
 from __future__ import annotations
 
-import argparse
+import sys
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "resources" / "hardware" / "kernels" / "extra11"
+ROOT = Path(__file__).resolve().parents[4]  # the checkout: this file is resources/hardware/kernels/BATCH/
+OUT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT / "scripts"))
+import kernel_inputs  # noqa: E402  (scripts/kernel_inputs.py: what every batch's recipe shares)
 
 WORDS = ("the of and to in is that for it as was with be by on not he this are or his from at which "
          "but have an they you were her she there had all one word their we can been has more if no "
@@ -81,20 +83,8 @@ def make(out: Path) -> dict[str, np.ndarray]:
     g = np.exp(-((np.arange(5) - 2) ** 2) / 2.0)
     arrays["weights_25"] = (np.outer(g, g) / np.outer(g, g).sum()).astype(np.float32).ravel()
 
-    out.mkdir(parents=True, exist_ok=True)
-    for name, a in arrays.items():
-        assert a.nbytes <= 64 * 1024, name
-        np.save(out / f"{name}.npy", np.ascontiguousarray(a))
-    return arrays
-
-
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=OUT)
-    args = ap.parse_args()
-    for name, a in make(args.out).items():
-        print(f"{name}.npy  {a.dtype}  {a.shape}")
+    return kernel_inputs.save(out, arrays, max_bytes=64 * 1024, dtypes=kernel_inputs.DTYPES + (np.uint64,))
 
 
 if __name__ == "__main__":
-    main()
+    kernel_inputs.main(make, OUT, __doc__)

@@ -4,20 +4,21 @@ lines of its kernels): small, C-order, from one fixed seed, so the files in the 
 made again byte for byte. Each fills the start of its pointer parameter's buffer on the GPU (the
 rest stays zero) and in the emulator (``--arg NAME=FILE.npy``).
 
-usage: python scripts/make_extra20_inputs.py [--out resources/hardware/kernels/extra20]
+usage: python resources/hardware/kernels/extra20/make_inputs.py [--out DIR]  (default: this folder)
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import numpy as np
 
-import kernel_inputs  # scripts/kernel_inputs.py
-from make_extra19_inputs import csr, undirected
 
-ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "resources" / "hardware" / "kernels" / "extra20"
+ROOT = Path(__file__).resolve().parents[4]  # the checkout: this file is resources/hardware/kernels/BATCH/
+OUT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT / "scripts"))
+import kernel_inputs  # noqa: E402  (scripts/kernel_inputs.py: what every batch's recipe shares)
 
 P = 998244353  # NTT prime: 119 * 2**23 + 1, primitive root 3
 
@@ -112,9 +113,9 @@ def make(out: Path) -> dict[str, np.ndarray]:
     a["bytes_4096"] = rng.integers(0, 256, 4096).astype(np.uint8)
     a["idx_1024"] = rng.integers(0, 1024, 1024).astype(np.int32)
     a["ntt_roots_256"] = ntt_roots()
-    a["csr_ptr_257"], a["csr_col"], a["csr_val"] = csr(rng, 256, 1024, 14)
+    a["csr_ptr_257"], a["csr_col"], a["csr_val"] = kernel_inputs.sparse_csr(rng, 256, 1024, 14)
     assert a["csr_ptr_257"][-1] <= 2048
-    a["g_ptr_257"], a["g_col"] = undirected(rng, 256, 500, 2)
+    a["g_ptr_257"], a["g_col"] = kernel_inputs.undirected(rng, 256, 500, 2)
     assert a["g_ptr_257"][-1] <= 4096
     # cuckoo: 400 distinct keys (never the empty marker), queries 60 % present
     ck = rng.choice(np.arange(1, 1 << 31, 9973, dtype=np.int64), 512, replace=False).astype(np.uint32)

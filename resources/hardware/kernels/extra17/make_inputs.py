@@ -9,19 +9,21 @@ time: the wavefronts each half (8-byte) or quarter (16-byte) costs alone, whethe
 slots overlap, whether they hold the same words, whether neighbours are inactive or equal; the
 random ones (fixed seed) draw sparse and paired lane sets with conflicts.
 
-usage: python scripts/make_extra17_inputs.py [--out resources/hardware/kernels/extra17]
+usage: python resources/hardware/kernels/extra17/make_inputs.py [--out DIR]  (default: this folder)
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import numpy as np
 
-import kernel_inputs  # scripts/kernel_inputs.py
 
-ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "resources" / "hardware" / "kernels" / "extra17"
+ROOT = Path(__file__).resolve().parents[4]  # the checkout: this file is resources/hardware/kernels/BATCH/
+OUT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT / "scripts"))
+import kernel_inputs  # noqa: E402  (scripts/kernel_inputs.py: what every batch's recipe shares)
 
 
 def case(d: dict[int, int]) -> list[int]:
