@@ -1,11 +1,17 @@
-"""What every batch's input recipe shares: writing the arrays a batch's ``// input:`` lines name
-(the types and sizes the measuring launcher takes), the generators several batches draw from, and
-the recipes' command line.
+#!/usr/bin/env python3
+"""Each batch's input recipe, and what the recipes share.
 
 A batch of measured kernels keeps its recipe beside its data, as
-``resources/hardware/kernels/BATCH/make_inputs.py`` (a ``make(out)`` that writes the arrays from
-fixed seeds); ``recipes()`` finds them, so that a test can run each into a temporary folder and
-compare with the committed ``.npy`` files byte for byte."""
+``resources/hardware/kernels/BATCH/make_inputs.py``: a ``make(out)`` that writes the arrays the
+batch's ``// input: NAME = FILE.npy`` lines name. They are small and C-order, drawn from fixed seeds,
+so the files in the repository can be made again byte for byte (``tests/test_kernel_inputs.py`` does,
+into a temporary folder); each fills the start of its pointer parameter's buffer on the GPU (the rest
+stays zero) and in the emulator (``--arg NAME=FILE.npy``). Here: writing them in the types and sizes
+the measuring launcher takes, the generators several batches draw from, and the command line.
+
+usage: python scripts/kernel_inputs.py [BATCH ...] [--out DIR]
+    (no BATCH: every batch; --out DIR writes DIR/BATCH/ instead of the batch's own folder)
+"""
 
 from __future__ import annotations
 
@@ -18,8 +24,9 @@ from typing import Callable
 
 import numpy as np
 
+REPO = Path(__file__).resolve().parent.parent
 #: where the measured kernels live, one folder a batch
-KERNELS = Path(__file__).resolve().parent.parent / "resources" / "hardware" / "kernels"
+KERNELS = REPO / "resources" / "hardware" / "kernels"
 
 #: what ``measure_persass.py`` copies into a buffer as raw bytes, and the emulator reads back
 DTYPES = (np.int32, np.uint32, np.uint8, np.float32)
@@ -45,6 +52,47 @@ def csr(adj: list[set[int]]) -> tuple[np.ndarray, np.ndarray]:
         col += sorted(nbrs)
         ptr.append(len(col))
     return np.array(ptr, np.int32), np.array(col, np.int32)
+
+
+#: frequent English words, most frequent first, then words of the trade (for byte texts)
+WORDS = ("the of and to in is that for it as was with be by on not he this are or his from at which "
+         "but have an they you were her she there had all one word their we can been has more if no "
+         "out so said what up its about into than them only other new some could time these two may "
+         "then do first any like now my such make over our even most me state after also made many "
+         "shared memory bank conflict warp thread block kernel").split()
+
+
+def zipf_text(rng: np.random.Generator, n: int, words: list[str],
+              then: Callable[[np.random.Generator, str], bytes]) -> np.ndarray:
+    """``n`` English-like bytes: words drawn by Zipf's law over ``words`` (most frequent first),
+    each written as ``then(rng, word)`` makes it (with what follows it)."""
+    p = 1.0 / np.arange(1, len(words) + 1)
+    out = bytearray()
+    while len(out) < n:
+        out += then(rng, words[rng.choice(len(words), p=p / p.sum())])
+    return np.frombuffer(bytes(out[:n]), np.uint8).copy()
+
+
+def punctuated(rng: np.random.Generator, word: str) -> bytes:
+    """A word, then a space, or now and then a full stop, a comma or a newline."""
+    r = rng.random()
+    return word.encode() + (b". " if r < 0.06 else b", " if r < 0.12 else b"\n" if r < 0.16 else b" ")
+
+
+def grid_graph(rng: np.random.Generator, n: int, long_edges: int) -> tuple[np.ndarray, np.ndarray]:
+    """An undirected graph on n nodes: a 16-wide grid (4 neighbours, wrap-around in x) plus
+    ``long_edges`` random tries at a long edge, as CSR with sorted neighbour lists."""
+    adj: list[set[int]] = [set() for _ in range(n)]
+    for v in range(n):
+        r, c = divmod(v, 16)
+        for u in (r * 16 + (c + 1) % 16, (r + 1) * 16 + c):
+            if u < n:
+                adj[v].add(u); adj[u].add(v)
+    for _ in range(long_edges):
+        a, b = rng.integers(0, n, 2)
+        if a != b:
+            adj[a].add(int(b)); adj[b].add(int(a))
+    return csr(adj)
 
 
 def sparse_csr(rng: np.random.Generator, rows: int, cols: int, max_nnz: int) -> tuple[np.ndarray, ...]:
@@ -88,13 +136,6 @@ def save(out: Path, arrays: dict[str, np.ndarray], max_bytes: int = 16 * 1024,
     return arrays
 
 
-def main(make: Callable[[Path], dict[str, np.ndarray]], default_out: Path, doc: str) -> None:
-    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=default_out)
-    for name, arr in make(ap.parse_args().out).items():
-        print(f"{name}.npy  {arr.dtype}  {arr.shape}")
-
-
 def recipes(root: Path = KERNELS) -> dict[str, Path]:
     """Each batch's input recipe under ``root``, by its batch folder (relative, '/'-separated)."""
     return {p.parent.relative_to(root).as_posix(): p for p in sorted(root.rglob("make_inputs.py"))}
@@ -111,3 +152,22 @@ def load_recipe(path: Path) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def main(argv: list[str] | None = None) -> None:
+    found = recipes()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("batch", nargs="*", help=f"the batch folders (default: all of {', '.join(found)})")
+    ap.add_argument("--out", type=Path, help="write DIR/BATCH/ instead of the batch's own folder")
+    args = ap.parse_args(argv)
+    unknown = [b for b in args.batch if b not in found]
+    if unknown:
+        ap.error(f"no recipe for {', '.join(unknown)} (batches with one: {', '.join(found)})")
+    for batch in args.batch or list(found):
+        out = args.out / batch if args.out else found[batch].parent
+        arrays = load_recipe(found[batch]).make(out)
+        print(f"{batch}: {len(arrays)} arrays written to {out}")
+
+
+if __name__ == "__main__":
+    main()

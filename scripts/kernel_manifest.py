@@ -19,13 +19,14 @@ those paths, so the folders keep their names and this manifest says what each ke
 - ``measured``: executed warp instructions, threads and predicated-on threads summed over its SASS,
   and its shared-memory warp instructions and wavefronts.
 
-``totals-only`` needs a compiler: ``--compile`` builds every kernel with NVRTC and records, per
-kernel, whether the code is the measured code (``code``: same / other, with the NVRTC version it was
-found with); without it the last manifest's findings are kept. ``tests/test_emulator.py`` checks the
+``totals-only`` needs a compiler: ``--compile`` builds every kernel not compared yet (``--again``:
+every kernel) with NVRTC and records whether the code is the measured code (``code``: same / other,
+with the NVRTC version it was found with; another version's findings are dropped); without it the
+last manifest's findings are kept. ``tests/test_emulator.py`` checks the
 finding of every kernel it runs, ``tests/test_kernel_manifest.py`` that the manifest is in step
 with the files.
 
-usage: python scripts/kernel_manifest.py [--compile [--only PREFIX]] [--check]
+usage: python scripts/kernel_manifest.py [--compile [--only PREFIX] [--again]] [--check]
 """
 
 from __future__ import annotations
@@ -134,7 +135,7 @@ def compare_code(names: list[str], root: Path = KERNELS) -> dict[str, str]:
 
     truth = discover(root)
     out: dict[str, str] = {}
-    for i, name in enumerate(names):
+    for name in names:
         path = source_of(name, root)
         b = build(path.read_text(), path=str(path))
         if not b.ok:
@@ -143,7 +144,7 @@ def compare_code(names: list[str], root: Path = KERNELS) -> dict[str, str]:
         rows = [{"sass": ins.text, "target": next((o.target for o in ins.operands if isinstance(o, Label)), None)
                  if ins.base in BRANCH_OPCODES else None} for ins in prog.instructions]
         out[name] = "same" if same_code(truth[name][1]["sass"], rows) else "other"
-        print(f"[{i + 1}/{len(names)}] {name}: {out[name]}", file=sys.stderr)
+        print(f"{name}: {out[name]}", file=sys.stderr)
     return out
 
 
@@ -175,7 +176,8 @@ def build_manifest(root: Path = KERNELS, previous: dict | None = None, code: dic
         entry["code"] = found
         rows = rec["sass"]
         entry["measured"] = {k: sum(r.get(k) or 0 for r in rows) for k in ("executed", "threads", "pred_on_threads")}
-        entry["measured"].update(shared_executed=rec.get("shared_executed"), shared_wavefronts=rec.get("shared_wavefronts"))
+        entry["measured"].update(shared_executed=rec.get("shared_executed"),
+                                 shared_wavefronts=rec.get("shared_wavefronts"))
         kernels.append(entry)
     named = {k["source"] for k in kernels}
     others = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.cu")
@@ -207,6 +209,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--compile", action="store_true", help="build every kernel with NVRTC: same code as measured?")
     ap.add_argument("--only", default="", help="with --compile: only the kernels whose name starts so")
+    ap.add_argument("--again", action="store_true", help="with --compile: also the kernels already compared")
     ap.add_argument("--check", action="store_true", help="write nothing; exit 1 if the manifest is out of step")
     args = ap.parse_args()
     sys.path.insert(0, str(REPO))
@@ -216,9 +219,15 @@ def main() -> None:
         from bankexplorer.compiler import nvrtc as compiler
 
         nvrtc = compiler.version()
-        if previous.get("nvrtc") not in (None, nvrtc) and args.only:
-            sys.exit(f"the manifest's findings are NVRTC {previous['nvrtc']}'s, this is {nvrtc}: compile them all")
-        code = compare_code([n for n in discover() if n.startswith(args.only)])
+        if previous.get("nvrtc") not in (None, nvrtc):  # another compiler's findings do not carry over
+            previous = {**previous, "nvrtc": nvrtc, "kernels": [{**k, "code": None} for k in previous["kernels"]]}
+        done = {k["name"] for k in previous.get("kernels", []) if k.get("code")}
+        todo = [n for n in discover() if n.startswith(args.only) and (args.again or n not in done)]
+        code = {}
+        for i in range(0, len(todo), 20):  # written as it goes: a long run stopped keeps what it found
+            code.update(compare_code(todo[i:i + 20]))
+            if not args.check:
+                MANIFEST.write_text(dumps(build_manifest(previous=previous, code=code, nvrtc=nvrtc)))
     text = dumps(build_manifest(previous=previous, code=code, nvrtc=nvrtc))
     if args.check:
         if not MANIFEST.is_file() or MANIFEST.read_text() != text:

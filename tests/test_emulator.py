@@ -126,7 +126,7 @@ def test_kernel_as_measured(name):
     want, got = t["sass"], r.rows
     a = [normalize_sass(s["sass"]) for s in want]
     same = same_code(want, [{"sass": x.sass, "target": x.target} for x in got])
-    if NVRTC == nvrtc.version() and MANIFEST.get(name, {}).get("code"):  # the manifest's finding, made with this NVRTC, holds
+    if NVRTC == nvrtc.version() and MANIFEST.get(name, {}).get("code"):  # the manifest's finding (this NVRTC's)
         assert MANIFEST[name]["code"] == ("same" if same else "other"), \
             f"the manifest says NVRTC makes {MANIFEST[name]['code']} code: run scripts/kernel_manifest.py --compile"
     if not same:  # another compiler made other code: the shared-memory total still holds

@@ -1,24 +1,16 @@
-#!/usr/bin/env python3
-"""Write the input arrays of resources/hardware/kernels/extra18/ (the ``// input: NAME = FILE.npy``
-lines of its kernels): small, C-order, from one fixed seed, so the files in the repository can be
-made again byte for byte. Each fills the start of its pointer parameter's buffer on the GPU (the
-rest stays zero) and in the emulator (``--arg NAME=FILE.npy``).
+"""The input arrays of the kernels of extra18/ (their ``// input:`` lines), from fixed seeds
+(what every recipe promises: ``scripts/kernel_inputs.py``).
 
-usage: python resources/hardware/kernels/extra18/make_inputs.py [--out DIR]  (default: this folder)
+usage: python scripts/kernel_inputs.py extra18 [--out DIR]  (default: this folder)
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import numpy as np
 
-
-ROOT = Path(__file__).resolve().parents[4]  # the checkout: this file is resources/hardware/kernels/BATCH/
-OUT = Path(__file__).resolve().parent
-sys.path.insert(0, str(ROOT / "scripts"))
-import kernel_inputs  # noqa: E402  (scripts/kernel_inputs.py: what every batch's recipe shares)
+import kernel_inputs  # scripts/kernel_inputs.py: what every batch's recipe shares
 
 
 def trie(rng: np.random.Generator, words: int, length: int) -> tuple[np.ndarray, np.ndarray]:
@@ -109,6 +101,3 @@ def make(out: Path) -> dict[str, np.ndarray]:
     a["centroids_64"] = rng.integers(-12, 13, 64).astype(np.float32)
     return kernel_inputs.save(out, a)
 
-
-if __name__ == "__main__":
-    kernel_inputs.main(make, OUT, __doc__)
