@@ -37,15 +37,19 @@ class UsageError(Exception):
     pass
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: characters a terminal obeys rather than shows: C0 and C1 controls, and the bidirectional
+#: overrides and isolates (U+202E would show a name's text reversed, a classic of spoofed names)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def printable(text: str) -> str:
-    """``text`` with control characters other than newline and tab written as ``\x1b``: a
-    terminal shows them, it does not obey them. (A fast check first: output is mostly clean.)"""
+    """``text`` with control characters other than newline and tab written as ``\x1b`` (a
+    bidirectional override, U+202E, as backslash-u202e): a terminal shows them, it does not obey
+    them. (A fast check first: output is mostly clean.)"""
     if text.replace("\n", "").isprintable():
         return text
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}",
+                        text)
 
 
 class _Printable:
@@ -248,10 +252,25 @@ def build_parser(plugins: bool | str = True) -> argparse.ArgumentParser:
     return ap
 
 
+def _end_on_sigterm() -> None:
+    """SIGTERM ends the command as Ctrl-C does, through the ``finally`` blocks: a compiler child
+    process is killed on the way out rather than left to run to its CPU limit."""
+    import signal
+
+    def terminated(signum, frame):
+        raise SystemExit(128 + signum)
+
+    try:
+        signal.signal(signal.SIGTERM, terminated)
+    except (ValueError, OSError):  # not the main thread
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     entry = argv is None  # the program itself, not a caller in the same process (tests)
     if entry:
         collector_off()  # while the program starts: see startup.py
+        _end_on_sigterm()
     argv = list(sys.argv[1:] if argv is None else argv)
     if len(argv) <= 1 and not (argv and (argv[0] in COMMANDS or argv[0] in PLUGINS or argv[0].startswith("-"))):
         # the window, `bankexplorer [FILE]`: nothing to parse, so no parser to build (its import

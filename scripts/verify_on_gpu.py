@@ -351,7 +351,9 @@ def verify_kernels(args) -> int:
             text = path.read_text()
             given = tuple(int(x) for x in args.block.split(",")) if args.block else None
             block = K.block_of(text, given)
-            inputs = {n: path.parent / v for n, v in K.inputs_of(text).items()}
+            from bankexplorer.cudaimport.includes import file_beside
+
+            inputs = {n: Path(file_beside(path.parent, v)) for n, v in K.inputs_of(text).items()}
             for spec in args.arg:
                 n, _, v = spec.partition("=")
                 inputs[n] = Path(v)

@@ -11,6 +11,7 @@ import time
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import bankexplorer as bx
@@ -260,18 +261,19 @@ def test_the_compiler_stops_at_its_time_budget():
     assert not out.ok and "time budget" in out.log and time.monotonic() - t < 10
 
 
-def _nvrtc_child(parent: int, within: float = 60) -> bool:
+def _nvrtc_child(parent: int, within: float = 60) -> int | None:
+    """The pid of ``parent``'s compiler process, once it has started (None: not within ``within`` s)."""
     end = time.monotonic() + within
     while time.monotonic() < end:
         for d in os.listdir("/proc"):
             try:
                 if d.isdigit() and f"{parent}" == Path(f"/proc/{d}/stat").read_text().split(")")[1].split()[1] \
                         and "nvrtc.py" in Path(f"/proc/{d}/cmdline").read_text():
-                    return True
+                    return int(d)
             except (OSError, IndexError):
                 continue
         time.sleep(0.05)
-    return False
+    return None
 
 
 @COMPILES
@@ -296,3 +298,416 @@ def test_ctrl_c_ends_a_compiling_command_within_a_second(tmp_path, to):
     finally:
         if p.poll() is None:
             os.killpg(p.pid, signal.SIGKILL)
+
+
+# ---- every run bounded, every answer right or refused (issue 37) ------------------------------
+def _bounded(*argv: str, seconds: float = 60, memory: int = 3 << 30,
+             cwd=None) -> tuple[subprocess.CompletedProcess, float]:
+    """The command in a child process held to ``memory`` bytes of address space (a bomb fails there
+    instead of taking the machine) and ``seconds``; (the finished process, the seconds it took)."""
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
+    t = time.monotonic()
+    p = subprocess.run([sys.executable, "-m", "bankexplorer", *argv], capture_output=True, text=True,
+                       timeout=seconds, preexec_fn=limit, cwd=cwd)
+    return p, time.monotonic() - t
+
+
+def _cu(tmp_path: Path, body: str, name: str = "k.cu") -> Path:
+    p = tmp_path / name
+    p.write_text(body)
+    return p
+
+
+PRINTF_WIDE = """#include <cstdio>
+__global__ void k(int *o, int w) {
+  __shared__ int s[32];
+  s[threadIdx.x] = threadIdx.x;
+  printf("%*d|%.*d|%-*d|%*.*f\\n", w, 7, w, 3, -w, 5, w, w, 1.5);
+  o[threadIdx.x] = s[threadIdx.x];
+}
+"""
+
+
+@COMPILES
+def test_printf_widths_are_capped(tmp_path):
+    """``%*d`` with a width of 2**31-1 in two threads built 8.3 GB, 22 s a line."""
+    from bankexplorer.sass import calls
+
+    p, took = _bounded("import-cuda", str(_cu(tmp_path, PRINTF_WIDE)), "--as-written", "--block", "2",
+                       "-D", "w=2147483647", seconds=60)
+    assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr[-2000:]
+    lines = [ln for ln in p.stdout.splitlines() if ln.startswith("    5: ")]
+    assert len(lines) == 2 and all(len(ln) - 7 == calls.MAX_LINE for ln in lines)
+    assert took < 20
+
+
+def test_printf_fields_and_lines_stay_within_their_budget():
+    """C's meaning where it is cheap (a negative width left-justifies, a negative precision is
+    none), and at most MAX_FIELD characters a field, MAX_CALL_CHARS a call."""
+    from bankexplorer.sass.calls import MAX_CALL_CHARS, MAX_FIELD, format_line
+
+    def args(*ints):
+        data = b"".join(int(v).to_bytes(4, "little", signed=True) for v in ints)
+        return lambda off, n: data[off:off + n]
+
+    assert format_line(b"%*d|", args(-4, 7), None) == "7   |"
+    assert format_line(b"%.*d|", args(-1, 7), None) == "7|"
+    assert format_line(b"%*d", args(2**31 - 1, 7), None) == " " * (MAX_FIELD - 1) + "7"
+    assert format_line(b"%.*d", args(2**31 - 1, 7), None) == "0" * (MAX_FIELD - 1) + "7"
+    t = time.monotonic()
+    out = format_line(b"%1000d" * 100_000, args(*[1] * 100_000), None)
+    assert len(out) == MAX_CALL_CHARS and time.monotonic() - t < 1
+
+
+PRINTF_STRINGS = """#include <cstdio>
+__global__ void k(const char *str, int *o) {
+  __shared__ int s[32];
+  s[threadIdx.x % 32] = threadIdx.x;
+  printf("%s%s%s%s%s%s%s%s%s%s\\n", str, str, str, str, str, str, str, str, str, str);
+  o[threadIdx.x] = s[threadIdx.x % 32];
+}
+"""
+
+
+@COMPILES
+def test_printf_of_long_strings_in_a_whole_block_is_counted_against_a_budget(tmp_path):
+    """Ten %s of 4 KiB strings in 1,024 threads: about 25 minutes before (a byte read at a time,
+    no budget for printf work)."""
+    import numpy as np
+
+    from bankexplorer.sass import calls
+    from bankexplorer.sass.launch import LaunchConfig
+    from bankexplorer.sass.run import emulate
+
+    text = np.full(4097, ord("x"), np.uint8)
+    text[-1] = 0
+    t = time.monotonic()
+    r = emulate(PRINTF_STRINGS, LaunchConfig((1024, 1, 1), arrays={"str": text.tobytes()}), optimize=False)
+    took = time.monotonic() - t
+    assert len(r.printed) + r.printed_dropped == 1024 and r.printed[0][1] == "x" * calls.MAX_LINE
+    assert sum(len(t) for _ln, t in r.printed) <= calls.MAX_PRINTF_BYTES
+    assert took < 20, took
+
+
+PRINTF_FOREVER = """#include <cstdio>
+__global__ void k(int *o, int w) {
+  volatile __shared__ int s[32];
+  s[threadIdx.x] = 0;
+  while (s[0] != -1) printf("%*d\\n", w, s[threadIdx.x]++);
+  o[threadIdx.x] = s[threadIdx.x];
+}
+"""
+
+
+@COMPILES
+def test_ctrl_c_stops_a_run_within_a_second_while_it_prints(tmp_path):
+    src = _cu(tmp_path, PRINTF_FOREVER)
+    p = subprocess.Popen([sys.executable, "-m", "bankexplorer", "import-cuda", str(src), "--as-written", "--block",
+                          "2", "-D", "w=2147483647"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    try:
+        time.sleep(6)  # compiled and printing
+        assert p.poll() is None, p.communicate()[1][-2000:]
+        t = time.monotonic()
+        p.send_signal(signal.SIGINT)
+        p.wait(timeout=20)
+        assert time.monotonic() - t < 1.0 and p.returncode == 130
+    finally:
+        if p.poll() is None:
+            p.kill()
+
+
+LOCAL_BOMB = """__global__ void k(float *o, int n) {
+  __shared__ float s[32];
+  float big[2 << 20];
+  for (int i = 0; i < n; ++i) big[(i * 7919) & ((2 << 20) - 1)] = i;
+  s[threadIdx.x % 32] = big[n & 1023];
+  o[threadIdx.x] = s[threadIdx.x % 32];
+}
+"""
+
+
+@COMPILES
+def test_local_memory_is_capped_with_its_size_named(tmp_path):
+    """8 MB a thread in a 1,024-thread block took 8 to 10 GB."""
+    p, _took = _bounded("import-cuda", str(_cu(tmp_path, LOCAL_BOMB)), "--block", "1024", "-D", "n=3", seconds=60)
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert "needs 16,777,216 bytes of local memory per thread" in p.stderr and "512 MiB a run may hold" in p.stderr
+
+
+SPIN = """__global__ void k(int *o) {
+  volatile __shared__ int s[32];
+  int i = 0;
+  s[0] = 0;
+  while (s[0] != -1) { s[threadIdx.x] = i++ & 0xFFFF; }
+  o[threadIdx.x] = s[threadIdx.x];
+}
+"""
+
+
+@COMPILES
+def test_an_endless_loop_stops_at_the_time_budget():
+    """At 13,000 warp instructions a second the instruction budget alone was about 25 minutes."""
+    from bankexplorer.sass.launch import LaunchConfig
+    from bankexplorer.sass.run import MAX_SECONDS, BudgetExceeded, emulate
+
+    assert MAX_SECONDS <= 30  # the default: an endless loop ends in well under a minute
+    t = time.monotonic()
+    with pytest.raises(BudgetExceeded, match=r"stopped after 1 s .*line 5.*raise it with --max-seconds"):
+        emulate(SPIN, LaunchConfig((32, 1, 1)), seconds=1, budget=10**12)
+    assert time.monotonic() - t < 10
+
+
+@COMPILES
+def test_the_time_budget_on_the_command_line(tmp_path):
+    p, took = _bounded("import-cuda", str(_cu(tmp_path, SPIN)), "--max-seconds", "1", "--max-instructions",
+                       "1000000000000", seconds=60)
+    assert p.returncode == 2 and "stopped after 1 s" in p.stderr and "--max-seconds" in p.stderr
+    assert took < 20
+    for bad in ("-1", "0", "nan", "x"):
+        p, _took = _bounded("import-cuda", str(tmp_path / "k.cu"), "--max-seconds", bad)
+        assert p.returncode == 2 and "--max-seconds" in p.stderr
+    p, _took = _bounded("import-cuda", str(tmp_path / "k.cu"), "--max-instructions", "-5")
+    assert p.returncode == 2 and "--max-instructions: '-5': must be a positive number" in p.stderr
+
+
+@COMPILES
+@pytest.mark.parametrize("body, line, width", [
+    ("  const float4 *p = reinterpret_cast<const float4 *>(in + 1);\n  float4 v = p[threadIdx.x];\n"
+     "  s[threadIdx.x] = v.x + v.y + v.z + v.w;\n", 4, None),
+    ("  s[threadIdx.x] = in[threadIdx.x];\n  int *q = reinterpret_cast<int *>(reinterpret_cast<char *>(o) + 1);\n"
+     "  q[threadIdx.x] = 1;\n", 5, 4),
+])
+@pytest.mark.parametrize("optimize", [True, False])
+def test_a_misaligned_global_access_faults_naming_its_line(body, line, width, optimize):
+    """The GPU faults ("misaligned address"); the emulator executed them silently."""
+    from bankexplorer.sass.launch import LaunchConfig
+    from bankexplorer.sass.run import emulate
+
+    src = ("__global__ void k(float *o, const float *in) {\n  __shared__ float s[32];\n" + body
+           + "  o[threadIdx.x] = s[threadIdx.x ^ 1];\n}\n")
+    with pytest.raises(Exception) as e:
+        emulate(src, LaunchConfig((32, 1, 1)), optimize=optimize)
+    msg = str(e.value)
+    assert f"line {line}:" in msg and "global address" in msg and "is not aligned to" in msg, msg
+    if width:
+        assert f"aligned to {width} bytes" in msg
+
+
+RECURSIVE = """__device__ int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }
+__global__ void k(int *o) {
+  __shared__ int s[32];
+  s[threadIdx.x] = fact(threadIdx.x % 6);
+  __syncthreads();
+  o[threadIdx.x] = s[31 - threadIdx.x];
+}
+"""
+
+
+@COMPILES
+def test_a_recursive_device_function_runs_with_the_default_command(tmp_path):
+    """The -G build's stack size reads 0xFFFFFFFF (unknown): "out of memory" before."""
+    from bankexplorer.sass.launch import LaunchConfig
+    from bankexplorer.sass.run import emulate
+
+    p, _took = _bounded("import-cuda", str(_cu(tmp_path, RECURSIVE)), seconds=60)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert "out of memory" not in p.stderr
+    r = emulate(RECURSIVE, LaunchConfig((32, 1, 1)), optimize=False)
+    fact = [1, 1, 2, 6, 24, 120]
+    got = np.frombuffer(r.buffers["o"][:128].tobytes(), np.int32)
+    assert list(got) == [fact[(31 - t) % 6] for t in range(32)]
+
+
+@COMPILES
+def test_a_recursion_deeper_than_the_stack_faults(tmp_path):
+    """The stack is bounded: a deep recursion ends with a message, as a stack overflow on the GPU."""
+    from bankexplorer.sass.launch import LaunchConfig
+    from bankexplorer.sass.run import emulate
+
+    deep = RECURSIVE.replace("fact(threadIdx.x % 6)", "fact(100000 + threadIdx.x)")
+    with pytest.raises(Exception, match="local address .* outside the 1,0.. bytes of local memory|calls nest deeper"):
+        emulate(deep, LaunchConfig((32, 1, 1)), optimize=False)
+
+
+@COMPILES
+def test_a_trap_names_its_line():
+    from bankexplorer.sass.issue import EmulationError
+    from bankexplorer.sass.launch import LaunchConfig
+    from bankexplorer.sass.run import emulate
+
+    src = ("__global__ void k(int *o) {\n  __shared__ int s[32];\n  s[threadIdx.x] = threadIdx.x;\n"
+           "  if (s[threadIdx.x ^ 1] == 3) __trap();\n  o[threadIdx.x] = s[threadIdx.x];\n}\n")
+    with pytest.raises(EmulationError, match=r"^line 4: the kernel traps"):
+        emulate(src, LaunchConfig((32, 1, 1)))
+
+
+# ---- launch values: refused by name, never wrapped --------------------------------------------
+SCALAR = ("__global__ void k(float *o, int n) {\n  __shared__ float s[32];\n  s[threadIdx.x] = n;\n"
+          "  o[threadIdx.x] = s[threadIdx.x ^ 1];\n}\n")
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["--grid", "4294967297", "--block-index", "4294967296"], "--block-index '4294967296': x = 4,294,967,296"),
+    (["--grid", "4294967297"], "--grid '4294967297': x = 4,294,967,297: a grid has 1 to 2,147,483,647"),
+    (["--grid", "1,4294967296,1"], "y = 4,294,967,296: a grid has 1 to 65,535 blocks in y"),
+    (["--grid", "1,0,1"], "y = 0: a grid has 1 to"),
+    (["--block", "0"], "x = 0: a block has 1 to 1,024 threads in x"),
+    (["--block", "4294967296"], "x = 4,294,967,296: a block has 1 to 1,024"),
+    (["-D", "n=nan"], "-D n: 'nan' is not a finite number"),
+    (["-D", "n=1e999"], "-D n: '1e999' is not a finite number (it is past the largest double)"),
+    (["-D", "n=" + "9" * 5000], "-D n: 5,000 characters: a number of more than 40 digits"),
+    (["--arg", "o=a.npy", "--arg", "o=a.npy"], "--arg o is given 2 times"),
+])
+def test_launch_values_are_refused_with_a_message(tmp_path, capsys, monkeypatch, argv, said):
+    """Before any compile: nothing wraps at 32 bits, no traceback."""
+    from bankexplorer.cli import main
+
+    monkeypatch.setattr(nvrtc, "available", lambda: True)
+    monkeypatch.setattr(nvrtc, "_in_child", lambda *a: pytest.fail("compiled"))
+    np.save(tmp_path / "a.npy", np.zeros(4, np.float32))
+    monkeypatch.chdir(tmp_path)
+    assert main(["import-cuda", str(_cu(tmp_path, SCALAR)), *argv]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err, err
+
+
+@COMPILES
+@pytest.mark.parametrize("value", ["99999999999999999999", "4294967296", "-2147483649", "1.5"])
+def test_an_integer_parameter_is_never_cut_to_32_bits(tmp_path, capsys, value):
+    from bankexplorer.cli import main
+
+    assert main(["import-cuda", str(_cu(tmp_path, SCALAR)), "-D", f"n={value}"]) == 2
+    err = capsys.readouterr().err
+    assert "parameter n: " in err and ("does not fit int (32 bits)" in err or "is not an integer" in err), err
+    assert main(["import-cuda", str(_cu(tmp_path, SCALAR)), "-D", "n=0xFFFFFFFF"]) == 0  # as C converts it
+
+
+def test_the_api_raises_value_error_for_sizes_past_32_bits():
+    """(OverflowError before, where the API promises ValueError.)"""
+    kernel = SCALAR
+    for kw, said in (({"block": (2**32, 2**32, 1)}, "block: x = 4,294,967,296"),
+                     ({"block": 32, "block_index": 2**32}, "block_index: x = 4,294,967,296"),
+                     ({"block": 32, "block_index": (0, 2**16, 0)}, "block_index: y = 65,536"),
+                     ({"block": (1, 1, 65)}, "block: z = 65: a block has 1 to 64")):
+        with pytest.raises(ValueError, match=said):
+            bx.from_cuda(kernel, **kw)
+
+
+@pytest.mark.parametrize("value, said", [
+    (np.array([object(), object()], dtype=object), "holds Python objects"),
+    (np.zeros(4, dtype=[("a", np.int32), ("b", np.float32)]), "give an array of numbers"),
+    (np.array(["abc"]), "give an array of numbers"),
+])
+def test_api_args_refuse_objects_and_structures(value, said, monkeypatch):
+    """An object array put raw PyObject addresses into device memory."""
+    monkeypatch.setattr(nvrtc, "available", lambda: True)
+    monkeypatch.setattr(nvrtc, "_in_child", lambda *a: pytest.fail("compiled"))
+    with pytest.raises(ValueError, match=f"args: o .*{said}"):
+        bx.from_cuda(SCALAR, block=32, args={"o": value})
+
+
+def test_an_npz_archive_is_refused_as_an_arg(tmp_path, capsys, monkeypatch):
+    from bankexplorer.cli import main
+
+    monkeypatch.setattr(nvrtc, "available", lambda: True)
+    monkeypatch.setattr(nvrtc, "_in_child", lambda *a: pytest.fail("compiled"))
+    np.savez(tmp_path / "a.npz", first=np.zeros(4), second=np.ones(4))
+    assert main(["import-cuda", str(_cu(tmp_path, SCALAR)), "--arg", f"o={tmp_path / 'a.npz'}"]) == 2
+    assert "is a .npz archive, not one array" in capsys.readouterr().err
+
+
+# ---- the compiler's child process ends with the command -----------------------------------------
+def _gone(pid: int, within: float) -> bool:
+    end = time.monotonic() + within
+    while True:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().split(")")[1].split()[0]
+        except (OSError, IndexError):
+            return True
+        if state == "Z":  # ended, not yet reaped
+            return True
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.05)
+
+
+@COMPILES
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG and /proc are Linux's")
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_the_compiler_child_does_not_outlive_the_command(tmp_path, sig):
+    """SIGTERM or SIGKILL to the command left NVRTC running up to its 65 s CPU limit."""
+    src = tmp_path / "bomb.cu"
+    src.write_text(NV_BOMB)
+    p = subprocess.Popen([sys.executable, "-m", "bankexplorer", "import-cuda", str(src)], start_new_session=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    child = None
+    try:
+        child = _nvrtc_child(p.pid)
+        assert child, "the compile did not start"
+        time.sleep(0.5)
+        os.kill(p.pid, sig)
+        p.communicate(timeout=20)
+        assert _gone(child, 3.0), f"the compiler (pid {child}) outlived the command"
+    finally:
+        if p.poll() is None:
+            p.kill()
+        if child and not _gone(child, 0):
+            try:
+                os.kill(child, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+# ---- the window's "// input:" lines: the include rule --------------------------------------------
+def test_input_lines_name_only_files_in_the_kernels_folder(tmp_path):
+    from bankexplorer.cudaimport.includes import file_beside
+
+    (tmp_path / "kernel").mkdir()
+    (tmp_path / "secret").mkdir()
+    np.save(tmp_path / "secret" / "a.npy", np.zeros(4))
+    np.save(tmp_path / "kernel" / "in.npy", np.zeros(4))
+    os.symlink(tmp_path / "secret" / "a.npy", tmp_path / "kernel" / "link.npy")
+    k = tmp_path / "kernel"
+    assert file_beside(k, "in.npy") == str(k / "in.npy")
+    for name, why in (("../secret/a.npy", "'..' is not followed"), (str(tmp_path / "secret" / "a.npy"),
+                                                                     "an absolute path is not followed"),
+                      ("link.npy", "a link to a file outside"), ("gone.npy", "no such file")):
+        with pytest.raises(ValueError, match=why):
+            file_beside(k, name)
+
+
+@COMPILES
+def test_the_window_attaches_no_input_from_outside_the_kernels_folder(qtbot, tmp_path):
+    """Read, not tried before: the window joined the folder and the named path unchecked, so an
+    absolute path or '../' attached any .npy on disk."""
+    pytest.importorskip("pytestqt")
+    from bankexplorer.gui.app import new_pattern
+    from bankexplorer.gui.cuda_dialog import CudaImportDialog
+    from bankexplorer.gui.document import Document
+
+    (tmp_path / "kernel").mkdir()
+    (tmp_path / "secret").mkdir()
+    np.save(tmp_path / "secret" / "a.npy", np.arange(32, dtype=np.float32))
+    np.save(tmp_path / "kernel" / "in.npy", np.arange(32, dtype=np.float32))
+    os.symlink(tmp_path / "secret" / "a.npy", tmp_path / "kernel" / "link.npy")
+    src = tmp_path / "kernel" / "k.cu"
+    src.write_text(f"// input: a = ../secret/a.npy\n// input: b = {tmp_path / 'secret' / 'a.npy'}\n"
+                   "// input: c = link.npy\n// input: d = in.npy\n"
+                   "__global__ void k(const float *a, const float *b, const float *c, const float *d, float *o) {\n"
+                   "  __shared__ float s[32];\n  s[threadIdx.x] = a[threadIdx.x] + b[threadIdx.x] + c[threadIdx.x] "
+                   "+ d[threadIdx.x];\n  o[threadIdx.x] = s[threadIdx.x ^ 1];\n}\n")
+    d = CudaImportDialog(Document(new_pattern()))
+    qtbot.addWidget(d)
+    d.block_edit.setText("32")
+    d.set_text(src.read_text(), path=str(src))
+    try:
+        assert d.wait_compiled()
+        assert [d.params[n].data is None for n in "abcd"] == [True, True, True, False]
+        assert d.params["d"].file == "in.npy"
+    finally:
+        d.runner.cancel()

@@ -94,7 +94,7 @@ def _run(args: argparse.Namespace) -> int:
 
         format_of(args.compare)
         check_scale(args.scale)
-        check_writable(args.compare)
+        check_writable(args.compare, (args.file,))
     pat = load_pattern(args.file)
     adv = advise(pat, args.gpu, max_padding=args.max_padding, families=families)
     if args.compare is not None:

@@ -16,6 +16,8 @@ a layout that helps the reads but breaks the writes is seen as such.
 
 from __future__ import annotations
 
+import hashlib
+
 import time
 from dataclasses import dataclass, field, replace
 
@@ -29,7 +31,10 @@ from ..model.pattern import Pattern
 from .occupancy import DEFAULT_GPU, GPU, Occupancy, gpu as gpu_preset, occupancy
 
 FAMILIES = ("current", "padding", "xor", "cute", "remap", "combined")
-MAX_BATCH_ROWS = 1 << 21  # one engine call per this many warp instructions (memory, not speed)
+#: recorded warp instructions (an imported kernel's) the advisor ranks layouts over: about 15 s and
+#: 600 MB (40,000 rows took 6.7 GB when every candidate's addresses were kept at once)
+MAX_ADVISE_ROWS = 100_000
+MAX_BATCH_ROWS = 1 << 18  # one engine call per this many warp instructions (memory, not speed: 1 << 21 took 1.7 GB)
 
 
 @dataclass(frozen=True)
@@ -441,11 +446,34 @@ def _cost(ar: _ArrayRows, an: Analysis, cands: list[Candidate], p: Pattern):
     W = an.batch.addr.shape[1]
     sub = (an.batch.kind[ar.rows], an.batch.width[ar.rows], an.batch.matrices[ar.rows], an.batch.active[ar.rows])
     rep = an.repeat[ar.rows]
-    # merge candidates that put every lane on the same address and cost the same memory
+    # merge candidates that put every lane on the same address and cost the same memory (by a
+    # digest of the addresses: 186 candidates of a 32,000-row import kept 3 GB of keys), and cost
+    # the distinct ones a batch of at most MAX_BATCH_ROWS rows at a time (memory stays bounded)
     keys: dict[tuple, int] = {}
     current_key = None
     owner = np.empty(len(cands), np.int64)
-    uniq_addr: list[np.ndarray] = []
+    wf_of: list[int] = []
+    ideal_of: list[int] = []
+    pending: list[np.ndarray] = []
+    per_call = max(1, MAX_BATCH_ROWS // max(R, 1))
+
+    def flush() -> None:
+        n = len(pending)
+        if not n:
+            return
+        batch = WarpBatch(
+            kind=np.tile(sub[0], n), width=np.tile(sub[1], n), matrices=np.tile(sub[2], n),
+            addr=np.concatenate(pending), active=np.tile(sub[3], (n, 1)),
+        )
+        res = count_wavefronts(batch, p.hardware)
+        w = res.wavefronts.reshape(n, R)
+        ok = (w >= 0).all(axis=1)
+        # a compare-and-swap loop's loads with it, as the pattern's totals count them
+        loads = np.where(w >= 0, res.loop_load_wavefronts.reshape(n, R), 0)
+        wf_of.extend(np.where(ok, ((np.maximum(w, 0) + loads) * rep).sum(axis=1), -1).tolist())
+        ideal_of.extend(((res.ideal + res.loop_load_ideal).reshape(n, R) * rep).sum(axis=1).tolist())
+        pending.clear()
+
     for i, c in enumerate(cands):
         arr = c.changes[0][1]
         try:
@@ -454,32 +482,21 @@ def _cost(ar: _ArrayRows, an: Analysis, cands: list[Candidate], p: Pattern):
             addr = np.full((R, W), -1, np.int64)  # reported as out of range by the engine
         # within a family only: an XOR that equals a CuTe swizzle is still worth showing as such;
         # anything equal to the current layout (candidate 0) is the current layout
-        same = (_candidate_nbytes(c, arr), addr.tobytes())
+        same = (_candidate_nbytes(c, arr), addr.shape, hashlib.blake2b(np.ascontiguousarray(addr).tobytes(),
+                                                                        digest_size=20).digest())
         if i == 0:
             current_key = same
         key = ("current",) + same if same == current_key else (c.family,) + same
-        j = keys.setdefault(key, len(uniq_addr))
-        if j == len(uniq_addr):
-            uniq_addr.append(addr)
+        j = keys.setdefault(key, len(keys))
+        if j == len(keys) - 1 and j == len(wf_of) + len(pending):
+            pending.append(addr)
+            if len(pending) >= per_call:
+                flush()
         owner[i] = j
-    U = len(uniq_addr)
-    wf = np.empty(U, np.int64)
-    ideal = np.empty(U, np.int64)
-    per_call = max(1, MAX_BATCH_ROWS // max(R, 1))
-    for s in range(0, U, per_call):
-        part = uniq_addr[s:s + per_call]
-        n = len(part)
-        batch = WarpBatch(
-            kind=np.tile(sub[0], n), width=np.tile(sub[1], n), matrices=np.tile(sub[2], n),
-            addr=np.concatenate(part), active=np.tile(sub[3], (n, 1)),
-        )
-        res = count_wavefronts(batch, p.hardware)
-        w = res.wavefronts.reshape(n, R)
-        ok = (w >= 0).all(axis=1)
-        # a compare-and-swap loop's loads with it, as the pattern's totals count them
-        loads = np.where(w >= 0, res.loop_load_wavefronts.reshape(n, R), 0)
-        wf[s:s + n] = np.where(ok, ((np.maximum(w, 0) + loads) * rep).sum(axis=1), -1)
-        ideal[s:s + n] = ((res.ideal + res.loop_load_ideal).reshape(n, R) * rep).sum(axis=1)
+    flush()
+    U = len(keys)
+    wf = np.array(wf_of, np.int64)
+    ideal = np.array(ideal_of, np.int64)
     return wf[owner], ideal[owner], owner, U
 
 
@@ -503,6 +520,11 @@ def advise(
     if pattern.threads > g.max_threads_per_block:
         raise BankExplorerError(f"{pattern.threads} threads per block is more than {g.name} allows "
                                 f"({g.max_threads_per_block})", "block")
+    rows = sum(len(ins.recorded) for ins in pattern.instructions if ins.recorded is not None)
+    if rows > MAX_ADVISE_ROWS:
+        raise BankExplorerError(f"{rows:,} recorded warp instructions: the advisor ranks layouts over at most "
+                                f"{MAX_ADVISE_ROWS:,} (each candidate is costed on every one); import a smaller "
+                                f"block or fewer loop iterations")
     an = analysis if analysis is not None else analyze(pattern, detail=False)
     bad = _expansion_errors(an)
     if bad:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import warnings
 from pathlib import Path
@@ -118,14 +119,21 @@ def from_cuda(source: str | os.PathLike, block: tuple[int, ...] | int | None = N
             raise ValueError(f"source: cannot read {path!r} ({e.strerror or e})") from e
     if not isinstance(source, str):
         raise ValueError(f"source: expected CUDA text or a pathlib.Path, got {type(source).__name__}")
+    from ..sass.limits import check_block, check_index
+
     if block is None:
         from ..sass.launch import text_settings
 
         block = text_settings(source).get("block", (DEFAULT_BLOCK,))[0]
     dims = _dims3(block, "block", 1)
-    if int(np.prod(dims)) > MAX_THREADS:
-        raise ValueError(f"block: {int(np.prod(dims)):,} threads is more than a block can have ({MAX_THREADS})")
     index = _dims3(block_index, "block_index", 0)
+    for name, check, value in (("block", check_block, dims), ("block_index", check_index, index)):
+        try:
+            check(value)
+        except ValueError as e:
+            raise ValueError(f"{name}: {e}") from None
+    if math.prod(dims) > MAX_THREADS:
+        raise ValueError(f"block: {math.prod(dims):,} threads is more than a block can have ({MAX_THREADS})")
     for k, v in defines.items():
         if not isinstance(v, (int, float, np.integer, np.floating)) or isinstance(v, bool):
             raise ValueError(f"defines: {k} must be a number, got {v!r}")
@@ -164,12 +172,14 @@ def _from_cuda_executed(source, path, dims, index, args, arch, defines, optimize
         raise ValueError(f"compiled: {nvrtc.INSTALL_HINT}")
     if arch not in nvrtc.ARCHITECTURES:
         raise ValueError(f"arch: {arch!r} is not one of {', '.join(nvrtc.ARCHITECTURES)}")
+    from ..sass.limits import array_bytes
+
     data = {}
     for k, v in args.items():
         try:
-            data[k] = np.ascontiguousarray(np.asarray(v)).tobytes()
+            data[k] = array_bytes(v)
         except (TypeError, ValueError) as e:
-            raise ValueError(f"args: {k} is not an array ({e})") from None
+            raise ValueError(f"args: {k} {e}" if "dtype" in str(e) else f"args: {k} is not an array ({e})") from None
     params = kernel_parameters(source)
     from ..sass.launch import EXTERN_BYTES, text_settings
 

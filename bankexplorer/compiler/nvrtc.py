@@ -161,7 +161,8 @@ def _in_child(request: dict, seconds: float, memory: int) -> CompileOutput:
     """Run :func:`_compile_here` in a child process within the budget; Ctrl-C (or any exception
     while waiting) ends the child before it goes on."""
     with tempfile.TemporaryDirectory(prefix="bankexplorer-nvrtc-") as empty:
-        proc = subprocess.Popen([sys.executable, "-P", os.path.abspath(__file__), str(memory), str(int(seconds) + 5)],
+        proc = subprocess.Popen([sys.executable, "-P", os.path.abspath(__file__), str(memory), str(int(seconds) + 5),
+                                 str(os.getpid())],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=empty)
         try:
             out, err = proc.communicate(json.dumps(request).encode("utf-8"), timeout=seconds)
@@ -221,11 +222,31 @@ def _compile_here(source: str, name: str, options: list[str], instantiate: list[
         lib.nvrtcDestroyProgram(ctypes.byref(prog))
 
 
+def _end_with_parent(parent: int) -> None:
+    """Linux: the kernel kills this process when its parent ends, even by SIGKILL (no handler of
+    the parent runs then); a parent already gone by now ends it at once. (Done here rather than in
+    a ``preexec_fn``, which is unsafe in a parent with threads, as the window is.)"""
+    import signal
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, ctypes.c_ulong(signal.SIGKILL), 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: the CPU limit below still ends it
+        return
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
 def _child(argv: list[str]) -> None:
     """The child process: limits first, then the request from stdin, the result to stdout."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends it even inside NVRTC
+    if len(argv) > 2:
+        _end_with_parent(int(argv[2]))
     memory, cpu = int(argv[0]), int(argv[1])
     try:
         import resource

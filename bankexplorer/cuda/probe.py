@@ -70,6 +70,10 @@ def case_from_row(row: dict, label: str = "") -> Case:
                 {"row": row.get("id")})
 
 
+#: warp instructions one probe program may launch (32,000 rows write 5 MB of CUDA in 0.7 s)
+MAX_PROBE_ROWS = 50_000
+
+
 def cases_from_pattern(pattern: Pattern, name: str = "") -> tuple[list[Case], list[str]]:
     """One case per (instruction, loop iteration) of the pattern, all warps of the block together.
 
@@ -78,7 +82,15 @@ def cases_from_pattern(pattern: Pattern, name: str = "") -> tuple[list[Case], li
     """
     from ..model.analysis import analyze
 
+    recorded = sum(len(ins.recorded) for ins in pattern.instructions if ins.recorded is not None)
+    if recorded > MAX_PROBE_ROWS:  # before the analysis: 500,000 rows did not finish in 90 s
+        raise BankExplorerError(f"{recorded:,} recorded warp instructions: a probe program holds at most "
+                                f"{MAX_PROBE_ROWS:,} (each is a launch of its own); import a smaller block or "
+                                f"fewer loop iterations")
     an = analyze(pattern, detail=False)
+    if an.source.size > MAX_PROBE_ROWS:
+        raise BankExplorerError(f"{an.source.size:,} warp instructions: a probe program holds at most "
+                                f"{MAX_PROBE_ROWS:,} (each is a launch of its own); fewer threads or loop iterations")
     cases: list[Case] = []
     skipped: list[str] = []
     done: set[int] = set()

@@ -24,13 +24,18 @@ def parse_block(text: str) -> tuple[int, int, int]:
 
 
 def parse_define(text: str) -> tuple[str, int]:
+    from ..sass.limits import parse_number
+
     name, _, value = text.partition("=")
     if not name.isidentifier() or not value:
-        raise UsageError(f"-D {text!r}: write NAME=INTEGER, e.g. -D TILE=32")
+        raise UsageError(f"-D {text[:80]!r}: write NAME=INTEGER, e.g. -D TILE=32")
     try:
-        return name, int(value, 0)
-    except ValueError:
-        raise UsageError(f"-D {text!r}: {value!r} is not an integer") from None
+        v = parse_number(value)
+    except ValueError as e:
+        raise UsageError(f"-D {name}: {e}") from None
+    if not isinstance(v, int):
+        raise UsageError(f"-D {name}: {value!r} is not an integer")
+    return name, v
 
 
 def _add(sp: argparse.ArgumentParser) -> None:
@@ -91,11 +96,10 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.extern_size is not None and not 1 <= args.extern_size <= 1 << 30:
         raise UsageError("--extern-size must be from 1 to 2**30 bytes")
-    if args.out:
-        from ..io.atomic import check_writable
-
-        check_writable(args.out, (args.file,))
     text, where = _read(args.file)
+    from ..sass.cli import check_outputs
+
+    check_outputs(args, text)  # before any work: no output lands on a file the run reads
     if "__global__" in text:  # a kernel: compiled and executed (as written: its unoptimised build)
         from ..sass.cli import run_import
 

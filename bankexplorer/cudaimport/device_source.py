@@ -28,6 +28,22 @@ def for_compiler(text: str, rules: IncludeRules) -> tuple[str, dict[str, str]]:
     they include), by the name they are included as, each blanked the same way. IncludeError
     (with the kernel's line) for an include the rules refuse, one of a macro (which only the
     compiler could resolve), or two different files included under one name."""
+    code, owner, texts = _gather(text, rules)
+    return code, {name: texts[real] for name, real in owner.items()}
+
+
+def included_files(text: str, rules: IncludeRules) -> list[str]:
+    """The real paths of the user headers ``text`` includes (and they include): files a run reads,
+    which no output of it may overwrite. An include the rules refuse ends the list there (the run
+    itself reports it)."""
+    try:
+        return sorted(set(_gather(text, rules)[1].values()))
+    except IncludeError:
+        return []
+
+
+def _gather(text: str, rules: IncludeRules) -> tuple[str, dict[str, str], dict[str, str]]:
+    """(the blanked text, include name -> real file, real file -> its blanked text)."""
     owner: dict[str, str] = {}  # name as included -> the real file it means
     texts: dict[str, str] = {}  # real file -> its text for the compiler
 
@@ -70,7 +86,7 @@ def for_compiler(text: str, rules: IncludeRules) -> tuple[str, dict[str, str]]:
         return blank(src, cuts)
 
     code = visit(text, rules.local, "", None)
-    return code, {name: texts[real] for name, real in owner.items()}
+    return code, owner, texts
 
 
 def device_source(text: str) -> str:

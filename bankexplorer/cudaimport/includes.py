@@ -55,6 +55,21 @@ def refused_name(name: str) -> str | None:
     return None
 
 
+def file_beside(folder: str | os.PathLike, name: str) -> str:
+    """The file a kernel's ``// input: NAME = FILE.npy`` line names in the kernel's ``folder``,
+    by the include rule: no absolute path, no '..', no link leading out of the folder, a regular
+    file. ValueError says why not (the window and the measuring script both ask here)."""
+    why = refused_name(name)
+    if why:
+        raise ValueError(f"{name!r}: {why.replace(_WHERE, 'only the kernel' + chr(39) + 's own folder is read')}")
+    path = os.path.join(folder, name)
+    if not _within(os.path.realpath(path), (os.path.realpath(folder),)):
+        raise ValueError(f"{name!r}: a link to a file outside the kernel's folder: not read")
+    if not os.path.isfile(path):
+        raise ValueError(f"{name!r}: no such file in the kernel's folder")
+    return path
+
+
 def _within(real: str, roots: tuple[str, ...]) -> bool:
     for r in roots:
         try:

@@ -106,7 +106,23 @@ def to_svg(pic: Picture) -> bytes:
     svg = bytes(buf.data()).decode("utf-8")
     # browsers and Inkscape without DejaVu fall back to a similar sans-serif, not to Times
     svg = re.sub(r'font-family="([^"]*)"', _generic_family, svg)
-    return svg.encode("utf-8")
+    return xml_safe(svg).encode("utf-8")
+
+
+#: characters XML 1.0 does not allow, even written as a character reference (``&#x1b;``)
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_CHAR_REF = re.compile(r"&#(x[0-9a-fA-F]+|[0-9]+);")
+
+
+def xml_safe(svg: str) -> str:
+    """The SVG with the control characters a pattern's or instruction's name may hold (a terminal
+    escape, a bell) shown as ``\\x1b`` text: Qt writes them as character references, which no XML
+    reader accepts, so the file would not open."""
+    def ref(m: re.Match) -> str:
+        code = int(m.group(1)[1:], 16) if m.group(1)[0] == "x" else int(m.group(1))
+        return f"\\x{code:02x}" if code < 0x110000 and _NOT_XML.match(chr(code)) else m.group()
+
+    return _NOT_XML.sub(lambda m: f"\\x{ord(m.group()):02x}", _CHAR_REF.sub(ref, svg))
 
 
 def check_scale(scale: int) -> None:

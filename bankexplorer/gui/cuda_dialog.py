@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..compiler import nvrtc
+from ..cudaimport.includes import file_beside
 from ..model.pattern import MAX_THREADS
 from ..resources import EXAMPLES
 from .document import Document
@@ -467,9 +468,9 @@ class CudaImportDialog(QDialog):
         for pname, fname in input_lines(text).items():
             row = self.params.get(pname)
             if row is not None and row.pointer and row.data is None and folder is not None \
-                    and pname not in self._detached and (folder / fname).is_file():
-                try:
-                    self.attach(pname, str(folder / fname), origin=", from its // input: line", run=False)
+                    and pname not in self._detached:
+                try:  # only a file in the kernel's folder, as an #include (no absolute path, no '..')
+                    self.attach(pname, file_beside(folder, fname), origin=", from its // input: line", run=False)
                 except (OSError, ValueError):
                     pass
 

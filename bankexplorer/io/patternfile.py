@@ -284,6 +284,18 @@ def _instruction(d: Any, path: str, P: _Problems) -> Instruction | None:
 _RECORDED_FIELDS = (("warp", "<i4", 1), ("element", "<i4", 32), ("offset", "<i2", 32), ("address", "<i4", 32))
 
 
+def _declared_rows(instructions: list) -> int:
+    """The recorded rows the instructions say they hold, all together (read from their ``rows``
+    fields alone, nothing decompressed)."""
+    total = 0
+    for x in instructions:
+        rec = x.get("recorded") if isinstance(x, dict) else None
+        n = rec.get("rows") if isinstance(rec, dict) else None
+        if _is_int(n) and 0 < n <= MAX_RECORDED_ROWS:  # one past the limit is reported on its own path
+            total += n
+    return total
+
+
 def _recorded(d: Any, path: str, P: _Problems) -> Recorded | None:
     """Recorded executions: each field a zlib-compressed, base64 little-endian array of ``rows``
     rows, decompressed to at most the size the row count says (a hostile file cannot make it grow)."""
@@ -475,6 +487,11 @@ def from_dict(d: Any, source: str = "") -> Pattern:
         raw = []
     if len(raw) > 100_000:
         P.add("instructions", f"{len(raw):,} instructions is too many (at most 100,000)")
+        raw = []
+    declared = _declared_rows(raw)
+    if declared > MAX_RECORDED_ROWS:  # before any is decompressed: 20,000,000 rows would take 6.5 GB
+        P.add("instructions", f"{declared:,} recorded warp instructions is too many for one pattern (at most "
+                              f"{MAX_RECORDED_ROWS:,})")
         raw = []
     for k, x in enumerate(raw):
         ins = _instruction(x, f"instructions[{k}]", P)

@@ -30,14 +30,23 @@ MAX_LINES = 1000
 MAX_LINE = 1000
 #: bytes of a format or ``%s`` string read before giving up on its terminating zero
 MAX_STRING = 4096
+#: a field's width or precision past this is taken as this (the line is cut at MAX_LINE anyway):
+#: ``printf("%*d", 2147483647, 7)`` would otherwise build 2 GB of spaces per thread
+MAX_FIELD = MAX_LINE
+#: characters one call formats (the rest of its conversions are left out), and the printf work of
+#: a whole run (characters formatted plus string bytes read): past it, calls are counted, not
+#: formatted (ten 4 KiB ``%s`` in 1,024 threads took 25 minutes before)
+MAX_CALL_CHARS = 16 * MAX_LINE
+MAX_PRINTF_BYTES = 1 << 20
 
 _SPEC = re.compile(rb"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d+))?(hh|h|ll|l|z|j|t|L)?([diouxXcsfFeEgGaAp%])")
 
 
-def format_line(fmt: bytes, arg_bytes, read_string) -> str:
+def format_line(fmt: bytes, arg_bytes, read_string, limit: int = MAX_CALL_CHARS) -> str:
     """One thread's printf. ``arg_bytes(offset, size) -> bytes`` reads the packed arguments,
-    ``read_string(address) -> bytes`` a zero-terminated string (``%s``)."""
-    out, pos, off = [], 0, 0
+    ``read_string(address) -> bytes`` a zero-terminated string (``%s``). Widths and precisions are
+    taken up to :data:`MAX_FIELD`; past ``limit`` characters the rest is left out."""
+    out, pos, off, size_now, counted = [], 0, 0, 0, 0
 
     def take(size: int) -> int:
         nonlocal off
@@ -47,6 +56,10 @@ def format_line(fmt: bytes, arg_bytes, read_string) -> str:
         return v
 
     for m in _SPEC.finditer(fmt):
+        size_now += sum(len(x) for x in out[counted:])
+        counted = len(out)
+        if size_now > limit:  # the line is long enough: the rest of the conversions are not formatted
+            return "".join(out)[:limit]
         out.append(fmt[pos:m.start()].decode("utf-8", "replace"))
         pos = m.end()
         flags, width, prec, length, conv = (g.decode() if g else "" for g in m.groups())
@@ -54,9 +67,13 @@ def format_line(fmt: bytes, arg_bytes, read_string) -> str:
             out.append("%")
             continue
         if width == "*":
-            width = str(_signed(take(4), 4))
+            w = _signed(take(4), 4)
+            flags, width = (flags + "-", str(-w)) if w < 0 else (flags, str(w))  # C: a negative width left-justifies
         if prec == "*":
-            prec = str(_signed(take(4), 4))
+            p = _signed(take(4), 4)
+            prec = str(p) if p >= 0 else ""  # C: a negative precision is as if none were given
+        width = str(min(int(width), MAX_FIELD)) if width else ""
+        prec = str(min(int(prec), MAX_FIELD)) if prec else ""
         spec = "%" + flags + width + ("." + prec if prec else "")
         if conv in "fFeEgGaA":
             v = float(np.frombuffer(take(8).to_bytes(8, "little"), np.float64)[0])
@@ -83,7 +100,7 @@ def format_line(fmt: bytes, arg_bytes, read_string) -> str:
             else:
                 out.append((spec + conv) % v)
     out.append(fmt[pos:].decode("utf-8", "replace"))
-    return "".join(out)
+    return "".join(out)[:limit]
 
 
 def _signed(v: int, size: int) -> int:
@@ -153,13 +170,21 @@ def call_vprintf(iss, lanes: np.ndarray) -> None:
     counts = np.zeros(b.lanes, np.uint32)
     printed = run.printed
     for lane in lanes.tolist():
-        if len(printed) >= MAX_LINES:  # kept enough: count the rest (a line a call) without formatting
+        if len(printed) >= MAX_LINES or run.printf_bytes > MAX_PRINTF_BYTES:
+            # kept enough, or the run's printf work is spent: count the rest (a line a call) without formatting
             run.printed_dropped += 1
             continue
         fmt = _string(b, int(fmt_at[lane]), lane)
         base = int(args_at[lane])
-        text = format_line(fmt, lambda off, n, lane=lane: _bytes(b, base + off, n, lane),
-                           lambda a, lane=lane: _string(b, a, lane))
+        read = [len(fmt)]
+
+        def string(a: int, lane=lane) -> bytes:
+            got = _string(b, a, lane)
+            read[0] += len(got)
+            return got
+
+        text = format_line(fmt, lambda off, n, lane=lane: _bytes(b, base + off, n, lane), string)
+        run.printf_bytes += read[0] + len(text)
         counts[lane] = len(_SPEC.findall(fmt)) - fmt.count(b"%%")
         for piece in text.split("\n")[:-1] if text.endswith("\n") else text.split("\n"):
             if len(printed) < MAX_LINES:
@@ -171,32 +196,39 @@ def call_vprintf(iss, lanes: np.ndarray) -> None:
         iss.jump(iss.on & (back == np.uint64(pc)), int(pc))
 
 
-def _bytes(b, address: int, n: int, lane: int) -> bytes:
-    """``n`` bytes at a generic address, as thread ``lane`` sees it (its own stack for local)."""
+def _bytes(b, address: int, n: int, lane: int, upto: bool = False) -> bytes:
+    """``n`` bytes at a generic address, as thread ``lane`` sees it (its own stack for local);
+    ``upto``: as many of them as the memory holds there (at least one)."""
     from .state import LOCAL_WINDOW, SHARED_WINDOW, MemoryFault
 
     if LOCAL_WINDOW <= address < LOCAL_WINDOW + (1 << 32):
         off = address - LOCAL_WINDOW
+        n = max(1, min(n, b.local.shape[1] - off)) if upto else n
         if off + n > b.local.shape[1]:
             raise MemoryFault(f"printf reads past thread {lane}'s stack")
         return b.local[lane, off:off + n].tobytes()
     if SHARED_WINDOW <= address < SHARED_WINDOW + (1 << 32):
         off = address - SHARED_WINDOW
+        n = max(1, min(n, b.shared.size - off)) if upto else n
         if off + n > b.shared.size:
             raise MemoryFault("printf reads past the block's shared memory")
         return b.shared[off:off + n].tobytes()
-    bi, off = b.memory.locate(np.array([address], np.int64), n)
-    return b.memory.buffers[int(bi[0])].data[int(off[0]):int(off[0]) + n].tobytes()
+    bi, off = b.memory.locate(np.array([address], np.int64), 1 if upto else n)
+    data = b.memory.buffers[int(bi[0])].data
+    return data[int(off[0]):int(off[0]) + n].tobytes()
 
 
 def _string(b, address: int, lane: int) -> bytes:
-    """The zero-terminated string at ``address`` (at most :data:`MAX_STRING` bytes)."""
+    """The zero-terminated string at ``address`` (at most :data:`MAX_STRING` bytes), read a few
+    hundred bytes at a time (a byte at a time, 4 KiB strings in 1,024 threads took minutes)."""
     if address == 0:
         return b"(null)"
     out = bytearray()
     while len(out) < MAX_STRING:
-        chunk = _bytes(b, address + len(out), 1, lane)
-        if chunk == b"\0":
+        chunk = _bytes(b, address + len(out), min(256, MAX_STRING - len(out)), lane, upto=True)
+        end = chunk.find(b"\0")
+        if end >= 0:
+            out += chunk[:end]
             break
         out += chunk
-    return bytes(out)
+    return bytes(out[:MAX_STRING])

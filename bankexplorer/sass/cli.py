@@ -24,7 +24,8 @@ from .cubin import CubinError
 from .decode import DecodeError
 from .issue import EmulationError
 from .launch import EXTERN_BYTES, LaunchConfig, LaunchError, text_settings
-from .run import MAX_WARP_INSTRUCTIONS, CompileFailed, Control, KernelRun, SassRow, emulate
+from .limits import array_bytes, check_block, check_grid, check_index, parse_number
+from .run import MAX_SECONDS, MAX_WARP_INSTRUCTIONS, CompileFailed, Control, KernelRun, SassRow, emulate
 from .state import MemoryFault
 
 
@@ -39,25 +40,56 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
                     help="write every SASS instruction's counts for the block (executed, threads, predicated-on "
                          "threads, wavefronts and ideal of shared-memory instructions) as JSON")
     sp.add_argument("--kernel", metavar="NAME", help="which __global__ function to run (default: the first)")
-    sp.add_argument("--max-instructions", type=int, default=MAX_WARP_INSTRUCTIONS, metavar="N",
+    sp.add_argument("--max-instructions", type=_positive(int), default=MAX_WARP_INSTRUCTIONS, metavar="N",
                     help=f"stop a run after N warp instructions (default {MAX_WARP_INSTRUCTIONS:,})")
+    sp.add_argument("--max-seconds", type=_positive(float), default=MAX_SECONDS, metavar="S",
+                    help=f"stop a run after S seconds of execution (default {MAX_SECONDS:g})")
+
+
+def _positive(kind):
+    """An argparse type: a positive number of ``kind`` (a negative budget would stop nothing)."""
+    def parse(text: str):
+        try:
+            v = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not v > 0 or v != v or v == float("inf"):
+            raise argparse.ArgumentTypeError(f"{text!r}: must be a positive number")
+        return v
+
+    parse.__name__ = kind.__name__
+    return parse
 
 
 def _dims(text: str, what: str) -> tuple[int, int, int]:
     try:
+        if sum(c.isdigit() for c in text) > 3 * 20:
+            raise ValueError
         nums = [int(x) for x in text.replace("x", ",").split(",") if x.strip()]
     except ValueError:
         nums = []
     if not 1 <= len(nums) <= 3 or min(nums) < 0:
         raise UsageError(f"--{what} {text!r}: write 1 to 3 numbers, e.g. 1,0,0")
-    return tuple(nums + [0 if what == "block-index" else 1] * (3 - len(nums)))  # type: ignore[return-value]
+    dims = tuple(nums + [0 if what == "block-index" else 1] * (3 - len(nums)))
+    check = {"block-index": check_index, "grid": check_grid, "block": check_block}[what]
+    try:
+        check(dims)  # type: ignore[arg-type]
+    except ValueError as e:
+        raise UsageError(f"--{what} {text!r}: {e}") from None
+    return dims  # type: ignore[return-value]
+
+
+def array_path(spec: str) -> tuple[str, str]:
+    """``NAME=FILE.npy`` -> (NAME, FILE.npy)."""
+    name, _, path = spec.partition("=")
+    if not name.isidentifier() or not path:
+        raise UsageError(f"--arg {spec!r}: write NAME=FILE.npy")
+    return name, path
 
 
 def load_array(spec: str) -> tuple[str, bytes]:
     """``NAME=FILE.npy`` -> (NAME, the array's bytes in C order)."""
-    name, _, path = spec.partition("=")
-    if not name.isidentifier() or not path:
-        raise UsageError(f"--arg {spec!r}: write NAME=FILE.npy")
+    name, path = array_path(spec)
     if not os.path.isfile(path):
         raise UsageError(f"--arg {name}: {path}: no such file")
     if os.path.getsize(path) > (16 << 20) + 4096:
@@ -66,7 +98,14 @@ def load_array(spec: str) -> tuple[str, bytes]:
         arr = np.load(path, allow_pickle=False)
     except (ValueError, OSError, EOFError) as e:
         raise UsageError(f"--arg {name}: {path} is not a .npy array file ({e})") from None
-    return name, np.ascontiguousarray(arr).tobytes()
+    if not isinstance(arr, np.ndarray):  # np.load opens a .npz archive of several arrays too
+        getattr(arr, "close", lambda: None)()
+        raise UsageError(f"--arg {name}: {path} is a .npz archive, not one array: save the array with np.save "
+                         f"(a .npy file)")
+    try:
+        return name, array_bytes(arr)
+    except ValueError as e:
+        raise UsageError(f"--arg {name}: {path} {e}") from None
 
 
 def scalar_defines(defines: list[str]) -> dict[str, int | float]:
@@ -74,14 +113,11 @@ def scalar_defines(defines: list[str]) -> dict[str, int | float]:
     for d in defines:
         name, _, value = d.partition("=")
         if not name.isidentifier() or not value:
-            raise UsageError(f"-D {d!r}: write NAME=VALUE, e.g. -D TILE=32")
+            raise UsageError(f"-D {printable(d[:80])!r}: write NAME=VALUE, e.g. -D TILE=32")
         try:
-            out[name] = int(value, 0)
-        except ValueError:
-            try:
-                out[name] = float(value)
-            except ValueError:
-                raise UsageError(f"-D {d!r}: {value!r} is not a number") from None
+            out[name] = parse_number(value)
+        except ValueError as e:
+            raise UsageError(f"-D {name}: {e}") from None
     return out
 
 
@@ -95,8 +131,10 @@ def config(args: argparse.Namespace, text: str) -> tuple[LaunchConfig, str, dict
         block, origin = settings["block"]
     else:
         block, origin = (32, 1, 1), "default (32x1x1)"
-    if min(block) < 1 or block[0] * block[1] * block[2] > 1024:
-        raise UsageError(f"block {block}: a block has 1 to 1,024 threads")
+    try:
+        check_block(block)
+    except ValueError as e:
+        raise UsageError(f"block {block}: {e}") from None
     index = _dims(args.block_index, "block-index") if args.block_index else (0, 0, 0)
     grid = _dims(args.grid, "grid") if args.grid else tuple(i + 1 for i in index)
     if any(i >= g for i, g in zip(index, grid)):
@@ -108,8 +146,36 @@ def config(args: argparse.Namespace, text: str) -> tuple[LaunchConfig, str, dict
     params = kernel_parameters(text)
     scalars = {k: v for k, v in defines.items() if k in params}
     macros = {k: v for k, v in defines.items() if k not in params}
+    named = [array_path(a)[0] for a in args.arrays]
+    twice = next((n for n in named if named.count(n) > 1), None)
+    if twice:
+        raise UsageError(f"--arg {twice} is given {named.count(twice)} times: give each parameter's data once")
     arrays = dict(load_array(a) for a in args.arrays)
     return LaunchConfig(block, index, grid, scalars, arrays, extern), origin, macros
+
+
+def check_outputs(args: argparse.Namespace, text: str) -> None:
+    """Before any work: ``--out`` and ``--sass-json`` can be written, are not the same file, and
+    are none of the files the run reads (the kernel, every header it includes, every ``--arg``
+    array): also not through a link."""
+    from ..cudaimport.device_source import included_files
+    from ..cudaimport.includes import IncludeRules
+    from ..io.atomic import check_writable, same_file
+
+    outs = [(flag, p) for flag, p in (("--out", getattr(args, "out", None)),
+                                      ("--sass-json", getattr(args, "sass_json", None))) if p]
+    if not outs:
+        return
+    path = None if args.file == "-" else args.file
+    inputs = ([path] if path else []) + [array_path(a)[1] for a in args.arrays]
+    inputs += included_files(text, IncludeRules.of(path, list(args.include_dirs)))
+    for flag, out in outs:
+        try:
+            check_writable(out, inputs, UsageError)
+        except UsageError as e:
+            raise UsageError(f"{flag} {e}") from None
+    if len(outs) == 2 and (outs[0][1] == outs[1][1] or same_file(outs[0][1], outs[1][1])):
+        raise UsageError(f"--sass-json {outs[1][1]}: is the --out file too; choose another name")
 
 
 def report_rows(r: KernelRun) -> list[SassRow]:
@@ -271,7 +337,7 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
     cfg, origin, macros = config(args, text)
     path = None if args.file == "-" else args.file
     kw = dict(path=path, defines=macros, include_dirs=list(args.include_dirs), kernel=args.kernel,
-              budget=args.max_instructions)
+              budget=args.max_instructions, seconds=args.max_seconds)
     try:
         with progress_line(where, "the unoptimised build (-G)" if as_written else "one block") as control:
             r = emulate(text, cfg, arch, optimize=not as_written, control=control, **kw)
@@ -289,7 +355,7 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
         print(f"bankexplorer: {where}:{e.line}: {e.message}", file=sys.stderr)
         return EXIT_BAD_INPUT
     # the run as a pattern, made once: the arrays --sass-json names, the file --out writes, the report
-    inputs = {a.partition("=")[0]: os.path.basename(a.partition("=")[2]) for a in args.arrays}
+    inputs = {n: os.path.basename(p) for n, p in map(array_path, args.arrays)}
     try:
         pat, too_large = kernel_pattern(r, text, args.name or "kernel", origin, cfg, inputs, path), None
     except PatternTooLarge as e:

@@ -107,6 +107,13 @@ def _attributes(blob: bytes):
             raise CubinError(f"unknown .nv.info record format {fmt}")
 
 
+#: the stack size ptxas writes when it cannot bound it (a recursive device function)
+UNKNOWN_STACK = 0xFFFFFFFF
+#: the stack a thread gets then: CUDA's default cudaLimitStackSize (a deeper recursion faults as
+#: a stack overflow would)
+DEFAULT_STACK_BYTES = 1024
+
+
 def read(cubin: bytes, kernel: str) -> KernelImage:
     secs = _sections(cubin)
     by_name = {s[0]: s for s in secs}
@@ -132,6 +139,8 @@ def read(cubin: bytes, kernel: str) -> KernelImage:
                 _sym, v = struct.unpack_from("<II", val)
                 if attr == _EIATTR_FRAME_SIZE:
                     frame = max(frame, v)
+                elif v == UNKNOWN_STACK:  # recursion: no bound is known; CUDA's default stack size
+                    stack = max(stack, DEFAULT_STACK_BYTES)
                 else:
                     stack = max(stack, v)
     sh = by_name.get(f".nv.shared.{kernel}")

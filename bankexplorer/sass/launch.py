@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cubin import KernelImage
+from .limits import integer_value
 from .state import CONSTANTS_BASE, GLOBAL_BASE, GLOBAL_STRIDE, LOCAL_WINDOW, SHARED_WINDOW, Buffer
 
 BUFFER_BYTES = 16 << 20
@@ -217,7 +218,10 @@ def constant_bank0(image: KernelImage, cfg: LaunchConfig, decls: list[ParamDecl]
         elif words == ["bool"]:  # a C++ conversion: any non-zero value is true
             put(off, int(bool(value)), p.size)
         elif p.size in (1, 2, 4, 8):
-            put(off, int(value), p.size)
+            try:
+                put(off, integer_value(value, p.size, d.type), p.size)
+            except ValueError as e:
+                raise LaunchError(f"parameter {d.name}: {e}") from None
         else:
             raise LaunchError(f"parameter {d.type} {d.name} ({p.size} bytes) is a structure: only pointers, "
                               f"integers and floating-point values can be given")

@@ -30,6 +30,13 @@ from .state import CONSTANTS_BASE, WARP, Block, Buffer, GlobalMemory
 
 #: warp instructions one run may execute before it stops (a hostile or endless kernel)
 MAX_WARP_INSTRUCTIONS = 20_000_000
+#: seconds of execution one run may take before it stops: an endless loop ends in well under a
+#: minute whatever rate the emulator reaches (the instruction budget alone took ~25 minutes at
+#: 13,000 warp instructions a second)
+MAX_SECONDS = 20.0
+#: bytes of local memory (each thread's stack and spilled arrays, all threads together) a run may
+#: hold: 8 MB a thread in a 1,024-thread block would take 8 GiB
+MAX_LOCAL_BYTES = 512 << 20
 
 _SHARED_BASES = {"LDS", "STS", "ATOMS", "LDSM", "STSM"}
 
@@ -171,7 +178,8 @@ class Run:
     """The execution loop: pick the next issue (:class:`Scheduler`), run its semantics, count."""
 
     def __init__(self, program: Program, block: Block, arch: str, buffers: list[str],
-                 budget: int = MAX_WARP_INSTRUCTIONS, as_written: bool = False, control: Control | None = None):
+                 budget: int = MAX_WARP_INSTRUCTIONS, as_written: bool = False, control: Control | None = None,
+                 seconds: float | None = MAX_SECONDS):
         self.program = program
         self.block = block
         self.table = table_for(arch)
@@ -182,7 +190,10 @@ class Run:
         self.issued = 0
         self.printed: list[tuple[int, str]] = []  # printf's lines (sass/calls.py)
         self.printed_dropped = 0
-        self._check_at = min(budget, CHECK_EVERY) if control is not None else budget  # the next look past the count
+        self.printf_bytes = 0  # printf work so far (sass/calls.MAX_PRINTF_BYTES bounds it)
+        self.seconds = seconds
+        self._deadline = None if seconds is None else time.monotonic() + seconds
+        self._check_at = min(budget, CHECK_EVERY)  # the next look past the count
         self.timing_notes: dict[int, str] = {}
         self.data_branches: dict[int, int] = {}  # instruction index -> taint of a deciding predicate
         self._clock = 0
@@ -197,18 +208,23 @@ class Run:
         self.timing_notes.setdefault(ins.line, message)
 
     def _checkpoint(self, ins) -> None:
-        """Past the budget, or time to look at the control (one int compare per issue otherwise)."""
+        """Past the budget, or time to look at the clock and the control: every :data:`CHECK_EVERY`
+        warp instructions (one int compare per issue otherwise)."""
         if self.issued > self.budget:
             raise BudgetExceeded(f"stopped after {self.budget:,} warp instructions (line {ins.line}, "
                                  f"{ins.text!r}): the kernel does not finish within the budget (an "
                                  f"endless or very long loop?); raise it with --max-instructions")
+        if self._deadline is not None and time.monotonic() > self._deadline:
+            raise BudgetExceeded(f"stopped after {self.seconds:g} s ({self.issued:,} warp instructions; line "
+                                 f"{ins.line}, {ins.text!r}): the kernel does not finish within the time budget (an "
+                                 f"endless or very long loop?); raise it with --max-seconds")
         c = self.control
         if c is not None:
             c.issued = self.issued
             if c.stopped:
                 raise Stopped(f"stopped on request after {self.issued:,} warp instructions, at line {ins.line}",
                               ins.line)
-            self._check_at = min(self.budget, self.issued + CHECK_EVERY)
+        self._check_at = min(self.budget, self.issued + CHECK_EVERY)
 
     # ------------------------------------------------------------------ the loop
     def execute(self) -> None:
@@ -267,10 +283,11 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
             defines: dict[str, int | float] | None = None, include_dirs: list[str] | None = None,
             kernel: str | None = None, budget: int = MAX_WARP_INSTRUCTIONS, build=None,
             timings: dict[str, float] | None = None, optimize: bool = True,
-            control: Control | None = None) -> KernelRun:
+            control: Control | None = None, seconds: float | None = MAX_SECONDS) -> KernelRun:
     """Compile ``text``, run one block of ``kernel`` (the first one when None) and count.
     ``timings``, when given, receives the seconds of each stage; ``control`` lets another thread
-    stop the run and follow it. ``optimize=False``: the source as
+    stop the run and follow it. ``budget`` and ``seconds`` bound the execution (warp instructions,
+    seconds; None: no time limit). ``optimize=False``: the source as
     written, from the unoptimised build (-G): one instruction per source access, each costed as
     the shared-memory instruction it stands for."""
     from ..compiler.kernel import build as build_kernel
@@ -321,13 +338,20 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
     if 3 in image.banks:  # __constant__ data, read through a generic pointer (code built with -G)
         memory.append(Buffer("(constant data)", CONSTANTS_BASE, np.frombuffer(image.banks[3], np.uint8).copy(),
                              static=True))
+    lanes = -(-int(np.prod(cfg.block)) // WARP) * WARP
+    if lanes * image.local_bytes > MAX_LOCAL_BYTES:
+        raise LaunchError(f"the kernel needs {image.local_bytes:,} bytes of local memory per thread (its stack and "
+                          f"local arrays): {lanes * image.local_bytes / (1 << 20):,.0f} MiB for {lanes:,} threads, "
+                          f"more than the {MAX_LOCAL_BYTES >> 20:,} MiB a run may hold (smaller per-thread arrays or "
+                          f"a smaller block)")
     block = Block(cfg.block, cfg.block_index, cfg.grid, shared_bytes, image.local_bytes, banks,
                   GlobalMemory(memory))
     if control is not None:
         if control.stopped:
             raise Stopped("stopped on request before the block was executed")
         control.stage = "executing"
-    run = Run(program, block, arch, [buf.name for buf in buffers], budget, as_written=not optimize, control=control)
+    run = Run(program, block, arch, [buf.name for buf in buffers], budget, as_written=not optimize, control=control,
+              seconds=seconds)
     if not optimize:
         from .written import aggregate_runs
 

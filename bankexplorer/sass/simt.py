@@ -745,7 +745,7 @@ def op_b2r(iss: Issue) -> None:
 
 def op_trap(iss: Issue) -> None:
     if iss.on.any():
-        raise EmulationError(f"the kernel traps (an assert or __trap()) at {iss.ins.text!r}")
+        raise EmulationError(f"line {iss.ins.line}: the kernel traps (an assert or __trap()) at {iss.ins.text!r}")
 
 
 #: opcodes whose semantics move the issuing threads on themselves (waits, barriers)

@@ -459,7 +459,17 @@ class _GlobalView(_Space):
         self.mem = iss.b.memory
         self.iss = iss
 
+    def _aligned(self, addr, width: int) -> None:
+        """Global accesses are naturally aligned (a bulk copy to 16 bytes), or the GPU faults
+        ("misaligned address"): never executed as if they were."""
+        align = min(width & -width, 16)
+        if align > 1 and addr.size and (np.asarray(addr, np.uint64) % np.uint64(align)).any():
+            a = int(addr[np.flatnonzero(np.asarray(addr, np.uint64) % np.uint64(align))[0]])
+            raise MemoryFault(f"{self.iss.ins.text!r}: global address {a:#x} is not aligned to {align} bytes "
+                              f"(on the GPU: misaligned address)")
+
     def read(self, addr, width, lanes=None):
+        self._aligned(addr, width)
         bi, off = self.mem.locate(addr, width)
         raw = np.zeros((addr.size, width), np.uint8)
         t = np.zeros(addr.size, U32)
@@ -475,6 +485,7 @@ class _GlobalView(_Space):
         # H100 for STG.64, extra18's transpose_int2_1024_threads; taken for every width). Warps that
         # issue together store in warp order, the later one last. A numpy assignment keeps the last
         # of repeated indices: order the rows by warp, then by lane from the highest down
+        self._aligned(addr, raw.shape[1])
         lanes = np.arange(addr.size) if lanes is None else np.asarray(lanes)
         order = np.lexsort((-lanes, lanes // 32))
         addr, raw = addr[order], raw[order]
