@@ -45,6 +45,18 @@ def standard(rng: np.random.Generator) -> dict[str, np.ndarray]:
     }
 
 
+
+def normal_four(rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """The arrays extra12 and extra13 start from, drawn in this order: ints, normal floats, 32-bit
+    keys signed and unsigned."""
+    return {
+        "ints_1024": rng.integers(0, 1000, 1024, dtype=np.int32),
+        "floats_1024": rng.normal(0, 1, 1024).astype(np.float32),
+        "keys_1024": rng.integers(-2**31, 2**31, 1024, dtype=np.int64).astype(np.int32),
+        "ukeys_1024": rng.integers(0, 2**32, 1024, dtype=np.uint64).astype(np.uint32),
+    }
+
+
 def csr(adj: list[set[int]]) -> tuple[np.ndarray, np.ndarray]:
     """A graph's adjacency sets as CSR (int32 row pointers, sorted column indices per row)."""
     ptr, col = [0], []

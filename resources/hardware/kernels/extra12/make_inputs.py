@@ -41,11 +41,7 @@ def trie(words: list[str]) -> np.ndarray:
 
 def make(out: Path) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(20251212)
-    a: dict[str, np.ndarray] = {}
-    a["ints_1024"] = rng.integers(0, 1000, 1024, dtype=np.int32)
-    a["floats_1024"] = rng.normal(0, 1, 1024).astype(np.float32)
-    a["keys_1024"] = rng.integers(-2**31, 2**31, 1024, dtype=np.int64).astype(np.int32)
-    a["ukeys_1024"] = rng.integers(0, 2**32, 1024, dtype=np.uint64).astype(np.uint32)
+    a = kernel_inputs.normal_four(rng)
     # geometric byte values: many small keys, few large ones (runs of equal keys for the sort)
     a["bytes_2048"] = np.minimum(rng.geometric(0.03, 2048) - 1, 255).astype(np.uint8)
     # 16-bit samples 0..511, two to a word: a mix of a normal bump and a flat floor

@@ -30,11 +30,7 @@ def hash_slot(k: int) -> int:
 
 def make(out: Path) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(20260113)
-    a: dict[str, np.ndarray] = {}
-    a["ints_1024"] = rng.integers(0, 1000, 1024, dtype=np.int32)
-    a["floats_1024"] = rng.normal(0, 1, 1024).astype(np.float32)
-    a["keys_1024"] = rng.integers(-2**31, 2**31, 1024, dtype=np.int64).astype(np.int32)
-    a["ukeys_1024"] = rng.integers(0, 2**32, 1024, dtype=np.uint64).astype(np.uint32)
+    a = kernel_inputs.normal_four(rng)
     a["bytes_2048"] = np.minimum(rng.geometric(0.02, 2048) - 1, 255).astype(np.uint8)
     # 1024 short keys (both signs, many repeats) packed two to a word
     s16 = rng.integers(-300, 300, 1024).astype(np.int16)
