@@ -15,7 +15,8 @@ those paths, so the folders keep their names and this manifest says what each ke
   ``totals-only`` (NVRTC made other code than the nvcc that was measured: only the shared-memory
   wavefront total is compared), ``xfail`` (measured, not matched, with the reason: a strict xfail
   in ``tests/test_emulator.py``), ``timing`` (its counts depend on which warp gets somewhere
-  first; the run must say so) or ``refused`` (the emulator must refuse it by name);
+  first; the run must say so), ``refused`` (the emulator must refuse it by name) or ``unchecked``
+  (not compiled here yet: exact or totals-only, ``--compile`` finds out);
 - ``measured``: executed warp instructions, threads and predicated-on threads summed over its SASS,
   and its shared-memory warp instructions and wavefronts.
 
@@ -45,7 +46,7 @@ MANIFEST = KERNELS / "manifest.json"
 #: the collection of the first batches (measured for the bank model, CI's shared checker runs all of
 #: them); every other truth file is a batch measured per SASS instruction for the emulator
 COLLECTION = "persass_resources.json"
-STATUSES = ("exact", "totals-only", "xfail", "timing", "refused")
+STATUSES = ("exact", "totals-only", "xfail", "timing", "refused", "unchecked")
 
 _INPUT = re.compile(r"//\s*input:\s*(\w+)\s*=\s*(\S+)")
 
@@ -172,8 +173,10 @@ def build_manifest(root: Path = KERNELS, previous: dict | None = None, code: dic
         elif found == "other":
             entry["status"] = "totals-only"
             entry["reason"] = "nvcc made other code than NVRTC here: only the shared-memory wavefront total is compared"
-        else:
+        elif found == "same":
             entry["status"] = "exact"
+        else:
+            entry["status"] = "unchecked"
         entry["code"] = found
         rows = rec["sass"]
         entry["measured"] = {k: sum(r.get(k) or 0 for r in rows) for k in ("executed", "threads", "pred_on_threads")}

@@ -46,6 +46,8 @@ def test_the_statuses_are_the_emulator_tests_expectations():
     assert by["timing"] >= set(expect.TIMING)
     assert by["refused"] == set(expect.REFUSED)
     assert all(KERNELS[n]["code"] == "other" for n in by["totals-only"])
+    assert all(KERNELS[n]["code"] == "same" for n in by["exact"])
+    assert all(KERNELS[n]["code"] is None for n in by["unchecked"])
     if any(k["code"] for k in KERNELS.values()):  # findings say which compiler they hold for
         assert MANIFEST["nvrtc"]
 
@@ -83,9 +85,11 @@ def test_a_new_folder_is_found_with_its_topic_and_status(tmp_path):
     (tmp_path / "cute" / "persass.json").write_text(json.dumps(truth))
     m = kernel_manifest.build_manifest(tmp_path, expect=_Expect)
     got = {k["name"]: (k["topic"], k["status"], k["inputs"], k["truth"]) for k in m["kernels"]}
-    assert got == {"cute/a": ("CuTe", "exact", {}, "cute/persass.json"),
+    assert got == {"cute/a": ("CuTe", "unchecked", {}, "cute/persass.json"),
                    "cute/b": ("CuTe", "xfail", {"p": "x.npy"}, "cute/persass.json"),
-                   "misc/c": ("CUB", "exact", {}, "cute/persass.json")}
+                   "misc/c": ("CUB", "unchecked", {}, "cute/persass.json")}
+    m = kernel_manifest.build_manifest(tmp_path, expect=_Expect, code={"cute/a": "same", "misc/c": "other"})
+    assert [k["status"] for k in m["kernels"]] == ["exact", "xfail", "totals-only"]
     assert m["batches"]["cute"] == "CuTe tiles"
     assert json.loads(kernel_manifest.dumps(m)) == m
 
