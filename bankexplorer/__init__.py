@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
-__all__ = ["wavefronts", "load", "save", "from_cuda", "analyze", "layout", "figure", "Pattern", "Result",
+__all__ = ["wavefronts", "load", "save", "from_cuda", "from_triton", "analyze", "layout", "figure", "Pattern", "Result",
            "Layout", "Access", "Figure", "DEFAULT_HARDWARE", "__version__"]
 
 if TYPE_CHECKING:  # for type checkers and editors: the names as the API defines them
     from .api import (DEFAULT_HARDWARE, Access, Figure, Layout, Pattern, Result, analyze, figure,  # noqa: F401
-                      from_cuda, layout, load, save, wavefronts)
+                      from_cuda, from_triton, layout, load, save, wavefronts)
 
 
 def __getattr__(name: str):

@@ -13,8 +13,16 @@ measured kernel, where the time goes, and how fast the emulator itself runs.
    nvdisasm, in process), so the ratio says what executing and costing adds to compiling.
 3. In process, per stage (compile, disassemble, decode + launch, execute, cost), and the
    emulator's speed in warp instructions executed per second.
+4. ``--loops``: the emulator's speed on the named loop kernels of ``scripts/bench_loops`` (a loop
+   on shared memory, a CUB block sort in a loop), in warp instructions a second beside their compile
+   time, measured in one run; goal 1,000,000 a second. ``--against DIR`` runs the same kernels with
+   another checkout's emulator (a worktree of the code before a change: the reference), kernel by
+   kernel in turn, and gives the ratio. ``--budget N``: also how long the endless
+   loop (``endless_loop.cu``) takes to reach a budget of N warp instructions (the default budget,
+   20,000,000, in under 30 s is the goal).
 
-usage: python scripts/bench_emulator.py [--every N] [--repeat R]
+usage: python scripts/bench_emulator.py [--every N] [--repeat R] [--loops | --only-loops] [--against DIR]
+       [--budget N]
 """
 
 from __future__ import annotations
@@ -57,7 +65,8 @@ def command(path: Path, block, out: str | None) -> list[str]:
 
 def stages(path: Path, block) -> dict[str, float]:
     from bankexplorer.compiler import nvrtc
-    from bankexplorer.compiler.kernel import build, disassemble_text
+    from bankexplorer.compiler.kernel import disassemble_text
+    from bankexplorer.kernels.cuda_source import compile_text as build
     from bankexplorer.sass.launch import LaunchConfig
     from bankexplorer.sass.run import emulate
 
@@ -79,11 +88,99 @@ def stages(path: Path, block) -> dict[str, float]:
             "warp_instructions": r.warp_instructions}
 
 
+LOOPS = ROOT / "scripts" / "bench_loops"
+
+
+def _header(src: str, key: str) -> str | None:
+    m = re.search(rf"//\s*{key}:\s*(.+)", src)
+    return m.group(1).strip() if m else None
+
+
+def loop_kernels(repeat: int, against: str | None = None, only: str | None = None) -> dict[str, float]:
+    """Warp instructions a second of every named loop kernel (the best of ``repeat`` runs), beside
+    its compile time (NVRTC + nvdisasm, in process). ``against``: another checkout's folder (the
+    emulator before a change: the reference), run on the same kernels in a subprocess, kernel by
+    kernel in turn with this code so that both meet the same load; its rates and the ratio are printed too."""
+    from bankexplorer.compiler.kernel import build
+    from bankexplorer.sass.launch import LaunchConfig
+    from bankexplorer.sass.run import emulate
+
+    rates = {}
+    for path in sorted(LOOPS.glob("*.cu")):
+        if path.stem.startswith("endless") or (only and path.stem != only):
+            continue
+        src = path.read_text()
+        block = (*(int(x) for x in _header(src, "block").split(",")), 1, 1)[:3]
+        scalars = {k: int(v) for k, v in (d.split("=") for d in (_header(src, "define") or "").split() if d)}
+        t = time.perf_counter()
+        b = build(src, "sm_90", scalars, str(path))
+        compile_s = time.perf_counter() - t
+        best = cpu = None
+        for _ in range(repeat):
+            timings: dict[str, float] = {}
+            c = time.process_time()
+            r = emulate(src, LaunchConfig(block, scalars=scalars), path=str(path), build=b, timings=timings)
+            c = time.process_time() - c
+            best = timings["execute"] if best is None else min(best, timings["execute"])
+            cpu = c if cpu is None else min(cpu, c)
+        # the processor time of the whole run (decoding and costing included): what the machine's load
+        # changes least, so the ratio to the reference is taken on it
+        rates[path.stem] = rate = r.warp_instructions / cpu
+        ref = ""
+        if against:
+            p = subprocess.run([sys.executable, __file__, "--only-loops", "--code", against, "--kernel", path.stem,
+                                "--repeat", str(repeat)], capture_output=True, text=True)
+            m = re.search(r"processor: ([\d,]+) a second", p.stdout)
+            if not m:
+                raise SystemExit(f"the reference failed on {path.stem}: {p.stderr.strip()[-300:]}")
+            old = float(m.group(1).replace(",", ""))
+            ref = f"; the reference {old:,.0f} a second: {rate / old:.2f}x"
+        print(f"{path.stem:<16} compile {compile_s:5.2f} s; {r.warp_instructions:>9,} warp instructions: execute "
+              f"{best:5.3f} s, {r.warp_instructions / best:>9,.0f} a second (goal 1,000,000); processor: {rate:,.0f} "
+              f"a second{ref}", flush=True)
+    return rates
+
+
+def budget_time(budget: int) -> None:
+    """How long the endless loop runs before a budget of ``budget`` warp instructions stops it."""
+    from bankexplorer.sass.launch import LaunchConfig
+    from bankexplorer.sass.run import BudgetExceeded, emulate
+
+    path = LOOPS / "endless_loop.cu"
+    src = path.read_text()
+    scalars = {k: int(v) for k, v in (d.split("=") for d in _header(src, "define").split())}
+    t = time.perf_counter()
+    try:
+        emulate(src, LaunchConfig((256, 1, 1), scalars=scalars), path=str(path), budget=budget)
+    except BudgetExceeded:
+        pass
+    else:
+        raise SystemExit("the endless loop finished")
+    s = time.perf_counter() - t
+    print(f"endless loop: stopped by a budget of {budget:,} warp instructions after {s:.1f} s, compiling included "
+          f"({budget / s:,.0f} a second; at that rate the default 20,000,000 take {2e7 * s / budget:.0f} s, goal 30 s)")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--every", type=int, default=1, help="one kernel in N")
     ap.add_argument("--repeat", type=int, default=1, help="runs of each command (the median is kept)")
+    ap.add_argument("--loops", action="store_true", help="also the named loop kernels' warp instructions a second")
+    ap.add_argument("--only-loops", action="store_true", help="only the loop kernels (and --budget)")
+    ap.add_argument("--budget", type=int, default=0, help="time the endless loop to this many warp instructions")
+    ap.add_argument("--against", metavar="DIR", help="the loop kernels also with DIR's emulator (another checkout: "
+                                                     "the reference, e.g. a worktree of the last release)")
+    ap.add_argument("--code", metavar="DIR", help=argparse.SUPPRESS)  # run DIR's bankexplorer (--against does)
+    ap.add_argument("--kernel", help=argparse.SUPPRESS)  # one loop kernel (--against does)
     args = ap.parse_args()
+    if args.code:
+        sys.path.insert(0, str(Path(args.code).resolve()))
+    if args.loops or args.only_loops:
+        loop_kernels(max(args.repeat, 3), args.against, args.kernel)
+    if args.budget:
+        budget_time(args.budget)
+    if args.only_loops:
+        return 0
     truth = kernels()
     names = sorted(truth)[::args.every]
     rows = []

@@ -72,7 +72,10 @@ def discover(root: Path = KERNELS) -> dict[str, tuple[str, dict]]:
     out: dict[str, tuple[str, dict]] = {}
     for f in truth_files(root):
         rel = f.relative_to(root).as_posix()
-        for name, rec in json.loads(f.read_text()).items():
+        folder = f.parent.relative_to(root).as_posix()
+        for key, rec in json.loads(f.read_text()).items():
+            # a key names its source from here, or (as check_persass.py reads it) from the truth file's folder
+            name = key if folder == "." or _has_source(root, key) else f"{folder}/{key}"
             if name in out:
                 if _counts(out[name][1]) != _counts(rec):
                     raise ManifestError(f"{name}: {out[name][0]} and {rel} hold different counts")
@@ -81,12 +84,20 @@ def discover(root: Path = KERNELS) -> dict[str, tuple[str, dict]]:
     return dict(sorted(out.items()))
 
 
+def _has_source(root: Path, name: str) -> bool:
+    try:
+        source_of(name, root)
+    except ManifestError:
+        return False
+    return True
+
+
 def source_of(name: str, root: Path = KERNELS) -> Path:
     """The kernel's source: ``NAME.cu`` (or another suffix: a Triton kernel's ``NAME.py``)."""
     if (root / f"{name}.cu").is_file():
         return root / f"{name}.cu"
     found = sorted(p for p in (root / name).parent.glob(Path(name).name + ".*")
-                   if p.suffix not in (".json", ".npy", ".md"))
+                   if p.suffix in (".py", ".cu", ".ttgir", ".ptx") and p.name.count(".") == 1)
     if not found:
         raise ManifestError(f"{name}: no source beside its truth file ({name}.cu)")
     return found[0]
@@ -158,11 +169,14 @@ def build_manifest(root: Path = KERNELS, previous: dict | None = None, code: dic
     nvrtc = nvrtc or (previous or {}).get("nvrtc")
     kernels = []
     for name, (truth, rec) in discover(root).items():
-        path = source_of(name, root)
-        text = path.read_text(errors="replace")
+        try:
+            path: Path | None = source_of(name, root)
+        except ManifestError:  # a case of a shared source (a Triton batch's cases.json names it)
+            path = None
+        text = path.read_text(errors="replace") if path else ""
         found = (code or {}).get(name) or prev.get(name, {}).get("code")
         entry: dict = {"name": name, "folder": Path(name).parent.as_posix(), "topic": topic_of(name, text),
-                       "source": path.relative_to(root).as_posix(), "truth": truth,
+                       "source": path.relative_to(root).as_posix() if path else None, "truth": truth,
                        "inputs": dict(_INPUT.findall(text)), "block": list(rec["block"])}
         if rec.get("timing") or name in timing:
             entry["status"] = "timing"

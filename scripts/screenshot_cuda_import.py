@@ -42,8 +42,8 @@ def grab(w: QWidget, out: Path) -> None:
     print(f"wrote {out.relative_to(ROOT)} ({img.width()}x{img.height()})")
 
 
-def main() -> int:
-    docs = ROOT / "docs"
+def main_window() -> tuple[QApplication, MainWindow]:
+    """A 1600 x 1000 window with settings of its own (a user's recent files stay out of the picture)."""
     app = QApplication.instance() or QApplication(sys.argv)
     settings = QSettings(str(Path(tempfile.mkdtemp(), "screenshot.ini")), QSettings.Format.IniFormat)
     w = MainWindow(settings)
@@ -51,6 +51,12 @@ def main() -> int:
     w.resize(1600, 1000)
     w.show()
     settle(app)
+    return app, w
+
+
+def main() -> int:
+    docs = ROOT / "docs"
+    app, w = main_window()
 
     # the dialog on the GEMM tile: the line of the k loop picked
     d = open_dialog(w, str(KERNELS / "matmul_tiled.cu"))

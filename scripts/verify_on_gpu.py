@@ -238,6 +238,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --kernel: fill pointer parameter NAME's buffer from the start with the array's bytes")
     ap.add_argument("--write", help="with --kernel: write the measurements per SASS instruction (the format of "
                                     "resources/hardware/kernels/persass.json)")
+    ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
+                    help="with --kernel: compile this many kernels at once (default: one per CPU)")
+    ap.add_argument("--include", "-I", action="append", default=[], metavar="DIR",
+                    help="with --kernel: a folder nvcc searches for #include <...> (CUTLASS's include/ for CuTe)")
+    ap.add_argument("--reuse-build", action="store_true",
+                    help="with --kernel and --workdir: a program the work folder already holds, built (by nvcc of "
+                         "the same release, on any machine) from the same launcher source, is not compiled again")
     ap.add_argument("--measure-only", action="store_true",
                     help="with --kernel: measure without predicting (a GPU machine without the compiler wheels); "
                          "compare later with tests/test_emulator.py")
@@ -368,7 +375,9 @@ def verify_kernels(args) -> int:
     arch = "sm_" + tools["compute_cap"].replace(".", "")
     records, bad = {}, 0
     say(f"{len(jobs)} kernel(s) on {tools['gpu']} ({arch}, driver {tools['driver']}); work folder {work}")
-    for path, text, block, data in jobs:
+    def build(job) -> str | None:
+        """Write the launcher of one kernel and compile it; the error in words, or None."""
+        path, text, block, data = job
         name = path.stem
         bins = {}
         for n, raw in data.items():
@@ -378,14 +387,26 @@ def verify_kernels(args) -> int:
             src, _kname = K.launcher_source(text, block, {k: v for k, v in defines.items() if isinstance(v, int)},
                                             bins, str((work / name).resolve()))
         except BankExplorerError as e:
-            say(f"{name}: {e}")
-            bad += 1
-            continue
+            return str(e)
         cu, exe = work / f"{name}.cu", work / name
+        if args.reuse_build and exe.is_file() and cu.is_file() and cu.read_text() == src:
+            say(f"{name}: the program in the work folder was built from this launcher; not compiled again")
+            return None
         cu.write_text(src)
-        p = run([tools["nvcc"], "-O3", f"-arch={arch}", "-lineinfo", "-o", str(exe), str(cu)], work / f"{name}.nvcc.log", 600)
-        if p.returncode:
-            say(f"{name}: nvcc failed: {p.stderr.strip()[-300:]}")
+        p = run([tools["nvcc"], "-O3", f"-arch={arch}", "-lineinfo", *[f"-I{d}" for d in args.include], "-o",
+                 str(exe), str(cu)], work / f"{name}.nvcc.log", 600)
+        return f"nvcc failed: {p.stderr.strip()[-300:]}" if p.returncode else None
+
+    # compiling is most of the time and needs no GPU: all kernels at once, then profile one by one
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max(1, min(args.jobs, len(jobs)))) as pool:
+        built = list(pool.map(build, jobs))
+    for (path, text, block, data), failed in zip(jobs, built):
+        name = path.stem
+        exe = work / name
+        if failed:
+            say(f"{name}: {failed}")
             bad += 1
             continue
         out = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120).stdout.strip()

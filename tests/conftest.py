@@ -5,6 +5,9 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# every test compiles for real and opens only the files it means to (the compile cache has its own
+# tests, which point it at a folder of theirs)
+os.environ.setdefault("BANKEXPLORER_CACHE", "off")
 
 ROOT = Path(__file__).resolve().parent.parent
 HARDWARE = ROOT / "resources" / "hardware" / "h100_shared_wavefronts.jsonl"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bankexplorer.compiler import nvrtc
-from bankexplorer.compiler.kernel import build
+from bankexplorer.kernels.cuda_source import compile_text as build
 from bankexplorer.sass.decode import decode, entry_names
 
 pytestmark = pytest.mark.skipif(not nvrtc.available(), reason="NVRTC / nvdisasm not installed")

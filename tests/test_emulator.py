@@ -11,7 +11,6 @@ wavefront totals; kernels whose counts depend on the GPU's timing must say so.
 from __future__ import annotations
 
 import base64
-import json
 import os
 import re
 import sys
@@ -31,16 +30,16 @@ import kernel_manifest  # noqa: E402  (scripts/kernel_manifest.py: the measured 
 
 ROOT = kernel_manifest.KERNELS
 #: every measured kernel: the ``persass*.json`` files under ``ROOT`` (name -> its truth file, record)
-FOUND = kernel_manifest.discover(ROOT)
+#: batches held to the H100 by their own tests, from what they are measured as
+ELSEWHERE = {"cute": "tests/test_kernels_binary.py (the measured cubins)", "triton": "tests/test_triton*.py",
+             "xwarp_atomics": "tests/test_xwarp_atomics.py"}
+FOUND = {n: v for n, v in kernel_manifest.discover(ROOT).items() if n.split("/")[0] not in ELSEWHERE}
 TRUTH: dict[str, dict] = {name: rec for name, (_, rec) in FOUND.items()}
 
 #: measured once the emulator could not match (each says why); strict: a fix shows up
 KNOWN = {
     "extra17/lds128_merge_probe": "one of its 16-byte loads (case 10: two lanes of one word in the two quarters of "
                                   "half-warp 0) where the source-page rule gives 2 and the page 3",
-    "extra16/hash_insert_warp_serial_linear": "after a CAS loop with YIELD the GPU went on from BSYNC in 20 groups "
-                                              "(no reconvergence); with the YIELD rule the emulator does too, but its "
-                                              "later groups differ: 758 shared wavefronts, the GPU 761",
     "extra18/rle_encode_runs_bytes": "nvcc made other code than NVRTC (an extra conditional LDS.U8, 54 threads, 16 "
                                      "wavefronts); the shared instructions both have agree, and every buffer",
     "extra19/decision_tree_inference_shared": "its LDS.128 of int4 nodes at data addresses: 993 wavefronts on the "
@@ -51,25 +50,22 @@ KNOWN = {
     "extra19/bucket_sort_rank_count_insertion": "its two LDS.128 of the count loop's remainder (lanes 4j+1..4j+3 on one "
                                                 "16-byte slot each, as lds128_partial_quads_probe case 0): 24 wavefronts "
                                                 "on the page, 16 by the rule (every other count and buffer exact)",
-    "extra20/cas_loop_float_max_u64_min_one_warp": "CAS loops with YIELD whose lanes collide: with the YIELD rule the "
-                                                   "outer loop's body runs 21 times (the GPU 20; 8 before the rule), "
-                                                   "157 shared wavefronts (the GPU 171)",
-    "extra20/union_find_serial_union_volatile_find": "nvcc made other code than NVRTC; after its volatile while loop "
-                                                     "(with YIELD) the groups differ: 4,077 shared wavefronts, the GPU "
-                                                     "4,067 (4,025 before the YIELD rule)",
+    "merge_pairs/lds128_pairs_1": "two of its 44 LDS.128 (cases 12 and 17: a quad whose lane 4j+3 is active and "
+                                  "4j+2 is not) are one wavefront higher on the source page than the source-page "
+                                  "rule, which fits the other 174 loads of the merge_pairs family (the hardware "
+                                  "counter: all 176, as the model)",
 }
-#: the YIELD probe's patterns that the YIELD rule does not give (README of extra20: which groups merge
-#: at the next round's BSYNC, and at a loop's exit when several parts wait there)
-KNOWN.update({f"extra20/yield/yield_probe_{p}": "YIELD probe: groups that leave a YIELD loop at 4 or more "
-              "different points (exits, a skip) merge otherwise than the GPU's at the next BSYNC (README)" for p in (
-                  "b_exits_18_8_4_2_each", "b_exits_18_8_4_2_once", "b_exits_2_4_8_18_each", "b_mod4_each",
-                  "b_rand3_each", "exits_18_8_4_2_each", "exits_18_8_4_2_once", "exits_2_4_8_18_once",
-                  "lane15_each", "lane15_once", "mod4_once", "rand3_once")})
-KNOWN.update({f"extra20/yield/yield_probe_{p}": "YIELD probe: every executed and thread count exact, but the GPU "
-              "served the later rounds' loads of two groups of the warp as one request (Nsight's ideal 1 for 2 "
-              "executions: 16 wavefronts, the emulator one request a group)" for p in (
-                  "exits_26_3_3_each", "exits_2_4_8_18_each", "lane0_1_each", "lane0_1_once", "mod2_each",
-                  "mod2_once", "mod4_each", "rand3_each")})
+#: where the YIELD policy (``sass/policy.py``: 28 of its 40 probes exact) decides, the counts are the
+#: GPU's scheduling: the run says so per instruction (certainty "schedule"), and those counts are no
+#: claim of exactness (the probes of extra20/yield/, CAS loops and volatile loops with YIELD). Every
+#: count the run does not flag must still be exact.
+SCHEDULED = {"extra16/hash_insert_warp_serial_linear", "extra20/cas_loop_float_max_u64_min_one_warp",
+             "extra20/union_find_serial_union_volatile_find"} | {
+    f"extra20/yield/yield_probe_{p}" for p in (
+        "b_exits_18_8_4_2_each", "b_exits_18_8_4_2_once", "b_exits_2_4_8_18_each", "b_mod4_each", "b_rand3_each",
+        "exits_18_8_4_2_each", "exits_18_8_4_2_once", "exits_2_4_8_18_once", "lane15_each", "lane15_once",
+        "mod4_once", "rand3_once", "exits_26_3_3_each", "exits_2_4_8_18_each", "lane0_1_each", "lane0_1_once",
+        "mod2_each", "mod2_once", "mod4_each", "rand3_each")}
 #: kernels the emulator refuses, with the instruction the refusal names
 REFUSED: dict[str, str] = {}
 #: measured once, but what they count depends on which warp gets somewhere first (contended
@@ -103,8 +99,9 @@ def _params(names):
 #: CI's shared checker holds every kernel of the collection (``persass_resources.json``) to the H100 per
 #: SASS instruction; here a third of them (and all the buffers they computed), and every kernel of
 #: the batches measured for the emulator (each with its own truth file). BX_ALL_KERNELS=1 runs them all.
-SAMPLE = sorted(n for k, n in enumerate(sorted(TRUTH)) if FOUND[n][0] != kernel_manifest.COLLECTION or k % 3 == 0
-                or n in KNOWN or os.environ.get("BX_ALL_KERNELS") == "1")
+SAMPLE = sorted(n for k, n in enumerate(sorted(TRUTH))
+                if FOUND[n][0] != kernel_manifest.COLLECTION or k % 3 == 0
+                or n in KNOWN or n in SCHEDULED or os.environ.get("BX_ALL_KERNELS") == "1")
 #: what the manifest says of each kernel (its ``code`` finding: NVRTC made the measured code or not)
 MANIFEST = {k["name"]: k for k in kernel_manifest.load().get("kernels", [])}
 NVRTC = kernel_manifest.load().get("nvrtc")
@@ -129,11 +126,16 @@ def test_kernel_as_measured(name):
     if NVRTC == nvrtc.version() and MANIFEST.get(name, {}).get("code"):  # the manifest's finding (this NVRTC's)
         assert MANIFEST[name]["code"] == ("same" if same else "other"), \
             f"the manifest says NVRTC makes {MANIFEST[name]['code']} code: run scripts/kernel_manifest.py --compile"
+    scheduled = any(x.certainty == "schedule" for x in got if x.wavefronts is not None)
+    assert scheduled or name not in SCHEDULED, "the YIELD policy decided these counts: the run must say so"
     if not same:  # another compiler made other code: the shared-memory total still holds
-        assert sum(x.nsight_wavefronts or 0 for x in got) == sum(s.get("wavefronts") or 0 for s in want)
+        if not scheduled:
+            assert sum(x.nsight_wavefronts or 0 for x in got) == sum(s.get("wavefronts") or 0 for s in want)
         return
     diffs = []
     for i, (w, g) in enumerate(zip(want, got)):
+        if g.certainty == "schedule":  # the GPU's scheduling decided it: no claim of exactness
+            continue
         for k in ("executed", "threads", "pred_on_threads") + (("wavefronts",) if "wavefronts" in w else ()):
             mine = g.nsight_wavefronts if k == "wavefronts" else getattr(g, k)  # the measured column is the source page's
             if (w.get(k) or 0) != (mine or 0):
@@ -160,7 +162,7 @@ def _buffers_as_measured(t: dict, r) -> None:
 def test_every_opcode_of_the_measured_kernels_has_semantics():
     """The opcodes NVRTC makes of the measured kernels (a histogram of base opcodes), each in the
     table: none is executed by guesswork."""
-    from bankexplorer.compiler.kernel import build
+    from bankexplorer.kernels.cuda_source import compile_text as build
     from bankexplorer.sass.decode import decode, entry_names
     from bankexplorer.sass.ops import table_for
 

@@ -965,7 +965,7 @@ def test_a_min_or_max_of_three_works_per_halfword():
         out[32 + t] = __vminu2(__vminu2(x, y), z);
         out[64 + t] = __vmins2(__vmins2(x, y), z);
     }"""
-    from bankexplorer.compiler.kernel import build
+    from bankexplorer.kernels.cuda_source import compile_text as build
 
     assert "VIMNMX3.S16x2" in build(src).sass
     rng = np.random.default_rng(14)

@@ -148,6 +148,48 @@ def test_stop_ends_a_running_kernel_and_says_where(qtbot, dialog):
     assert wavy == [5]  # the loop it was in
 
 
+def _until(qtbot, cond, seconds: float) -> bool:
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        if cond():
+            return True
+        qtbot.wait(20)
+    return cond()
+
+
+@needs_compiler
+def test_a_long_run_waits_says_how_long_and_goes_on_or_stops(qtbot, dialog):
+    dialog.runner.ask_after = 1.0  # the window's is kernel_runner.ASK_AFTER
+    dialog.editor.setPlainText(ENDLESS)
+    dialog.refresh()
+    assert _until(qtbot, lambda: dialog.runner.paused is not None, 30), dialog.summary.text()
+    qtbot.wait(300)  # the progress timer shows it
+    assert dialog.state == "running" and dialog.go_on_button.isVisible() and dialog.stop_button.isVisible()
+    text = dialog.summary.text()
+    m = re.search(r"Still executing one block \(block 32×1×1, index 0,0,0\) after (\d+) s \(([\d,]+) warp "
+                  r"instructions\), at line 5: an endless or very long loop\?", text)
+    assert m, text
+    assert 1 <= int(m.group(1)) <= 2
+    waited = dialog.runner.progress[1]
+    qtbot.wait(400)
+    assert dialog.runner.progress[1] == waited and dialog.runner.paused == 5  # it waits, executing nothing
+    assert 1.0 <= dialog.runner.seconds < 1.5  # the wait is not counted as executing
+
+    qtbot.mouseClick(dialog.go_on_button, Qt.MouseButton.LeftButton)
+    assert not dialog.go_on_button.isVisible()
+    assert _until(qtbot, lambda: dialog.runner.progress is not None and dialog.runner.progress[1] > waited, 5)
+    # as long again, then it asks once more
+    assert _until(qtbot, lambda: dialog.runner.paused is not None, 30)
+    assert 2.0 <= dialog.runner.seconds < 2.5 and dialog.runner.progress[1] > waited
+
+    t0 = time.perf_counter()
+    qtbot.mouseClick(dialog.stop_button, Qt.MouseButton.LeftButton)
+    assert dialog.wait_compiled(5000) and time.perf_counter() - t0 < 2
+    assert dialog.state == "failed" and dialog.outcome.stopped
+    assert re.search(r"stopped on request after [\d,]+ warp instructions, at line 5", dialog.summary.text())
+    assert not dialog.go_on_button.isVisible() and not dialog.stop_button.isVisible()
+
+
 @needs_compiler
 def test_what_printf_printed_is_in_the_notes(qtbot, dialog):
     dialog.editor.setPlainText("#include <cstdio>\n// block: 64\n__global__ void p(int *out) {\n"

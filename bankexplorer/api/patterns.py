@@ -85,7 +85,7 @@ DEFAULT_BLOCK = (32, 8)
 
 def from_cuda(source: str | os.PathLike, block: tuple[int, ...] | int | None = None, *,
               block_index: tuple[int, ...] = (0, 0, 0), args: dict[str, Any] | None = None, arch: str = "sm_90",
-              compiled: bool | None = None, **defines: int | float) -> Pattern:
+              compiled: bool | None = None, kernel: str | None = None, **defines: int | float) -> Pattern:
     """A pattern from CUDA text, as ``bankexplorer import-cuda`` makes it.
 
     A whole kernel (a ``__global__`` function) is compiled with NVRTC and one block of it executed
@@ -95,10 +95,14 @@ def from_cuda(source: str | os.PathLike, block: tuple[int, ...] | int | None = N
     kernel) cannot be compiled: its lines that declare and index shared memory are read
     symbolically, parsed and never run.
 
-    ``source`` is the CUDA text, or a :class:`pathlib.Path` to a ``.cu`` file. ``block`` is
+    ``source`` is the CUDA text, or a :class:`pathlib.Path` to a ``.cu`` file or to a binary (a
+    ``.cubin``, a fatbin, an executable or a shared library: its sm_90 code is executed; parameters
+    by name where the binary names them, else by position: ``args={0: a, 2: 64}``, a number for a
+    scalar). ``kernel`` picks a kernel by name, mangled or demangled (default: the first). ``block`` is
     ``blockDim`` (x, y, z; missing sizes are 1); left out, the text's own (a ``// block: 16, 16``
     comment, a ``<<<grid, block>>>`` launch or ``__launch_bounds__``, as the command line and the
-    window read it), else (32, 8). ``block_index`` is the block to run. ``args`` fills
+    window read it; a binary's ``__launch_bounds__``), else (32, 8). ``block_index`` is the block to
+    run. ``args`` fills
     pointer parameters' buffers: ``{"keys": np.array(...)}`` (the array's bytes from the start of a
     16 MiB zero-filled buffer). ``defines`` are like ``nvcc -D`` (``N=64``); a name that is a
     kernel parameter sets that parameter (scalars are 64 unless given). Notes (addresses that depend
@@ -109,6 +113,9 @@ def from_cuda(source: str | os.PathLike, block: tuple[int, ...] | int | None = N
     path = None
     if isinstance(source, os.PathLike):
         path = str(source)
+        binary = _read_binary(path)
+        if binary is not None:
+            return _from_binary(binary, path, block, block_index, args or {}, arch, kernel, defines)
         from ..cudaimport.includes import IncludeError, read_source
 
         try:
@@ -139,7 +146,7 @@ def from_cuda(source: str | os.PathLike, block: tuple[int, ...] | int | None = N
             raise ValueError(f"defines: {k} must be a number, got {v!r}")
     if "__global__" in source or compiled:
         return _from_cuda_executed(source, path, dims, index, args or {}, arch, defines,
-                                   optimize=compiled is not False)
+                                   optimize=compiled is not False, kernel=kernel)
     if args:
         raise ValueError("args: data for a kernel's buffers: a snippet (no __global__ function) is not executed")
     return _from_cuda_as_written(source, path, dims, {k: int(v) for k, v in defines.items()})
@@ -154,7 +161,72 @@ def _dims3(value, name: str, low: int) -> tuple[int, int, int]:
     return tuple(int(d) for d in dims) + (low if name == "block_index" else 1,) * (3 - len(dims))  # type: ignore
 
 
-def _from_cuda_executed(source, path, dims, index, args, arch, defines, optimize: bool = True) -> Pattern:
+def _read_binary(path: str) -> bytes | None:
+    """A binary's bytes (by its first bytes: ELF or fatbin); None for a text."""
+    from ..kernels import is_binary
+    from ..kernels.binary import read_file
+    from ..kernels.fatbin import BinaryError
+
+    try:
+        with open(path, "rb") as f:
+            if not is_binary(f.read(4)):
+                return None
+        return read_file(path)
+    except BinaryError as e:
+        raise ValueError(f"source: {e}") from None
+    except OSError as e:
+        raise ValueError(f"source: cannot read {path!r} ({e.strerror or e})") from e
+
+
+def _from_binary(data: bytes, path: str, block, block_index, args: dict, arch: str, kernel: str | None,
+                 defines: dict) -> Pattern:
+    """One block of a binary's kernel (the binary front end, :mod:`bankexplorer.kernels.binary`)."""
+    from ..kernels.binary import from_binary
+    from ..kernels.fatbin import BinaryError
+    from ..sass.cubin import CubinError
+    from ..sass.decode import DecodeError
+    from ..sass.issue import EmulationError
+    from ..sass.launch import EXTERN_BYTES, LaunchConfig, LaunchError
+    from ..sass.limits import array_bytes, check_block, check_index
+    from ..sass.run import execute
+    from ..sass.state import MemoryFault
+
+    try:
+        k = from_binary(data, kernel, path, arch)
+    except (BinaryError, LaunchError) as e:
+        raise ValueError(f"source: {e}") from None
+    if block is None:
+        block = k.launch.block.value if k.launch.block is not None else DEFAULT_BLOCK
+    dims = _dims3(block, "block", 1)
+    index = _dims3(block_index, "block_index", 0)
+    for what, check, value in (("block", check_block, dims), ("block_index", check_index, index)):
+        try:
+            check(value)
+        except ValueError as e:
+            raise ValueError(f"{what}: {e}") from None
+    arrays, scalars = {}, {k2: v for k2, v in defines.items()}
+    for key, v in args.items():
+        name = str(key)
+        if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool):
+            scalars[name] = v.item() if hasattr(v, "item") else v
+            continue
+        try:
+            arrays[name] = array_bytes(v)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"args: {key} {e}" if "dtype" in str(e) else f"args: {key} is not an array ({e})") from None
+    extern = k.launch.extern_bytes.value if k.launch.extern_bytes is not None else EXTERN_BYTES
+    cfg = LaunchConfig(dims, index, tuple(i + 1 for i in index), scalars, arrays, extern)
+    try:
+        run = execute(k, cfg)
+    except LaunchError as e:
+        raise ValueError(f"args: {e}") from None
+    except (EmulationError, MemoryFault, DecodeError, CubinError) as e:
+        raise ValueError(f"source: the kernel cannot be executed: {e}") from None
+    return _run_pattern(run, k.source_text or "", Path(path).stem, cfg, k.path)
+
+
+def _from_cuda_executed(source, path, dims, index, args, arch, defines, optimize: bool = True,
+                        kernel: str | None = None) -> Pattern:
     from ..compiler import nvrtc
     from ..cudaimport.device_source import kernel_parameters
     from ..cudaimport.includes import IncludeError
@@ -164,7 +236,6 @@ def _from_cuda_executed(source, path, dims, index, args, arch, defines, optimize
     from ..sass.launch import LaunchConfig, LaunchError
     from ..sass.run import emulate
     from ..sass.state import MemoryFault
-    from ..sass.to_pattern import kernel_pattern
 
     if "__global__" not in source:
         raise ValueError("source: compiling needs a whole kernel (a __global__ function)")
@@ -188,17 +259,24 @@ def _from_cuda_executed(source, path, dims, index, args, arch, defines, optimize
                        {k: v for k, v in defines.items() if k in params}, data, extern)
     try:
         run = emulate(source, cfg, arch, path=path, defines={k: v for k, v in defines.items() if k not in params},
-                      optimize=optimize)
+                      optimize=optimize, kernel=kernel)
     except LaunchError as e:
         raise ValueError(f"source: {e}") from None
     except IncludeError as e:
         raise ValueError(f"source: line {e.line}: {e.message}") from None
     except (EmulationError, MemoryFault, DecodeError, CubinError) as e:
         raise ValueError(f"source: the kernel cannot be executed: {e}") from None
+    return _run_pattern(run, source, Path(path).stem if path else run.kernel, cfg, path)
+
+
+def _run_pattern(run, text: str, name: str, cfg, path: str | None) -> Pattern:
+    """An executed kernel's pattern; its notes (data- and timing-dependent counts...) as warnings
+    at the caller's caller (the user's line)."""
+    from ..sass.to_pattern import kernel_pattern
+
     for line, msg in run.notes:
-        warnings.warn(f"line {line}: {msg}" if line else msg, UserWarning, stacklevel=3)
-    name = Path(path).stem if path else run.kernel
-    return Pattern.of(kernel_pattern(run, source, name, cfg=cfg, path=path))
+        warnings.warn(f"line {line}: {msg}" if line else msg, UserWarning, stacklevel=4)
+    return Pattern.of(kernel_pattern(run, text, name, cfg=cfg, path=path))
 
 
 def _from_cuda_as_written(source, path, dims, defines) -> Pattern:

@@ -6,8 +6,22 @@ The column comes from the caret line the compiler prints under the echoed source
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from ..cudaimport.result import Diagnostic
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """A message about a place in the user's text: the compiler's, or the snippet importer's
+    (something it did not model, ``error``/``warning``, or assumed, ``note``)."""
+
+    line: int
+    column: int
+    message: str
+    severity: str = "warning"
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.column}: {self.severity}: {self.message}"
+
 
 _MESSAGE = re.compile(r"^.*?\((\d+)\): (error|warning|catastrophic error)\s*(?:#\w+-\w+)?:?\s*(.*)$")
 

@@ -18,9 +18,7 @@ import ctypes
 import glob
 import json
 import os
-import subprocess
 import sys
-import tempfile
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
@@ -152,31 +150,33 @@ def compile_cuda(source: str, arch: str = DEFAULT_ARCH, name: str = "kernel.cu",
             *[f"-I{d}" for d in include_dirs()], *options]
     request = {"source": source, "name": name, "options": opts, "instantiate": list(instantiate),
                "headers": dict(headers or {})}
+    from . import cache
+
+    k = cache.key("compile", request=request)
+    hit = cache.get(k)
+    if hit is not None:
+        d = json.loads(hit)
+        return CompileOutput(bool(d["ok"]), str(d["log"]), base64.b64decode(d["cubin"]))
     with _LOCK:
-        return _in_child(request, COMPILE_SECONDS if seconds is None else seconds,
-                         COMPILE_MEMORY if memory is None else memory)
+        out = _in_child(request, COMPILE_SECONDS if seconds is None else seconds,
+                        COMPILE_MEMORY if memory is None else memory)
+    if out.ok or not (out.log.startswith("nvrtc:") or "budget" in out.log):  # a stopped compile may finish next time
+        cache.put(k, json.dumps({"ok": out.ok, "log": out.log,
+                                 "cubin": base64.b64encode(out.cubin).decode("ascii")}).encode("utf-8"))
+    return out
 
 
 def _in_child(request: dict, seconds: float, memory: int) -> CompileOutput:
-    """Run :func:`_compile_here` in a child process within the budget; Ctrl-C (or any exception
-    while waiting) ends the child before it goes on."""
-    with tempfile.TemporaryDirectory(prefix="bankexplorer-nvrtc-") as empty:
-        proc = subprocess.Popen([sys.executable, "-P", os.path.abspath(__file__), str(memory), str(int(seconds) + 5),
-                                 str(os.getpid())],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=empty)
-        try:
-            out, err = proc.communicate(json.dumps(request).encode("utf-8"), timeout=seconds)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
-            return CompileOutput(False, f"nvrtc: stopped after {seconds:g} s, the compile's time budget (does a macro "
-                                        f"or template expand without end?)")
-        except BaseException:
-            proc.kill()
-            proc.wait()
-            raise
+    """Run :func:`_compile_here` in a child process within the budget (:mod:`.child`)."""
+    from . import child
+
+    r = child.run([sys.executable, "-P", os.path.abspath(__file__), str(memory), str(int(seconds) + 5),
+                   str(os.getpid())], request, seconds, prefix="bankexplorer-nvrtc-")
+    if r.timed_out:
+        return CompileOutput(False, f"nvrtc: stopped after {seconds:g} s, the compile's time budget (does a macro "
+                                    f"or template expand without end?)")
     try:
-        d = json.loads(out)
+        d = r.reply or {}
         res = CompileOutput(bool(d["ok"]), str(d["log"]), base64.b64decode(d["cubin"]))
     except (ValueError, KeyError, TypeError):
         res = None
@@ -185,8 +185,7 @@ def _in_child(request: dict, seconds: float, memory: int) -> CompileOutput:
             res = CompileOutput(False, res.log.rstrip() + f"\nnvrtc: the compile's memory budget is "
                                                           f"{memory / (1 << 30):g} GiB")
         return res
-    why = err.decode("utf-8", "replace").strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
-    return CompileOutput(False, f"nvrtc: the compiler stopped ({why[0][:200]}); it may have needed more than "
+    return CompileOutput(False, f"nvrtc: the compiler stopped ({r.why[:200]}); it may have needed more than "
                                 f"{memory / (1 << 30):g} GiB, the compile's memory budget (does a macro or template "
                                 f"expand without end?)")
 
@@ -222,39 +221,12 @@ def _compile_here(source: str, name: str, options: list[str], instantiate: list[
         lib.nvrtcDestroyProgram(ctypes.byref(prog))
 
 
-def _end_with_parent(parent: int) -> None:
-    """Linux: the kernel kills this process when its parent ends, even by SIGKILL (no handler of
-    the parent runs then); a parent already gone by now ends it at once. (Done here rather than in
-    a ``preexec_fn``, which is unsafe in a parent with threads, as the window is.)"""
-    import signal
-
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, ctypes.c_ulong(signal.SIGKILL), 0, 0, 0)
-    except (OSError, AttributeError):  # not Linux: the CPU limit below still ends it
-        return
-    if os.getppid() != parent:
-        os._exit(1)
-
-
-_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
-
-
 def _child(argv: list[str]) -> None:
     """The child process: limits first, then the request from stdin, the result to stdout."""
-    import signal
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # run as a file
+    from bankexplorer.compiler.child import limit
 
-    signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends it even inside NVRTC
-    if len(argv) > 2:
-        _end_with_parent(int(argv[2]))
-    memory, cpu = int(argv[0]), int(argv[1])
-    try:
-        import resource
-
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))  # also ends a child whose parent was killed
-    except (ImportError, ValueError, OSError):  # no such limits here (Windows): the parent's timeout stays
-        pass
+    limit(int(argv[0]), int(argv[1]), int(argv[2]) if len(argv) > 2 else None)
     req = json.loads(sys.stdin.buffer.read())
     out = _compile_here(req["source"], req["name"], req["options"], req["instantiate"], req["headers"])
     sys.stdout.buffer.write(json.dumps({"ok": out.ok, "log": out.log,
@@ -265,12 +237,32 @@ def _child(argv: list[str]) -> None:
 OWN_INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include")
 
 
+@lru_cache(maxsize=1)
+def cutlass_include() -> str | None:
+    """CUTLASS's and CuTe's headers (``cute/tensor.hpp``, ``cutlass/cutlass.h``), from the
+    ``nvidia-cutlass`` wheel (its ``cutlass_library/source/include``), found without importing it."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("cutlass_library")
+    except (ImportError, ValueError):
+        return None
+    for root in (spec.submodule_search_locations or []) if spec else []:
+        inc = os.path.join(root, "source", "include")
+        if os.path.isfile(os.path.join(inc, "cute", "tensor.hpp")):
+            return inc
+    return None
+
+
 def include_dirs() -> list[str]:
     """CUDA headers from the wheels (``cuda_fp16.h``, ``cuda_bf16.h`` come with nvidia-cuda-runtime;
     ``cooperative_groups.h`` and CUB need the CCCL headers from nvidia-cuda-cccl, in ``include/cccl``),
-    after our own (``include/cub/cub.cuh``: CUB's umbrella as NVRTC can compile it)."""
-    return [OWN_INCLUDE] + [p for d in _nvidia_dirs() for sub in ("include", os.path.join("include", "cccl"))
-                            if os.path.isdir(p := os.path.join(d, sub))]
+    after our own (``include/cub/cub.cuh``: CUB's umbrella as NVRTC can compile it), then CUTLASS's and
+    CuTe's (:func:`cutlass_include`)."""
+    cuda = [p for d in _nvidia_dirs() for sub in ("include", os.path.join("include", "cccl"))
+            if os.path.isdir(p := os.path.join(d, sub))]
+    cutlass = cutlass_include()
+    return [OWN_INCLUDE] + cuda + ([cutlass] if cutlass else [])
 
 
 if __name__ == "__main__":

@@ -131,7 +131,8 @@ def parse_source_page(text: str) -> list[dict]:
         raise BankExplorerError("no Nsight Compute source page (a CSV with an 'Address' column) in the profiler output")
     header = [h.strip() for h in rows[start]]
     col = {h: i for i, h in enumerate(header)}
-    missing = [h for h in ("Source", *SOURCE_COLUMNS) if h not in col]
+    # a kernel without shared-memory instructions has no shared-wavefront columns at all
+    missing = [h for h in ("Source", *SOURCE_COLUMNS) if h not in col and "Shared" not in h]
     if missing:
         raise BankExplorerError(f"the source page lacks the column(s) {', '.join(missing)} (is it the SourceCounters "
                                 f"section of ncu 2023 or later?)")
@@ -149,7 +150,7 @@ def parse_source_page(text: str) -> list[dict]:
         for h, key in SOURCE_COLUMNS.items():
             if key in ("wavefronts", "ideal") and not shared:
                 continue
-            rec[key] = _count(r[col[h]]) or 0
+            rec[key] = (_count(r[col[h]]) or 0) if h in col else 0
         out.append(rec)
     return out
 

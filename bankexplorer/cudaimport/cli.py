@@ -41,7 +41,13 @@ def parse_define(text: str) -> tuple[str, int]:
 def _add(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("file", help="CUDA source (.cu, or - for standard input): a kernel is compiled with NVRTC and "
                                   "one block executed on the CPU (nothing runs on a GPU); a snippet (no __global__ "
-                                  "function) cannot be compiled and is read symbolically, as written")
+                                  "function) cannot be compiled and is read symbolically, as written. Or a binary: "
+                                  "a .cubin, a fatbin, an executable or a shared library (its sm_90 code is executed; "
+                                  "parameters by position, --arg 0=A.npy -D 1=64, or by name where it names them). Or a Triton "
+                                  "kernel: a .py file with --kernel FUNCTION (compiled by the installed Triton: its "
+                                  "Python runs), or a cache entry's NAME.cubin with NAME.json beside it; arrays "
+                                  "--arg NAME=F.npy, scalars, constexprs and launch options -D NAME=VALUE "
+                                  "(-D BLOCK=64 -D num_warps=4)")
     sp.add_argument("--block", metavar="X[,Y[,Z]]",
                     help="threads per block (default: a <<<grid, block>>> launch or a '// block: X, Y' comment "
                          "in the text, else 32)")
@@ -88,6 +94,17 @@ def _read(path: str) -> tuple[str, str]:
         raise UsageError(e.message) from None
 
 
+def _is_binary(path: str) -> bool:
+    """A binary (ELF or fatbin), by its first bytes; a file that cannot be read is left to the text reader's message."""
+    from ..kernels import is_binary
+
+    try:
+        with open(path, "rb") as f:
+            return is_binary(f.read(4))
+    except OSError:
+        return False
+
+
 def _run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -96,6 +113,20 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.extern_size is not None and not 1 <= args.extern_size <= 1 << 30:
         raise UsageError("--extern-size must be from 1 to 2**30 bytes")
+    from ..kernels.triton_cli import is_triton_file
+
+    if args.file != "-" and is_triton_file(args.file):  # a Triton kernel: a .py, or a cache entry's .cubin
+        from ..kernels.triton_cli import run_triton
+        from ..sass.cli import check_outputs
+
+        check_outputs(args, "")  # before any work: no output lands on the kernel or an --arg array
+        return run_triton(args, args.file)
+    if args.file != "-" and _is_binary(args.file):  # a cubin, fatbin, executable or shared library
+        from ..kernels.binary import read_file
+        from ..sass.cli import check_outputs, run_binary
+
+        check_outputs(args, "")  # before any work: no output lands on the binary or an --arg array
+        return run_binary(args, read_file(args.file), args.file)
     text, where = _read(args.file)
     from ..sass.cli import check_outputs
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..compiler.diagnostics import Diagnostic  # noqa: F401 - the importer's messages are the compiler's kind
 from ..model.pattern import Pattern
 
 
@@ -23,19 +24,6 @@ class SourceSpan:
     def code_line(self) -> int:
         """The line the compiled code of this access is on."""
         return self.site or self.line
-
-
-@dataclass(frozen=True)
-class Diagnostic:
-    """Something in the text the importer did not model (``error``/``warning``) or assumed (``note``)."""
-
-    line: int
-    column: int
-    message: str
-    severity: str = "warning"
-
-    def __str__(self) -> str:
-        return f"{self.line}:{self.column}: {self.severity}: {self.message}"
 
 
 @dataclass(frozen=True)

@@ -73,7 +73,17 @@ CUDA_SUFFIXES = (".cu", ".cuh")
 
 
 def is_cuda_file(path: str | Path) -> bool:
-    return Path(path).suffix.lower() in CUDA_SUFFIXES
+    """A kernel source, or a binary with device code (a cubin, a fatbin, an executable, a shared
+    library: by its first bytes), which Import CUDA opens."""
+    if Path(path).suffix.lower() in CUDA_SUFFIXES:
+        return True
+    from ..kernels import is_binary
+
+    try:
+        with open(path, "rb") as f:
+            return is_binary(f.read(4))
+    except OSError:
+        return False
 
 
 def _too_big_for_editor(e: BankExplorerError) -> bool:
@@ -306,7 +316,8 @@ class MainWindow(QMainWindow):
         start = str(self.document.path.parent) if self.document.path else str(resources.EXAMPLES)
         path, _ = QFileDialog.getOpenFileName(
             self, "Open pattern", start,
-            "Pattern files (*.json);;Traces (*.jsonl);;CUDA kernels (*.cu *.cuh);;All files (*)")
+            "Pattern files (*.json);;Traces (*.jsonl);;CUDA kernels (*.cu *.cuh);;"
+            "CUDA binaries (*.cubin *.fatbin *.so *.exe);;Triton kernels (*.py, cache entries *.cubin);;All files (*)")
         if path:
             self.open_path(path, ask=False)
 
@@ -349,6 +360,13 @@ class MainWindow(QMainWindow):
         (``.jsonl``, or a pattern file too big for the editor) opens in the trace list."""
         if is_trace_file(path):
             self.open_trace(path)
+            return True
+        from ..kernels.triton_cli import is_triton_file
+
+        if is_triton_file(str(path)):  # a Triton kernel: its .py, or a cache entry's .cubin
+            from .triton_dialog import open_triton
+
+            self.triton_dialog = open_triton(self, str(path))
             return True
         if is_cuda_file(path):
             return self.open_cuda(path)

@@ -84,18 +84,12 @@ void launch(float *out, const float *in)
 """
 
 
-def _blank_comments(text: str) -> str:
-    return re.sub(r"//[^\n]*|/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
-
-
 def kernel_name(text: str) -> str | None:
     """The first ``__global__`` function's name (the one a run executes unless told)."""
-    clean = _blank_comments(text)
-    for m in re.finditer(r"\b__global__\b", clean):
-        for f in re.finditer(r"([A-Za-z_]\w*)\s*\(", clean[m.end():m.end() + 2000]):
-            if f.group(1) not in ("__launch_bounds__", "__attribute__", "__align__", "alignas", "__declspec"):
-                return f.group(1)
-    return None
+    from ..kernels.cuda_source import kernel_names
+
+    names = kernel_names(text)
+    return names[0] if names else None
 
 
 def parse_dims(text: str, what: str, least: int) -> tuple[int, int, int]:
@@ -193,6 +187,7 @@ class CudaImportDialog(QDialog):
     def __init__(self, document: Document, parent: QWidget | None = None):
         super().__init__(parent)
         self.document = document
+        self.binary: bytes | None = None  # a binary opened (set_binary): it runs, the text is its source
         self.setWindowTitle("Import CUDA")
         self.setWindowFlag(Qt.WindowType.Window, True)
         self.name = "Imported CUDA"
@@ -307,10 +302,15 @@ class CudaImportDialog(QDialog):
                                     "emulator's budget of warp instructions: minutes)")
         self.stop_button.clicked.connect(self.stop)
         self.stop_button.setVisible(False)
+        self.go_on_button = QPushButton("Go on")
+        self.go_on_button.setToolTip("Let the kernel execute for as long again (it waits where it is)")
+        self.go_on_button.clicked.connect(self.go_on)
+        self.go_on_button.setVisible(False)
         self.status = QLabel()
         self.status.setWordWrap(True)
         buttons = QHBoxLayout()
         buttons.addWidget(self.status, 1)
+        buttons.addWidget(self.go_on_button)
         buttons.addWidget(self.stop_button)
         buttons.addWidget(self.import_button)
         buttons.addWidget(close)
@@ -363,8 +363,25 @@ class CudaImportDialog(QDialog):
             self.splitter.setSizes([w * 2 // 5, w - w * 2 // 5])
 
     # ---- the text and the launch ----------------------------------------------------------------
-    def set_text(self, text: str, name: str | None = None, path: str | None = None) -> None:
-        """Show ``text`` (a kernel opened from ``path``, an example) and run it now."""
+    def set_binary(self, path: str) -> None:
+        """Open a binary (a cubin, a fatbin, an executable, a shared library) and run its sm_90
+        kernel; the code shows the kernel's source when it lies beside the binary (read-only: the
+        binary is what runs), else what the binary says of the kernel."""
+        from ..kernels.binary import from_binary, read_file
+
+        data = read_file(path)
+        k = from_binary(data, None, path)  # a message (no sm_90 code...) goes to the caller
+        text = k.source_text if k.source_text is not None else (
+            f"// {Path(path).name}: a {k.origin} (its source {k.line_file or ''} is not beside it)\n"
+            f"// kernel {k.signature or k.name}\n")
+        self.set_text(text, Path(path).stem, path, data)
+
+    def set_text(self, text: str, name: str | None = None, path: str | None = None,
+                 binary: bytes | None = None) -> None:
+        """Show ``text`` (a kernel opened from ``path``, an example) and run it now (``binary``:
+        the binary ``text`` is the source of, which is what runs)."""
+        self.binary = binary
+        self.editor.setReadOnly(binary is not None)
         self.path = path
         self.name = name or (Path(path).stem if path else self.name)
         for row in self.params.values():  # another kernel: its own data
@@ -430,7 +447,7 @@ class CudaImportDialog(QDialog):
                     scalars[name] = v
         return Launch(text, self.name, tuple(block), tuple(index), grid, tuple(sorted(scalars.items())),
                       tuple(sorted(arrays.items())), tuple(sorted(inputs.items())), self.arch_combo.currentData(),
-                      self.path, extern, origin)
+                      self.path, extern, origin, self.binary)
 
     def _sync_params(self, text: str, name: str | None) -> None:
         """One row per parameter of the kernel (values and attached data kept by name)."""
@@ -543,6 +560,11 @@ class CudaImportDialog(QDialog):
         """Stop the kernel that runs now; what it had done is not shown (only where it stopped)."""
         self.runner.stop()
 
+    def go_on(self) -> None:
+        """A kernel that has executed for a while waits to be let on (:data:`.kernel_runner.ASK_AFTER`)."""
+        self.runner.go_on()
+        self.go_on_button.setVisible(False)
+
     def _finished(self, generation: int, out: Outcome) -> None:
         if generation != self._expect:
             return  # a run for a text or launch that has changed since
@@ -650,6 +672,7 @@ class CudaImportDialog(QDialog):
                and problem is None)
         self.import_button.setEnabled(bool(can) or self.state == "running")
         self.stop_button.setVisible(self.state == "running")
+        self.go_on_button.setVisible(self.state == "running" and self.runner.paused is not None)
         if self.state == "running":
             self.progress_timer.start()
         else:
@@ -733,11 +756,18 @@ class CudaImportDialog(QDialog):
         stage, issued = self.runner.progress or ("compiling", 0)
         if stage == "compiling" or not issued:
             return f"Compiling for {launch.arch} and executing one block ({where})…"
-        return f"Executing one block ({where}): {issued:,} warp instructions so far…"
+        line = self.runner.paused
+        if line is not None:
+            at = f", at line {line}" if line else ""
+            return (f"Still executing one block ({where}) after {self.runner.seconds:.0f} s ({issued:,} warp "
+                    f"instructions){at}: an endless or very long loop? <b>Go on</b> lets it run as long again; "
+                    f"<b>Stop</b> ends it.")
+        return f"Executing one block ({where}): {issued:,} warp instructions so far, in {self.runner.seconds:.0f} s…"
 
     def _fill_progress(self) -> None:
         if self.state == "running" and self._launch is not None:
             self._fill_summary(None)
+            self.go_on_button.setVisible(self.runner.paused is not None)
 
     # ---- linking lines, code and the window ---------------------------------------------------------
     def _ours(self) -> bool:
@@ -801,12 +831,24 @@ class CudaImportDialog(QDialog):
 
     def _open_file(self) -> None:
         start = str(Path(self.path).parent) if self.path else str(CUDA_EXAMPLES)
-        path, _ = QFileDialog.getOpenFileName(self, "Open kernel", start, "CUDA (*.cu *.cuh);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(self, "Open kernel", start, "CUDA (*.cu *.cuh);;CUDA binaries (*.cubin "
+                                              "*.fatbin *.so *.exe);;All files (*)")
         if path:
             try:
-                self.set_text(Path(path).read_text(encoding="utf-8", errors="replace"), path=path)
-            except OSError as e:
-                self.status.setText(f"Cannot open {Path(path).name}: {e.strerror or e}")
+                self.open_path(path)
+            except (OSError, ValueError) as e:
+                self.status.setText(f"Cannot open {Path(path).name}: {getattr(e, 'strerror', None) or e}")
+
+    def open_path(self, path: str) -> None:
+        """A kernel's source, or a binary (by its first bytes): :meth:`set_binary`."""
+        from ..kernels import is_binary
+
+        with open(path, "rb") as f:
+            binary = is_binary(f.read(4))
+        if binary:
+            self.set_binary(path)
+        else:
+            self.set_text(Path(path).read_text(encoding="utf-8", errors="replace"), path=path)
 
     # ---- into the window ------------------------------------------------------------------------------
     def import_into_document(self) -> bool:
@@ -874,7 +916,10 @@ def open_dialog(window: "MainWindow", path: str | None = None) -> CudaImportDial
     if dlg is None:
         dlg = window.cuda_import = CudaImportDialog(window.document, window)
     if path is not None:
-        dlg.set_text(Path(path).read_text(encoding="utf-8", errors="replace"), path=str(path))
+        try:
+            dlg.open_path(str(path))
+        except ValueError as e:  # a binary without sm_90 code, a truncated file: said in the dialog
+            dlg.status.setText(str(e))
     dlg.show()
     dlg.raise_()
     dlg.activateWindow()

@@ -46,6 +46,8 @@ class SassStat:
     data: tuple[str, ...] = ()
     timing: bool = False
     instruction: int | None = None  # its instruction in the pattern (None: never executed)
+    #: what says the GPU's scheduling decided its counts (a policy that does not fit all its probes)
+    schedule: str = ""
 
     @property
     def excess(self) -> int:
@@ -90,6 +92,10 @@ class LineStat:
         return any(s.timing for s in self.sass)
 
     @property
+    def schedule(self) -> str:
+        return next((s.schedule for s in self.sass if s.schedule), "")
+
+    @property
     def instructions(self) -> tuple[int, ...]:
         return tuple(s.instruction for s in self.sass if s.instruction is not None)
 
@@ -114,8 +120,9 @@ def stats_from_run(run) -> list[LineStat]:
     """Per line, from a ``KernelRun``: every shared-memory SASS instruction, executed or not, but
     those that made no access (``SassRow.guarded_off``: "3 x LDS" on a line that reads nothing)."""
     return _by_line([SassStat(r.pc, r.sass, r.line, r.executed, r.threads, r.wavefronts or 0, r.ideal or 0,
-                              tuple(r.data), bool(r.timing)) for r in run.rows
-                     if r.wavefronts is not None and not r.guarded_off])
+                              tuple(r.data), bool(r.timing),
+                              schedule=", ".join(r.schedule) and f"scheduling policy {', '.join(r.schedule)}")
+                     for r in run.rows if r.wavefronts is not None and not r.guarded_off])
 
 
 def instruction_lines(pattern) -> dict[int, int]:
@@ -140,6 +147,9 @@ def stats_from_pattern(pattern, an) -> list[LineStat]:
         c = an.counts()
         wf = np.bincount(an.source, weights=c.total_wavefronts(), minlength=n).astype(np.int64)
         ideal = np.bincount(an.source, weights=c.total_ideal(), minlength=n).astype(np.int64)
+    from ..sass.run import SCHEDULE_NOTE
+
+    scheduled = {ln: m for ln, m in k.notes if m.startswith(SCHEDULE_NOTE)}
     stats = []
     for pc, sass, line, executed, threads, _pred, w, i, data, timing in k.sass:
         if w < 0:  # not a shared-memory instruction
@@ -147,7 +157,8 @@ def stats_from_pattern(pattern, an) -> list[LineStat]:
         j = by_pc.get(pc)
         if j is not None and wf is not None:
             w, i = int(wf[j]), int(ideal[j])
-        stats.append(SassStat(pc, sass, line, executed, threads, w, i, tuple(data), bool(timing), j))
+        stats.append(SassStat(pc, sass, line, executed, threads, w, i, tuple(data), bool(timing), j,
+                              scheduled.get(line, "")))
     return _by_line(stats)
 
 
@@ -160,15 +171,18 @@ TIPS = ["source line (click: select its code and its instructions)",
         "the fewest wavefronts the same data could take",
         "wavefronts over the ideal: bank conflicts",
         "data: the addresses depend on the data in a pointer parameter (the counts hold for the data "
-        "given, or zeros); timing: on the order in which warps reach shared memory"]
+        "given, or zeros); timing: on the order in which warps reach shared memory; schedule: the GPU's "
+        "scheduling decides the counts (a policy that does not fit all its probes)"]
 
 
-def depends_text(data: tuple[str, ...], timing: bool) -> str:
+def depends_text(data: tuple[str, ...], timing: bool, schedule: str = "") -> str:
     parts = []
     if data:
         parts.append("data: " + ", ".join(data))
     if timing:
         parts.append("timing")
+    if schedule:
+        parts.append("schedule")
     return "; ".join(parts)
 
 
@@ -248,9 +262,9 @@ class LineTree(QTreeWidget):
 
     def _fill(self, it: QTreeWidgetItem, line: str, text: str, s, worst: bool) -> None:
         if self.compact and line:
-            line += " T" if s.timing else " D" if s.data else ""
+            line += " T" if s.timing else " S" if s.schedule else " D" if s.data else ""
         cells = [line, text, f"{s.executed:,}", f"{s.threads:,}", f"{s.wavefronts:,}", f"{s.ideal:,}",
-                 f"{s.excess:,}", depends_text(s.data, s.timing)]
+                 f"{s.excess:,}", depends_text(s.data, s.timing, s.schedule)]
         for c, v in enumerate(cells):
             if it.text(c) != v:
                 it.setText(c, v)
@@ -259,14 +273,17 @@ class LineTree(QTreeWidget):
         red = s.excess > 0
         for c in (4, 6):
             it.setForeground(c, QBrush(BAD if red else GOOD if s.executed else FAINT))
-        it.setForeground(7, QBrush(TIMING if s.timing else DATA))
-        if s.data or s.timing:
+        it.setForeground(7, QBrush(TIMING if s.timing or s.schedule else DATA))
+        if s.data or s.timing or s.schedule:
             tip = ("the addresses depend on " + " and ".join(
                 ([f"the data in {', '.join(s.data)}"] if s.data else [])
-                + (["the order in which warps reach shared memory"] if s.timing else [])) + ": the counts hold for this run")
+                + (["the order in which warps reach shared memory"] if s.timing else [])) + ": the counts hold for this run"
+                   ) if s.data or s.timing else ""
+            if s.schedule:
+                tip = (tip + "; " if tip else "") + s.schedule
             it.setToolTip(7, tip)
             if self.compact and line:
-                it.setForeground(0, QBrush(TIMING if s.timing else DATA))
+                it.setForeground(0, QBrush(TIMING if s.timing or s.schedule else DATA))
                 it.setToolTip(0, f"line {line.split()[0]}: {tip}")
         bg = QBrush(WORST_BG) if worst else QBrush()
         for c in range(len(COLUMNS)):

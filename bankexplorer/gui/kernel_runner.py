@@ -39,6 +39,7 @@ class Launch:
     path: str | None = None  # the kernel's file (its folder is where local #includes are found)
     extern_bytes: int | None = None
     origin: str = ""  # where the block size came from (shown with it)
+    binary: bytes | None = None  # a cubin, fatbin, executable or library: its kernel runs, ``text`` is its source
 
     def config(self):
         from ..sass.launch import EXTERN_BYTES, LaunchConfig
@@ -74,7 +75,7 @@ def execute(launch: Launch, control=None) -> Outcome:
     from ..compiler.nvrtc import CompilerUnavailable
     from ..sass.issue import EmulationError
     from ..sass.launch import LaunchError
-    from ..sass.run import Stopped, emulate
+    from ..sass.run import MAX_SECONDS, Stopped, emulate
     from ..sass.state import MemoryFault
     from ..sass.to_pattern import PatternTooLarge, kernel_pattern
 
@@ -82,7 +83,16 @@ def execute(launch: Launch, control=None) -> Outcome:
     out = Outcome(launch)
     cfg = launch.config()
     try:
-        run = emulate(launch.text, cfg, launch.arch, path=launch.path, control=control)
+        # a run that asks to go on (Control.ask_after) has no time budget of its own: the user decides
+        seconds = None if control is not None and control.ask_after else MAX_SECONDS
+        if launch.binary is not None:  # the binary front end: the code as the user built it
+            from ..kernels.binary import from_binary
+            from ..sass.run import execute as execute_block
+
+            run = execute_block(from_binary(launch.binary, None, launch.path, launch.arch), cfg, control=control,
+                                seconds=seconds)
+        else:
+            run = emulate(launch.text, cfg, launch.arch, path=launch.path, control=control, seconds=seconds)
     except CompilerUnavailable as e:
         out.message = str(e)
     except Stopped as e:
@@ -117,6 +127,11 @@ def execute(launch: Launch, control=None) -> Outcome:
     return out
 
 
+#: seconds a kernel executes in the window before it waits for the user to let it go on (or stop
+#: it): an endless loop costs seconds, and a long kernel loses nothing by being asked
+ASK_AFTER = 10.0
+
+
 class KernelRunner(QObject):
     """One run at a time on a worker thread. ``finished(generation, Outcome)`` comes on the
     window's thread; :meth:`submit` returns the generation of the launch it queued."""
@@ -126,6 +141,7 @@ class KernelRunner(QObject):
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
+        self.ask_after: float | None = ASK_AFTER  # seconds of executing before a run asks to go on
         self.generation = 0
         self._running = False
         self._control = None  # the running launch's sass.run.Control
@@ -141,6 +157,24 @@ class KernelRunner(QObject):
         """(stage, warp instructions executed so far) of the running launch; None when none runs."""
         c = self._control
         return (c.stage, c.issued) if self._running and c is not None else None
+
+    @property
+    def seconds(self) -> float:
+        """Seconds the running launch has spent executing its block (0 while it compiles)."""
+        c = self._control
+        return c.seconds if self._running and c is not None else 0.0
+
+    @property
+    def paused(self) -> int | None:
+        """The source line the running launch waits on after :data:`ASK_AFTER` seconds of executing
+        (0: unknown), until :meth:`go_on` or :meth:`stop`; None when it does not wait."""
+        c = self._control
+        return c.paused if self._running and c is not None else None
+
+    def go_on(self) -> None:
+        """Let the waiting launch execute for another :data:`ASK_AFTER` seconds."""
+        if self._control is not None:
+            self._control.go_on()
 
     def submit(self, launch: Launch) -> int:
         self.generation += 1
@@ -167,7 +201,7 @@ class KernelRunner(QObject):
         from ..sass.run import Control
 
         self._running = True
-        control = self._control = Control()
+        control = self._control = Control(ask_after=self.ask_after)
         ref = weakref.ref(self)
 
         def work() -> None:

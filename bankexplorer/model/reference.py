@@ -30,17 +30,7 @@ def phases_of(kind: str, width: int, addresses: Sequence[int | None], hw: Hardwa
                     return False
             return True
 
-        def pair_clash() -> bool:
-            """Two lanes 2k, 2k+1 on different words of one bank slot (an 8-byte load)."""
-            u = max(8, hw.bank_width)
-            for i in range(0, W, 2):
-                a, b = addresses[i], addresses[i + 1]
-                if a is not None and b is not None and a // u != b // u and \
-                        (a // u) % (hw.row_bytes // u) == (b // u) % (hw.row_bytes // u):
-                    return True
-            return False
-
-        if pairs_agree(1) or (pairs_agree(2) and not (width == 8 and pair_clash())):
+        if pairs_agree(1) or pairs_agree(2):
             per = min(W, per * 2)
     return [list(range(s, s + per)) for s in range(0, W, per)]
 

@@ -19,6 +19,7 @@ from typing import Iterator
 import numpy as np
 
 from ..cli import EXIT_BAD_INPUT, UsageError, printable
+from ..compiler.kernel import includes_cutlass
 from ..cudaimport.includes import IncludeError
 from .cubin import CubinError
 from .decode import DecodeError
@@ -82,13 +83,19 @@ def _dims(text: str, what: str) -> tuple[int, int, int]:
 def array_path(spec: str) -> tuple[str, str]:
     """``NAME=FILE.npy`` -> (NAME, FILE.npy)."""
     name, _, path = spec.partition("=")
-    if not name.isidentifier() or not path:
-        raise UsageError(f"--arg {spec!r}: write NAME=FILE.npy")
+    if not (name.isidentifier() or name.isdigit()) or not path:
+        raise UsageError(f"--arg {spec!r}: write NAME=FILE.npy (or POSITION=FILE.npy: 0 is the first parameter)")
     return name, path
 
 
 def load_array(spec: str) -> tuple[str, bytes]:
     """``NAME=FILE.npy`` -> (NAME, the array's bytes in C order)."""
+    name, arr = load_npy(spec)
+    return name, arr.tobytes()
+
+
+def load_npy(spec: str) -> tuple[str, np.ndarray]:
+    """``NAME=FILE.npy`` -> (NAME, the array of numbers, C-contiguous; a Triton kernel compiles for its dtype)."""
     name, path = array_path(spec)
     if not os.path.isfile(path):
         raise UsageError(f"--arg {name}: {path}: no such file")
@@ -103,7 +110,8 @@ def load_array(spec: str) -> tuple[str, bytes]:
         raise UsageError(f"--arg {name}: {path} is a .npz archive, not one array: save the array with np.save "
                          f"(a .npy file)")
     try:
-        return name, array_bytes(arr)
+        array_bytes(arr)  # numbers only (raises on object or structured arrays)
+        return name, np.ascontiguousarray(arr)
     except ValueError as e:
         raise UsageError(f"--arg {name}: {path} {e}") from None
 
@@ -112,8 +120,9 @@ def scalar_defines(defines: list[str]) -> dict[str, int | float]:
     out: dict[str, int | float] = {}
     for d in defines:
         name, _, value = d.partition("=")
-        if not name.isidentifier() or not value:
-            raise UsageError(f"-D {printable(d[:80])!r}: write NAME=VALUE, e.g. -D TILE=32")
+        if not (name.isidentifier() or name.isdigit()) or not value:
+            raise UsageError(f"-D {printable(d[:80])!r}: write NAME=VALUE, e.g. -D TILE=32 (a binary's parameter by "
+                             f"position: -D 1=64)")
         try:
             out[name] = parse_number(value)
         except ValueError as e:
@@ -121,14 +130,13 @@ def scalar_defines(defines: list[str]) -> dict[str, int | float]:
     return out
 
 
-def config(args: argparse.Namespace, text: str) -> tuple[LaunchConfig, str, dict[str, int | float]]:
-    from ..cudaimport.device_source import kernel_parameters
-
-    settings = text_settings(text)
+def launch_shape(args: argparse.Namespace, block_default: tuple | None, extern_default: int):
+    """(block, where it came from, block index, grid, dynamic shared bytes) from the arguments, else
+    the kernel's own defaults (``block_default``: (dims, origin) or None), checked."""
     if args.block:
         block, origin = _dims(args.block, "block"), "given"
-    elif "block" in settings:
-        block, origin = settings["block"]
+    elif block_default is not None:
+        block, origin = block_default
     else:
         block, origin = (32, 1, 1), "default (32x1x1)"
     try:
@@ -139,19 +147,32 @@ def config(args: argparse.Namespace, text: str) -> tuple[LaunchConfig, str, dict
     grid = _dims(args.grid, "grid") if args.grid else tuple(i + 1 for i in index)
     if any(i >= g for i, g in zip(index, grid)):
         raise UsageError(f"--block-index {index} is outside the grid {grid}")
-    extern = args.extern_size if args.extern_size is not None else settings.get("extern-size", (EXTERN_BYTES,))[0]
+    extern = args.extern_size if args.extern_size is not None else extern_default
     if not 0 <= extern <= 227 << 10:
         raise UsageError(f"extern shared memory of {extern:,} bytes: at most 227 KiB on sm_90")
+    return tuple(block), origin, index, grid, extern
+
+
+def config(args: argparse.Namespace, text: str) -> tuple[LaunchConfig, str, dict[str, int | float]]:
+    from ..cudaimport.device_source import kernel_parameters
+
+    settings = text_settings(text)
+    block, origin, index, grid, extern = launch_shape(args, settings.get("block"),
+                                                      settings.get("extern-size", (EXTERN_BYTES,))[0])
     defines = scalar_defines(args.defines)
     params = kernel_parameters(text)
     scalars = {k: v for k, v in defines.items() if k in params}
     macros = {k: v for k, v in defines.items() if k not in params}
+    return LaunchConfig(block, index, grid, scalars, arrays_of(args), extern), origin, macros
+
+
+def arrays_of(args: argparse.Namespace) -> dict[str, bytes]:
+    """The ``--arg`` arrays by parameter (name or position), each given once."""
     named = [array_path(a)[0] for a in args.arrays]
     twice = next((n for n in named if named.count(n) > 1), None)
     if twice:
         raise UsageError(f"--arg {twice} is given {named.count(twice)} times: give each parameter's data once")
-    arrays = dict(load_array(a) for a in args.arrays)
-    return LaunchConfig(block, index, grid, scalars, arrays, extern), origin, macros
+    return dict(load_array(a) for a in args.arrays)
 
 
 def check_outputs(args: argparse.Namespace, text: str) -> None:
@@ -224,7 +245,8 @@ def print_report(r: KernelRun, origin: str, where: str, pattern=None, changes=()
         what = ", ".join(f"{n} x {op}" if n > 1 else op for op, n in ops.items())
         what = what if len(what) <= 34 else what[:33] + "…"
         ex, wf, ideal = (sum(getattr(x, k) for x in xs) for k in ("executed", "wavefronts", "ideal"))
-        flag = (" data" if any(x.data for x in xs) else "") + (" timing" if any(x.timing for x in xs) else "")
+        flag = (" data" if any(x.data for x in xs) else "") + (" timing" if any(x.timing for x in xs) else "") + \
+            (" schedule" if any(x.schedule for x in xs) else "")
         print(f"{line:>5}  {what:<34} {ex:>9,} {wf:>10,} {ideal:>7,} {wf - ideal:>7,}{flag}")
         if show_sass:
             for x in xs:
@@ -251,13 +273,17 @@ def print_report(r: KernelRun, origin: str, where: str, pattern=None, changes=()
     ideal = sum(x.ideal for x in shared)
     ex = sum(x.executed for x in shared)
     eff = f"{ideal / wf:.0%}" if wf else "-"
+    scheduled = sum(x.wavefronts for x in shared if x.certainty == "schedule")
     print(f"total per block: {wf:,} wavefronts for {ex:,} shared-memory warp instructions executed (ideal {ideal:,}, "
-          f"efficiency {eff})")
+          f"efficiency {eff})" + (f"; {scheduled:,} of the wavefronts depend on the GPU's scheduling" if scheduled else ""))
     print_printf(r)
     for line, msg in r.notes:
         print(f"{where}:{line}: note: {msg}" if line else f"{where}: note: {msg}", file=sys.stderr)
     if r.timing_dependent:
         print(f"{where}: note: some counts depend on the order in which warps run (timing_dependent)", file=sys.stderr)
+    if any(x.schedule for x in r.rows):
+        print(f"{where}: note: some counts follow scheduling policies that do not fit all their probes (schedule)",
+              file=sys.stderr)
 
 
 #: printf lines the report shows (``--sass-json`` keeps every line the run kept)
@@ -320,9 +346,6 @@ def progress_line(where: str, what: str, stream=None) -> Iterator[Control | None
 def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
     """Compile and execute a whole kernel (``--as-written``: its unoptimised build, -G); None for a
     snippet (the caller reads it symbolically, the only way a text with no kernel can be read)."""
-    from ..io.atomic import atomic_write
-    from .to_pattern import PatternTooLarge, kernel_pattern
-
     if "__global__" not in text:  # a snippet: nothing to compile
         return None
     t0 = time.perf_counter()
@@ -354,6 +377,22 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
     except IncludeError as e:
         print(f"bankexplorer: {where}:{e.line}: {e.message}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    written = None if as_written else (lambda control: emulate(text, cfg, arch, optimize=False, control=control, **kw))
+    if written is not None and includes_cutlass(text):
+        written = None  # CuTe's -G build compiles for minutes (3 min for a 60-line tiled MMA)
+        r.notes.append((0, "no as-written comparison for a CuTe/CUTLASS kernel: its unoptimised build (-G) takes "
+                           "minutes to compile (--as-written runs it alone)"))
+    return finish(args, r, text, where, origin, cfg, path, t0, written)
+
+
+def finish(args: argparse.Namespace, r: KernelRun, text: str, where: str, origin: str, cfg: LaunchConfig,
+           path: str | None, t0: float, written=None) -> int:
+    """What every front end's run ends with: ``--sass-json``, ``--out`` or the report (with the
+    as-written comparison when ``written`` runs the unoptimised build; ``t0``: when the command's
+    work began, for the report's total)."""
+    from ..io.atomic import atomic_write
+    from .to_pattern import PatternTooLarge, kernel_pattern
+
     # the run as a pattern, made once: the arrays --sass-json names, the file --out writes, the report
     inputs = {n: os.path.basename(p) for n, p in map(array_path, args.arrays)}
     try:
@@ -386,11 +425,10 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
     from .compare import written_vs_compiled
 
     changes = []
-    if not as_written:  # the same kernel as written: its unoptimised build, executed the same way
+    if written is not None:  # the same kernel as written: its unoptimised build, executed the same way
         try:
             with progress_line(where, "the source as written (-G)") as control:
-                written = emulate(text, cfg, arch, optimize=False, control=control, **kw)
-            changes = written_vs_compiled(written, r)
+                changes = written_vs_compiled(written(control), r)
         except (EmulationError, LaunchError, MemoryFault, IncludeError, DecodeError, CubinError) as e:
             print(f"{where}: note: no as-written comparison: the unoptimised build (-G) cannot be executed "
                   f"({str(e).splitlines()[0]})", file=sys.stderr)
@@ -399,3 +437,40 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
         print()
         print(_fmt_table(analyze(pat, detail=False)))
     return 0
+
+
+def binary_config(args: argparse.Namespace, kernel) -> tuple[LaunchConfig, str]:
+    """The launch of a binary's kernel: ``--block`` (else the block the binary requires or its
+    ``__launch_bounds__``, else 32), ``--extern-size``, ``--arg``/``-D`` by name or position."""
+    d = kernel.launch
+    block, origin, index, grid, extern = launch_shape(
+        args, (tuple(d.block.value), d.block.origin) if d.block is not None else None,
+        d.extern_bytes.value if d.extern_bytes is not None else EXTERN_BYTES)
+    return LaunchConfig(block, index, grid, scalar_defines(args.defines), arrays_of(args), extern), origin
+
+
+def run_binary(args: argparse.Namespace, data: bytes, where: str) -> int:
+    """Execute one block of a kernel in a binary (a cubin, a fatbin, an executable, a shared library)."""
+    from ..kernels.binary import from_binary
+    from ..kernels.fatbin import BinaryError
+    from .run import execute
+
+    for flag, given in (("--as-written", getattr(args, "as_written", False)),
+                        ("-I", getattr(args, "include_dirs", None))):
+        if given:
+            raise UsageError(f"{flag}: {where} is a binary, already compiled (it applies to CUDA source)")
+    t0 = time.perf_counter()
+    arch = args.arch or "sm_90"
+    try:
+        kernel = from_binary(data, args.kernel, args.file, arch)
+        cfg, origin = binary_config(args, kernel)
+        with progress_line(where, "one block") as control:
+            r = execute(kernel, cfg, args.max_instructions, control, seconds=args.max_seconds)
+    except (BinaryError, EmulationError, LaunchError, MemoryFault, DecodeError, CubinError) as e:
+        msg = str(e)
+        print(f"bankexplorer: {msg if msg.startswith(where + ':') else where + ': ' + msg}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if kernel.launch.cluster and kernel.launch.cluster != (1, 1, 1):
+        r.notes.append((0, f"the kernel runs in clusters of {'x'.join(map(str, kernel.launch.cluster))} blocks; one "
+                           f"block is executed"))
+    return finish(args, r, kernel.source_text or "", where, origin, cfg, kernel.path, t0)

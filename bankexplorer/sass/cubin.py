@@ -56,18 +56,32 @@ class KernelImage:
     patches: list[tuple[int, int, int]] = field(default_factory=list)  # filled at launch: (bank, offset, address)
 
 
-def _symbols(data: bytes, secs) -> list[tuple[str, int, int]]:
-    """(name, section index, value) of every symbol."""
+def _symbol_table(data: bytes, secs) -> list[tuple[str, int, int, int, int]]:
+    """(name, section index, value, info, other) of every symbol."""
     st = next((s for s in secs if s[1] == 2), None)  # SHT_SYMTAB
     if st is None:
         return []
     strtab = secs[st[4]]
     out = []
     for k in range(st[3] // 24):
-        name, info, other, shndx, value, size = struct.unpack_from("<IBBHQQ", data, st[2] + 24 * k)
+        name, info, other, shndx, value, _size = struct.unpack_from("<IBBHQQ", data, st[2] + 24 * k)
         end = data.index(b"\0", strtab[2] + name)
-        out.append((data[strtab[2] + name:end].decode("latin-1"), shndx, value))
+        out.append((data[strtab[2] + name:end].decode("latin-1"), shndx, value, info, other))
     return out
+
+
+def _symbols(data: bytes, secs) -> list[tuple[str, int, int]]:
+    """(name, section index, value) of every symbol."""
+    return [(n, sh, v) for n, sh, v, _i, _o in _symbol_table(data, secs)]
+
+
+_STO_CUDA_ENTRY = 0x10
+
+
+def entry_symbols(cubin: bytes) -> list[str]:
+    """The kernels (entry functions: STT_FUNC symbols marked STO_CUDA_ENTRY) of a cubin."""
+    return [n for n, _sh, _v, info, other in _symbol_table(cubin, _sections(cubin))
+            if info & 0xF == 2 and other & _STO_CUDA_ENTRY]
 
 
 def _sections(data: bytes):

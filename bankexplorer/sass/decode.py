@@ -7,6 +7,7 @@ offsets and keeps each instruction's source line. Nothing here knows what an opc
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -32,6 +33,14 @@ class DecodeError(ValueError):
     """An operand or line the decoder cannot read (it names the text)."""
 
 
+@functools.lru_cache(maxsize=4096)
+def _parts(opcode: str) -> tuple[str, tuple[str, ...]]:
+    """``IMAD.WIDE.U32`` -> ("IMAD", ("WIDE", "U32")), split once per opcode spelling: the opcodes'
+    semantics ask for them on every issue."""
+    base, *mods = opcode.split(".")
+    return base, tuple(mods)
+
+
 @dataclass(frozen=True, slots=True)
 class Instruction:
     """One SASS instruction: ``opcode`` with its modifiers (``IMAD.WIDE.U32``), typed operands."""
@@ -49,11 +58,11 @@ class Instruction:
 
     @property
     def base(self) -> str:
-        return self.opcode.split(".", 1)[0]
+        return _parts(self.opcode)[0]
 
     @property
     def mods(self) -> tuple[str, ...]:
-        return tuple(self.opcode.split(".")[1:])
+        return _parts(self.opcode)[1]
 
     def has(self, *mods: str) -> bool:
         m = self.mods

@@ -27,18 +27,29 @@ class EmulationError(RuntimeError):
 class Issue:
     """What one issue of ``ins`` sees. ``S``: the threads issuing it; ``on``: those whose guard holds."""
 
-    __slots__ = ("b", "ins", "S", "on", "jumps", "exited", "run", "taint")
+    __slots__ = ("b", "ins", "S", "on", "jumps", "exited", "run", "taint", "_tr", "_tur", "_tp", "_tup", "_memo")
 
-    def __init__(self, run, ins: Instruction, S: np.ndarray):
+    def __init__(self, run, ins: Instruction, S: np.ndarray, memo: dict | None = None):
         self.run = run
-        self.b: Block = run.block
+        self._memo = {} if memo is None else memo
+        b = self.b = run.block
         self.ins = ins
         self.S = S
+        t = b.tainted
+        self._tr, self._tur, self._tp, self._tup = t["R"], t["UR"], t["P"], t["UP"]
         g = ins.guard
         self.taint = 0  # data taint of every operand read so far (a bit per pointer parameter)
-        self.on = S if g is None or g.true else S & self.pred(g)
+        self.on = S if g is None or g.index == PT and not g.neg else S & self.pred(g)
         self.jumps: list[tuple[np.ndarray, int]] = []
         self.exited: np.ndarray | None = None
+
+    def memo(self, key, make):
+        """``make(ins)``: something the instruction alone decides (which operands are which), made
+        on its first issue and kept for the others (``memo``: the instruction's, from the run)."""
+        v = self._memo.get(key)
+        if v is None:
+            v = self._memo[key] = make(self.ins)
+        return v
 
     # ------------------------------------------------------------------ control (used by simt)
     def jump(self, mask: np.ndarray, target: int) -> None:
@@ -58,14 +69,17 @@ class Issue:
             raise EmulationError(f"{self.ins.text!r}: operand {i + 1} is missing") from None
 
     def pred(self, p: Pred) -> np.ndarray | bool:
+        # a taint row that is all zero (``Block.tainted``) is not read: ORing it changes nothing
         if p.index == PT:
             v = True
         elif p.uniform:
             v = self.b.UP[p.index][self.b.warp_of]
-            self.taint = self.taint | self.b.UPT[p.index][self.b.warp_of]
+            if self._tup[p.index]:
+                self.taint = self.taint | self.b.UPT[p.index][self.b.warp_of]
         else:
             v = self.b.P[p.index]
-            self.taint = self.taint | self.b.PTT[p.index]
+            if self._tp[p.index]:
+                self.taint = self.taint | self.b.PTT[p.index]
         return ~v if (p.neg and not isinstance(v, bool)) else (not v if p.neg else v)
 
     def p(self, i: int) -> np.ndarray | bool:
@@ -80,16 +94,19 @@ class Issue:
         return self.bits(o)
 
     def bits(self, o):
-        if isinstance(o, Reg):
+        if type(o) is Reg:
+            i = o.index
             if o.uniform:
-                if o.index == URZ:
+                if i == URZ:
                     return U32(0)
-                self.taint = self.taint | self.b.URT[o.index][self.b.warp_of]
-                return self.b.UR[o.index][self.b.warp_of]
-            if o.index == RZ:
+                if self._tur[i]:
+                    self.taint = self.taint | self.b.URT[i][self.b.warp_of]
+                return self.b.UR[i][self.b.warp_of]
+            if i == RZ:
                 return U32(0)
-            self.taint = self.taint | self.b.RT[o.index]
-            return self.b.R[o.index]
+            if self._tr[i]:
+                self.taint = self.taint | self.b.RT[i]
+            return self.b.R[i]
         if isinstance(o, Imm):
             return U32(o.bits)
         if isinstance(o, FImm):
@@ -102,9 +119,12 @@ class Issue:
 
     def u(self, i: int):
         """Unsigned 32-bit value with the integer modifiers (``-R`` two's complement, ``~R``)."""
-        o = self.op(i)
+        try:
+            o = self.ins.operands[i]
+        except IndexError:
+            raise EmulationError(f"{self.ins.text!r}: operand {i + 1} is missing") from None
         v = self.bits(o)
-        if isinstance(o, Reg):
+        if type(o) is Reg and (o.abs or o.neg or o.inv):
             if o.abs:
                 v = np.abs(np.asarray(v).view(np.int32)).view(U32)
             if o.neg:
@@ -237,13 +257,16 @@ class Issue:
     def write(self, index: int, uniform: bool, v, mask: np.ndarray | None = None, taint=None) -> None:
         on = self.on if mask is None else mask
         v = as_u32(v)
+        t = self.taint if taint is None else taint
         if uniform:
             if index == URZ:
                 return
             warps, lanes = self.b.first_lanes(on)
             if warps.size:
                 self.b.UR[index][warps] = v if v.ndim == 0 else v[lanes]
-                t = np.asarray(self.taint if taint is None else taint)
+                if _clean(t, self._tur, index):
+                    return
+                t = np.asarray(t)
                 self.b.URT[index][warps] = t if t.ndim == 0 else t[lanes]
             return
         if index == RZ:
@@ -251,7 +274,8 @@ class Issue:
         if index > RZ:
             raise EmulationError(f"{self.ins.text!r}: register R{index} does not exist")
         np.copyto(self.b.R[index], v, where=on)
-        np.copyto(self.b.RT[index], self.taint if taint is None else taint, where=on)
+        if not _clean(t, self._tr, index):
+            np.copyto(self.b.RT[index], t, where=on)
 
     def setf(self, i: int, v) -> None:
         self.set(i, np.asarray(v, np.float32).view(U32) if np.ndim(v) else np.float32(v).view(U32))
@@ -279,11 +303,14 @@ class Issue:
             warps, lanes = self.b.first_lanes(self.on)
             if warps.size:
                 self.b.UP[o.index][warps] = v if np.ndim(v) == 0 else np.asarray(v)[lanes]
+                if _clean(self.taint, self._tup, o.index):
+                    return
                 t = np.asarray(self.taint)
                 self.b.UPT[o.index][warps] = t if t.ndim == 0 else t[lanes]
             return
         np.copyto(self.b.P[o.index], v, where=self.on)
-        np.copyto(self.b.PTT[o.index], self.taint, where=self.on)
+        if not _clean(self.taint, self._tp, o.index):
+            np.copyto(self.b.PTT[o.index], self.taint, where=self.on)
 
     # ------------------------------------------------------------------ addresses
     def address(self, i: int) -> np.ndarray:
@@ -291,26 +318,46 @@ class Issue:
         o = self.op(i)
         if not isinstance(o, Mem):
             raise EmulationError(f"{self.ins.text!r}: operand {i + 1} is not a memory address")
-        a = np.zeros(self.b.lanes, np.int64) + o.offset
         wide = o.wide or ("E" in self.ins.mods and self.ins.base in ("QSPC", "LD", "ST", "ATOM", "RED", "CCTL"))
+        a = None  # the sum so far (a new int64 array), None: 0
         if o.reg is not None and not o.reg.zero:
             if wide:
-                a = a + self._u64_plain(o.reg).astype(np.int64)
+                a = self._u64_plain(o.reg).astype(np.int64)
             else:
-                a = a + self.bits(o.reg).astype(np.int64) * o.scale
+                a = self.bits(o.reg).astype(np.int64)
+                if o.scale != 1:
+                    a *= o.scale
         if o.ureg is not None and not o.ureg.zero:
             if o.wide or (o.reg is None and self.ins.base in ("LDG", "STG", "LD", "ST", "ATOM", "ATOMG", "RED")):
-                a = a + self._u64_plain(o.ureg).astype(np.int64)
+                u = self._u64_plain(o.ureg).astype(np.int64)
                 wide = True
             else:
-                a = a + self.bits(o.ureg).astype(np.int64)
+                u = self.bits(o.ureg).astype(np.int64)
+            a = u if a is None else a + u
+        if a is None:
+            a = np.full(self.b.lanes, o.offset, np.int64)
+        elif o.offset:
+            a += o.offset
         if not wide:  # a 32-bit address (shared, local): the sum wraps, as the hardware's adder does
             a &= MASK32
         return a
 
 
+def _clean(taint, tainted: list[bool], index: int) -> bool:
+    """Writing ``taint`` leaves register ``index``'s taint row all zero, as it is (``tainted``: the
+    block's flags, :attr:`.state.Block.tainted`), so there is nothing to write; otherwise the row is
+    flagged, to be written and read from now on."""
+    if not tainted[index]:
+        if not (taint.any() if isinstance(taint, np.ndarray) else taint):
+            return True
+        tainted[index] = True
+    return False
+
+
 def as_u32(v) -> np.ndarray:
     """Any integer or float32 value(s) as uint32 bit patterns (python ints wrap modulo 2**32)."""
+    if type(v) is np.ndarray and v.dtype == U32:
+        return v
     if isinstance(v, int | bool):
         return np.asarray(int(v) & MASK32, U32)
     v = np.asarray(v)

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Sequence
 
 import numpy as np
 
 from .cubin import KernelImage
+from .kernel import KernelParam
 from .limits import integer_value
 from .state import CONSTANTS_BASE, GLOBAL_BASE, GLOBAL_STRIDE, LOCAL_WINDOW, SHARED_WINDOW, Buffer
 
@@ -159,10 +161,17 @@ BANK0_LAYOUT = {"default": {"ntid": 0x0, "nctaid": 0xC, "stack": 0x28, "local_wi
                 "sm_100": _SM100_BANK0, "sm_120": _SM100_BANK0}
 
 
-def constant_bank0(image: KernelImage, cfg: LaunchConfig, decls: list[ParamDecl],
+def struct_params(params: Sequence[KernelParam], cfg: LaunchConfig) -> list[KernelParam]:
+    """The structures passed by value (neither pointers nor 1/2/4/8-byte scalars) that the launch
+    gives no bytes: :func:`constant_bank0` leaves them zero, and the run says so."""
+    return [p for p in params if not p.pointer and p.size not in (1, 2, 4, 8)
+            and not any(k in cfg.arrays for k in p.keys)]
+
+
+def constant_bank0(image: KernelImage, cfg: LaunchConfig, params: Sequence[KernelParam],
                    arch: str = "sm_90") -> tuple[np.ndarray, list[Buffer]]:
     """Bank 0 as the driver writes it (block and grid sizes, the stack top, the parameters) and
-    the pointer parameters' buffers."""
+    the pointer parameters' buffers. A launch value names its parameter by name or position."""
     where = BANK0_LAYOUT.get(arch, BANK0_LAYOUT["default"])
     size = max(image.constant0_size, image.param_base + sum(p.size for p in image.params),
                max(where.values()) + 8)
@@ -179,37 +188,52 @@ def constant_bank0(image: KernelImage, cfg: LaunchConfig, decls: list[ParamDecl]
     put(where["constant_window"], CONSTANTS_BASE, 8)
     if "shared_window" in where:
         put(where["shared_window"], SHARED_WINDOW, 8)
-    if len(decls) != len(image.params):
+    if len(params) != len(image.params):
         raise LaunchError(f"the kernel has {len(image.params)} parameters in the compiled code but "
-                          f"{len(decls)} in the source")
+                          f"{len(params)} in the source")
     buffers: list[Buffer] = []
     patches: list[tuple[int, int, int]] = []
     image.patches = patches  # (bank, offset, 64-bit address) for the constant banks besides 0
-    known = {d.name for d in decls}
-    for name in list(cfg.arrays) + list(cfg.scalars):
-        if name not in known:
-            raise LaunchError(f"the kernel has no parameter named {name!r} (it has: "
-                              f"{', '.join(d.name for d in decls) or 'none'})")
-    for p, d in zip(image.params, decls):
+    for key in list(cfg.arrays) + list(cfg.scalars):
+        if not any(key in p.keys for p in params):
+            named = ", ".join(p.name for p in params if p.name)
+            raise LaunchError(f"the kernel has no parameter named {key!r} (it has: "
+                              + (named if named else f"{len(params)}, by position 0 to {len(params) - 1}"
+                                 if params else "none") + ")")
+
+    def given(values: dict, p: KernelParam):
+        return next(((k, values[k]) for k in p.keys if k in values), (None, None))
+
+    for p in params:
         off = image.param_base + p.offset
-        if d.pointer:
+        key, value = given(cfg.scalars, p)
+        if p.pointer and key is not None and p.type:
+            raise LaunchError(f"-D {key}: the parameter is a pointer ({p.type}); give it data with --arg {key}=FILE.npy")
+        if p.pointer and key is None:  # (a binary's untyped 8-byte parameter given -D is a scalar)
             base = GLOBAL_BASE + len(buffers) * GLOBAL_STRIDE
             data = np.zeros(cfg.buffer_bytes, np.uint8)
-            given = cfg.arrays.get(d.name, b"")
-            if len(given) > cfg.buffer_bytes:
-                raise LaunchError(f"--arg {d.name}: {len(given):,} bytes do not fit the parameter's "
+            _k, data_given = given(cfg.arrays, p)
+            data_given = data_given or b""
+            if len(data_given) > cfg.buffer_bytes:
+                raise LaunchError(f"--arg {p.name or p.ordinal}: {len(data_given):,} bytes do not fit the parameter's "
                                   f"{cfg.buffer_bytes >> 20} MiB buffer")
-            data[:len(given)] = np.frombuffer(given, np.uint8)
-            buffers.append(Buffer(d.name, base, data, len(given)))
+            data[:len(data_given)] = np.frombuffer(data_given, np.uint8)
+            buffers.append(Buffer(p.name or str(p.ordinal), base, data, len(data_given)))
             put(off, base, 8)
             continue
-        if d.name in cfg.arrays:
-            raise LaunchError(f"--arg {d.name}: the parameter is not a pointer ({d.type} {d.name}); give it a "
-                              f"value with -D {d.name}=VALUE")
-        value = cfg.scalars.get(d.name, DEFAULT_SCALAR)
-        words = d.type.replace("const", "").split()
-        if d.floating:
-            if "bfloat" in d.type:  # the high half of the float's bits, rounded to nearest even
+        akey, raw = given(cfg.arrays, p)
+        if akey is not None and p.size not in (1, 2, 4, 8):  # a structure passed by value: its bytes
+            if len(raw) > p.size:
+                raise LaunchError(f"--arg {akey}: {len(raw):,} bytes for a {p.size}-byte structure parameter")
+            bank[off:off + len(raw)] = np.frombuffer(raw, np.uint8)
+            continue
+        if akey is not None:
+            raise LaunchError(f"--arg {akey}: the parameter is not a pointer ({' '.join(x for x in (p.type, p.name) if x)}"
+                              f"); give it a value with -D {akey}=VALUE")
+        value = DEFAULT_SCALAR if value is None else value
+        words = p.type.replace("const", "").split()
+        if p.floating:
+            if "bfloat" in p.type:  # the high half of the float's bits, rounded to nearest even
                 b32 = int(np.array(value, np.float32).view(np.uint32))
                 put(off, (b32 + 0x7FFF + ((b32 >> 16) & 1)) >> 16, 2)
             else:
@@ -218,13 +242,21 @@ def constant_bank0(image: KernelImage, cfg: LaunchConfig, decls: list[ParamDecl]
         elif words == ["bool"]:  # a C++ conversion: any non-zero value is true
             put(off, int(bool(value)), p.size)
         elif p.size in (1, 2, 4, 8):
-            try:
-                put(off, integer_value(value, p.size, d.type), p.size)
-            except ValueError as e:
-                raise LaunchError(f"parameter {d.name}: {e}") from None
-        else:
-            raise LaunchError(f"parameter {d.type} {d.name} ({p.size} bytes) is a structure: only pointers, "
-                              f"integers and floating-point values can be given")
+            if isinstance(value, float) and not p.type:  # a binary's untyped parameter given a float: its bits
+                ft = {8: np.float64, 4: np.float32, 2: np.float16}.get(p.size)
+                if ft is None:
+                    raise LaunchError(f"parameter {p.label}: a {p.size}-byte parameter cannot hold {value!r}")
+                bank[off:off + p.size] = np.frombuffer(np.array(value, ft).tobytes(), np.uint8)
+            else:
+                try:
+                    put(off, integer_value(value, p.size, p.type or f"a {p.size}-byte integer"), p.size)
+                except ValueError as e:
+                    raise LaunchError(f"parameter {p.label}: {e}") from None
+        elif key is not None:
+            raise LaunchError(f"-D {key}: parameter {' '.join(x for x in (p.type, p.label) if x)} is a {p.size}-byte "
+                              f"structure: give its bytes with --arg {key}=FILE.npy")
+        else:  # a structure nobody gave: zeros, as the run's notes say (struct_params)
+            pass
     if image.globals_data or image.relocations:
         # the __device__ variables, in a buffer of their own, and their addresses where the code finds them
         base = GLOBAL_BASE + len(buffers) * GLOBAL_STRIDE

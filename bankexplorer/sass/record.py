@@ -7,6 +7,8 @@ warp that issues it, guard or not), threads that issued it and threads whose gua
 
 from __future__ import annotations
 
+import array
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -52,39 +54,62 @@ class Recorder:
         self.as_written = as_written
         #: the -G build's member-by-member copies of one value (:func:`.written.aggregate_runs`)
         self.aggregate_runs: list = []
-        self.executed = np.zeros(n, np.int64)
-        self.threads = np.zeros(n, np.int64)
-        self.pred_on = np.zeros(n, np.int64)
+        #: per instruction (Python ints: one addition per issue, where a numpy element costs more)
+        self.executed = [0] * n
+        self.threads = [0] * n
+        self.pred_on = [0] * n
         self._rows = _RowStore()
+        self._warps: np.ndarray | None = None
+        self._mask: np.ndarray | None = None  # the last mask _warps_of answered for, and its answer
+        self._mask_warps: np.ndarray | None = None
 
     def issue(self, k: int, warps: int, threads: int, S: np.ndarray, on: np.ndarray) -> None:
         """Instruction ``k`` issued by ``warps`` warps, ``threads`` threads (``S``), ``on`` of them
         predicated on."""
         self.executed[k] += warps
         self.threads[k] += threads
-        self.pred_on[k] += int(on.sum()) if on is not S else threads
+        self.pred_on[k] += int(np.count_nonzero(on)) if on is not S else threads
 
     def shared_access(self, iss: Issue, kind: str, width: int, addr: np.ndarray, mask: np.ndarray,
                       matrices: int = 0, op: str = "add", space: str = "shared") -> None:
         m = mask.reshape(-1, WARP)
-        warps = np.flatnonzero(m.any(axis=1))
-        if warps.size == 0:
-            return
+        warps = self._warps_of(mask)
+        if warps is None:  # every warp (the usual case): their rows as they are, no gather
+            warps, a, act = self._every_warp(m.shape[0]), addr.reshape(-1, WARP), m
+        else:
+            if warps.size == 0:
+                return
+            a, act = addr.reshape(-1, WARP)[warps], m[warps]
         if space == "generic" and self.as_written:
             space = "shared"
-        code = hwr.kind_code(kind, width, space, op)
-        a = addr.reshape(-1, WARP)[warps]
-        act = m[warps]
+        code = _kind_code(kind, width, space, op)
         if kind in hwr.MATRIX_KINDS:  # every lane gives a row address; the hardware reads them all
             act = np.broadcast_to(iss.S.reshape(-1, WARP)[warps], act.shape)
-        t = np.broadcast_to(np.asarray(iss.taint, np.uint32), (self.lanes,)).reshape(-1, WARP)[warps]
-        taint = np.bitwise_or.reduce(np.where(act, t, 0), axis=1)
+        if np.ndim(iss.taint) == 0:  # one taint for every lane (nearly always 0): each row has it
+            taint = iss.taint
+        else:
+            t = np.asarray(iss.taint, np.uint32).reshape(-1, WARP)[warps]
+            taint = np.bitwise_or.reduce(np.where(act, t, 0), axis=1)
         idx = self.program.index_of[iss.ins.pc]
-        line = np.full(warps.size, iss.ins.line, np.int64)
+        line = iss.ins.line
         if not iss.ins.own_line:  # a header function's code: the line of the user's call, where there is one
             site = np.where(act, iss.run.sched.site.reshape(-1, WARP)[warps], 0).max(axis=1)
             line = np.where(site > 0, site, line)
         self._rows.append(idx, warps, code, width, matrices, a, act, taint, line)
+
+    def _warps_of(self, mask: np.ndarray) -> np.ndarray | None:
+        """The warps with a lane in ``mask`` (None: every warp). The same mask object comes back issue
+        after issue (the issuing threads of a stretch of straight-line code), so the last answer is kept."""
+        if mask is not self._mask:
+            some = mask.reshape(-1, WARP).any(axis=1)
+            self._mask, self._mask_warps = mask, None if some.all() else np.flatnonzero(some)
+        return self._mask_warps
+
+    def _every_warp(self, n: int) -> np.ndarray:
+        w = self._warps
+        if w is None or w.size != n:
+            w = self._warps = np.arange(n)
+        return w
 
     def accesses(self) -> Accesses:
         acc = self._rows.accesses()
@@ -103,40 +128,72 @@ class Recorder:
         return acc
 
 
+@functools.lru_cache(maxsize=256)
+def _kind_code(kind: str, width: int, space: str, op: str) -> int:
+    return hwr.kind_code(kind, width, space, op)
+
+
 class _RowStore:
     """The recorded shared-memory rows in arrays that grow by doubling. A list of the small arrays
     of each issue cost about 1.3 KB a row, so a kernel looping on shared memory until its budget
-    filled gigabytes; these take 320 bytes a row (the lanes' addresses are most of it)."""
+    filled gigabytes; these take about 300 bytes a row (the lanes' addresses are most of it).
 
-    #: (field, dtype, shape of one row); :meth:`accesses` hands them out as the types it always had
-    FIELDS = (("index", np.int32, ()), ("warp", np.int32, ()), ("kind", np.int16, ()), ("width", np.int32, ()),
-              ("matrices", np.int8, ()), ("addr", np.int64, (WARP,)), ("active", np.bool_, (WARP,)),
-              ("taint", np.uint32, ()), ("line", np.int64, ()))
+    What is the same for every row of one issue (the instruction, its kind and width, the taint and
+    line when one for all) is kept once per issue, in typed arrays (a few bytes each), and spread
+    to the rows at the end: writing it into each row took more than the rest of the recording."""
+
+    #: (per-row column, dtype, shape of one row)
+    FIELDS = (("issue", np.int32, ()), ("warp", np.int32, ()), ("addr", np.int64, (WARP,)),
+              ("active", np.bool_, (WARP,)))
+    #: per issue: (name, array typecode, numpy dtype)
+    PER_ISSUE = (("index", "i", np.int32), ("kind", "i", np.int32), ("width", "i", np.int32),
+                 ("matrices", "i", np.int32), ("taint", "I", np.uint32), ("line", "q", np.int64))
 
     def __init__(self, capacity: int = 256):
         self.n = 0
         self.cols = {f: np.zeros((capacity, *shape), dt) for f, dt, shape in self.FIELDS}
+        self.issues = {f: array.array(code) for f, code, _dt in self.PER_ISSUE}
+        #: (first row, end row, taint, line) of the issues whose taint or line is per row (None: one for all)
+        self.per_row: list[tuple[int, int, np.ndarray | None, np.ndarray | None]] = []
 
     def append(self, index: int, warps: np.ndarray, kind: int, width: int, matrices: int, addr: np.ndarray,
-               active: np.ndarray, taint: np.ndarray, line: np.ndarray) -> None:
+               active: np.ndarray, taint: np.ndarray | int, line: np.ndarray | int) -> None:
+        """One row per warp of ``warps``; ``taint`` and ``line`` are per row or one for all."""
         k = warps.size
         end = self.n + k
-        cap = len(self.cols["index"])
+        cap = len(self.cols["addr"])
         if end > cap:
             cap = max(end, 2 * cap)
             for f, col in self.cols.items():
                 grown = np.zeros((cap, *col.shape[1:]), col.dtype)
                 grown[:self.n] = col[:self.n]
                 self.cols[f] = grown
-        c, sl = self.cols, slice(self.n, end)
-        c["index"][sl], c["warp"][sl], c["kind"][sl] = index, warps, kind
-        c["width"][sl], c["matrices"][sl] = width, matrices
-        c["addr"][sl], c["active"][sl], c["taint"][sl], c["line"][sl] = addr, active, taint, line
+        c, sl, i = self.cols, slice(self.n, end), self.issues
+        c["issue"][sl] = len(i["index"])
+        c["warp"][sl], c["addr"][sl], c["active"][sl] = warps, addr, active
+        i["index"].append(index)
+        i["kind"].append(kind)
+        i["width"].append(width)
+        i["matrices"].append(matrices)
+        many_t, many_l = np.ndim(taint) > 0, np.ndim(line) > 0
+        i["taint"].append(0 if many_t else int(taint))
+        i["line"].append(0 if many_l else int(line))
+        if many_t or many_l:
+            self.per_row.append((self.n, end, np.asarray(taint) if many_t else None,
+                                 np.asarray(line) if many_l else None))
         self.n = end
 
     def accesses(self) -> Accesses:
         c, n = self.cols, self.n
-        i64 = lambda f: c[f][:n].astype(np.int64)  # noqa: E731
-        return Accesses(i64("index"), i64("warp"), i64("kind"), i64("width"), i64("matrices"), c["addr"][:n].copy(),
-                        c["active"][:n].copy(), c["taint"][:n].copy(), c["line"][:n].copy())
+        rows = c["issue"][:n]
+        per = {f: (np.frombuffer(self.issues[f], dt) if len(self.issues[f]) else np.zeros(0, dt))[rows]
+               for f, _code, dt in self.PER_ISSUE}
+        for start, end, taint, line in self.per_row:
+            if taint is not None:
+                per["taint"][start:end] = taint
+            if line is not None:
+                per["line"][start:end] = line
+        i64 = lambda f: per[f].astype(np.int64)  # noqa: E731
+        return Accesses(i64("index"), c["warp"][:n].astype(np.int64), i64("kind"), i64("width"), i64("matrices"),
+                        c["addr"][:n].copy(), c["active"][:n].copy(), per["taint"], per["line"])
 

@@ -1,31 +1,33 @@
 """Execute one thread block and record what every SASS instruction did.
 
-:func:`emulate` is the whole pipeline a pasted kernel goes through: compile (NVRTC), decode the
-disassembly, lay out the launch, execute the block (:class:`Run`), and cost every recorded
-shared-memory access with the model's wavefront engine. The result (:class:`KernelRun`) has, per
-SASS instruction, what Nsight Compute's source page shows: executed warp instructions, active
+:func:`execute` runs one block of a :class:`~.kernel.Kernel` (any front end's: CUDA source, a
+binary, Triton): lay out the launch (:func:`prepare`), execute the block (:class:`Run`), and cost
+every recorded shared-memory access with the model's wavefront engine (:func:`summarize`).
+:func:`emulate` is the CUDA source front end followed by :func:`execute`. The result
+(:class:`KernelRun`) has, per SASS instruction, what Nsight Compute's source page shows: executed warp instructions, active
 threads, predicated-on threads, and for shared-memory instructions wavefronts and ideal.
 """
 
 from __future__ import annotations
 
-import re
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import cubin as cubin_mod
-from .decode import Program, decode, entry_names
+from .decode import Program, decode
 from .opcode import BRANCH_OPCODES, opcode_of
 from .issue import EmulationError, Issue
-from .launch import (GLOBALS_BUFFER, LaunchConfig, LaunchError, SharedArray, constant_bank0, demangle_name, has_extern_shared,
-                     kernel_params, shared_arrays)
+from .kernel import Kernel
+from .launch import (GLOBALS_BUFFER, LaunchConfig, LaunchError, SharedArray, constant_bank0, shared_arrays,
+                     struct_params)
 from .operands import Label
 from .ops import table_for
 from .record import TIMING, Accesses, Recorder
-from .simt import SELF_ADVANCING, Scheduler
+from .policy import DEFAULT as DEFAULT_SCHEDULE
+from .policy import Schedule, schedule_named
+from .simt import CONTROL, SELF_ADVANCING, Scheduler
 from .state import CONSTANTS_BASE, WARP, Block, Buffer, GlobalMemory
 
 #: warp instructions one run may execute before it stops (a hostile or endless kernel)
@@ -38,7 +40,7 @@ MAX_SECONDS = 20.0
 #: hold: 8 MB a thread in a 1,024-thread block would take 8 GiB
 MAX_LOCAL_BYTES = 512 << 20
 
-_SHARED_BASES = {"LDS", "STS", "ATOMS", "LDSM", "STSM"}
+_SHARED_BASES = {"LDS", "STS", "ATOMS", "LDSM", "STSM", "HGMMA"}
 
 
 class BudgetExceeded(EmulationError):
@@ -63,11 +65,20 @@ class Control:
     """Another thread's hold on a run (the window's worker runs kernels while the user types):
     :meth:`stop` makes it end with :class:`Stopped` within :data:`CHECK_EVERY` warp instructions
     (an endless loop would otherwise run on for minutes to its budget), and ``issued`` tells how
-    far it got."""
+    far it got. ``ask_after``: seconds of executing after which the run waits, where it is, until
+    :meth:`go_on` (for as long again) or :meth:`stop`: the window's budget in time, which asks
+    instead of ending a long run (``paused`` says where it waits)."""
 
     stage: str = "compiling"  # compiling | executing
     issued: int = 0  # warp instructions executed so far (updated every CHECK_EVERY)
+    ask_after: float | None = None
+    #: while the run waits for :meth:`go_on`: the source line it is on (0: unknown), else None
+    paused: int | None = None
     _stop: threading.Event = field(default_factory=threading.Event, repr=False)
+    _go: threading.Event = field(default_factory=threading.Event, repr=False)
+    _spent: float = field(default=0.0, repr=False)  # seconds executed before the last start or resume
+    _since: float | None = field(default=None, repr=False)  # when executing last started or resumed
+    _ask_at: float = field(default=0.0, repr=False)
 
     def stop(self) -> None:
         self._stop.set()
@@ -75,6 +86,33 @@ class Control:
     @property
     def stopped(self) -> bool:
         return self._stop.is_set()
+
+    @property
+    def seconds(self) -> float:
+        """Seconds spent executing so far (waits for :meth:`go_on` not counted)."""
+        return self._spent + (time.perf_counter() - self._since if self._since is not None else 0.0)
+
+    def begin(self) -> None:
+        """The block starts executing."""
+        self.stage, self._since, self._ask_at = "executing", time.perf_counter(), self.ask_after or 0.0
+
+    def go_on(self) -> None:
+        """Let a run that waits (``paused``) execute for another ``ask_after`` seconds."""
+        self._go.set()
+
+    def checkpoint(self, line: int) -> float:
+        """Where the run looks at its control: past ``ask_after``, wait here for go on or stop.
+        Returns the seconds it waited (the run's time budget does not count them)."""
+        if self.ask_after is None or self._since is None or self.seconds < self._ask_at:
+            return 0.0
+        t = time.perf_counter()
+        self._spent, self._since, self.paused = self.seconds, None, line
+        while not self._go.wait(0.05) and not self.stopped:
+            pass
+        self._go.clear()
+        self._ask_at = self._spent + self.ask_after
+        self._since, self.paused = time.perf_counter(), None
+        return self._since - t
 
 
 class CompileFailed(LaunchError):
@@ -105,6 +143,24 @@ class SassRow:
     timing: bool = False  # its addresses depend on the order between warps
     source_page: int | None = None  # Nsight's source-page wavefronts, where they differ
     target: int | None = None  # where a branch, BSSY or call goes (byte offset in the code)
+    #: the inexact scheduling policies (:mod:`.policy`) that decided some of its issues
+    schedule: tuple[str, ...] = ()
+
+    @property
+    def certainty(self) -> str:
+        """How far its counts are facts of the code: ``"exact"``; ``"data"`` (its addresses depend on
+        the data in the buffers :attr:`data` names: the counts hold for this data); ``"schedule"``
+        (the GPU's scheduling decided them: a policy that does not fit every probe, :attr:`schedule`,
+        or the order in which warps reach shared memory, :attr:`timing`)."""
+        if self.timing or self.schedule:
+            return "schedule"
+        return "data" if self.data else "exact"
+
+    @property
+    def decided_by(self) -> list[str]:
+        """What decided a schedule-dependent count: the policies' names, and ``"warp order"`` for
+        addresses from contended atomics or races between warps."""
+        return list(self.schedule) + (["warp order"] if self.timing else [])
 
     @property
     def guarded_off(self) -> bool:
@@ -133,9 +189,17 @@ class SassRow:
             d["data"] = list(self.data)
         if self.timing:
             d["timing_dependent"] = True
+        d["certainty"] = self.certainty
+        if self.certainty == "schedule":
+            d["schedule"] = self.decided_by
         if self.target is not None:
             d["target"] = self.target
         return d
+
+
+#: how a run's note on a line whose counts a scheduling policy decided begins (the per-line views
+#: of a saved kernel find those lines by it)
+SCHEDULE_NOTE = "counts here follow a scheduling policy that does not fit all of its probes"
 
 
 @dataclass
@@ -160,6 +224,14 @@ class KernelRun:
     #: (a warp's lanes in order), at most ``calls.MAX_LINES``; ``printed_dropped`` lines past that
     printed: list[tuple[int, str]] = field(default_factory=list)
     printed_dropped: int = 0
+    #: the scheduling policies it ran under (:data:`.policy.SCHEDULES`)
+    schedule: str = "h100"
+    kernel_object: Kernel | None = field(default=None, repr=False)  # what was executed (any front end)
+
+    @property
+    def schedule_dependent(self) -> bool:
+        """Some count was decided by the GPU's scheduling (an inexact policy, or the warps' order)."""
+        return any(r.certainty == "schedule" for r in self.rows)
 
     def to_json(self, arrays_by_pc: dict[int, str] | None = None) -> dict:
         rows = [r.to_json() for r in self.rows]
@@ -169,6 +241,7 @@ class KernelRun:
         build = {} if self.optimized else {"build": "as written (-G)"}
         return {"arch": self.arch, **build, "block": list(self.block), "block_index": list(self.block_index),
                 "kernel": self.kernel, "timing_dependent": self.timing_dependent,
+                "schedule": self.schedule, "schedule_dependent": self.schedule_dependent,
                 "notes": [{"line": ln, "message": m} for ln, m in self.notes],
                 **({"printf": [{"line": ln, "text": t} for ln, t in self.printed]} if self.printed else {}),
                 "warp_instructions": self.warp_instructions, "sass": rows}
@@ -179,7 +252,8 @@ class Run:
 
     def __init__(self, program: Program, block: Block, arch: str, buffers: list[str],
                  budget: int = MAX_WARP_INSTRUCTIONS, as_written: bool = False, control: Control | None = None,
-                 seconds: float | None = MAX_SECONDS):
+                 seconds: float | None = MAX_SECONDS, contended: frozenset[int] = frozenset(),
+                 schedule: Schedule = DEFAULT_SCHEDULE):
         self.program = program
         self.block = block
         self.table = table_for(arch)
@@ -197,7 +271,13 @@ class Run:
         self.timing_notes: dict[int, str] = {}
         self.data_branches: dict[int, int] = {}  # instruction index -> taint of a deciding predicate
         self._clock = 0
-        self.sched = Scheduler(self, program.instructions[0].pc)
+        #: shared words (and barrier epochs) that several warps take returning atomics' results from,
+        #: known before the run (``ops.memory._contended_results``); the first warp's taking is noted
+        #: in ``atomic_takers``, a later warp's in ``contended_late`` (then the block runs again)
+        self.contended = contended
+        self.atomic_takers: dict[int, int] = {}
+        self.contended_late: set[int] = set()
+        self.sched = Scheduler(self, program.instructions[0].pc, schedule)
 
     # ------------------------------------------------------------------ hooks the opcodes call
     def clock(self) -> np.ndarray:
@@ -221,16 +301,39 @@ class Run:
         c = self.control
         if c is not None:
             c.issued = self.issued
+            waited = c.checkpoint(ins.line)
+            if waited and self._deadline is not None:
+                self._deadline += waited
             if c.stopped:
                 raise Stopped(f"stopped on request after {self.issued:,} warp instructions, at line {ins.line}",
                               ins.line)
         self._check_at = min(self.budget, self.issued + CHECK_EVERY)
 
     # ------------------------------------------------------------------ the loop
+    def _steps(self) -> list[tuple]:
+        """Per instruction, what its issues need, looked up once (not on every issue): the
+        instruction, its semantics (None: not modelled), whether it is control flow (its semantics
+        are :mod:`.simt`'s, which reads where the issuing groups are), whether its threads move on
+        themselves (:data:`.simt.SELF_ADVANCING`), and whether it is a guarded branch whose
+        predicate's data taint is noted (:attr:`data_branches`)."""
+        steps = []
+        for ins in self.program.instructions:
+            base = ins.base
+            steps.append((ins, self.table.get(base), base in CONTROL or base in SELF_ADVANCING,
+                          base in SELF_ADVANCING,
+                          base in ("BRA", "BREAK") and ins.guard is not None and not ins.guard.true))
+        return steps
+
     def execute(self) -> None:
-        program, table, sched = self.program, self.table, self.sched
-        index_of = program.index_of
-        bases = [ins.base for ins in program.instructions]
+        """Issue until every thread has exited. Where the same threads run straight-line code in
+        lockstep (:meth:`.Scheduler.straight_on`), the groups are moved on once per stretch
+        (:meth:`.Scheduler.moved_on`), before the next control-flow instruction, not per issue."""
+        sched, record = self.sched, self.record
+        index_of = self.program.index_of
+        steps = self._steps()
+        if self.control is not None:
+            self.control.begin()
+        memos: list[dict] = [{} for _ in steps]  # per instruction: what its semantics worked out once (Issue.memo)
         with np.errstate(all="ignore"):
             while True:
                 nxt = sched.next()
@@ -238,16 +341,19 @@ class Run:
                     return
                 pc, S = nxt
                 warps = int(S.reshape(-1, WARP).any(axis=1).sum())
-                threads = int(S.sum())
+                threads = int(np.count_nonzero(S))
+                start, pending = pc, 0  # straight-line issues since start that the groups have not been moved by
                 while True:  # the same threads issue on, instruction after instruction, while straight_on says so
                     k = index_of[pc]
-                    ins, base = program.instructions[k], bases[k]
-                    fn = table.get(base)
+                    ins, fn, control, self_advancing, guarded_branch = steps[k]
                     if fn is None:
-                        raise EmulationError(f"line {ins.line}: the SASS instruction {ins.text!r} ({base}) is "
+                        raise EmulationError(f"line {ins.line}: the SASS instruction {ins.text!r} ({ins.base}) is "
                                              f"not modelled, so this kernel cannot be executed")
-                    iss = Issue(self, ins, S)
-                    self.record.issue(k, warps, threads, S, iss.on)
+                    if control and pending:
+                        sched.moved_on(start, pending)
+                        pending = 0
+                    iss = Issue(self, ins, S, memos[k])
+                    record.issue(k, warps, threads, S, iss.on)
                     self.issued += warps
                     if self.issued > self._check_at:
                         self._checkpoint(ins)
@@ -257,16 +363,21 @@ class Run:
                         raise
                     except (LookupError, ValueError, TypeError, AttributeError) as e:
                         raise EmulationError(f"line {ins.line}: cannot execute {ins.text!r}: {e}") from None
-                    if base in ("BRA", "BREAK") and ins.guard is not None and not ins.guard.true:
+                    if guarded_branch:
                         t = np.bitwise_or.reduce(np.where(S, self.block.PTT[ins.guard.index] if not ins.guard.uniform
                                                           else self.block.UPT[ins.guard.index][self.block.warp_of], 0))
                         if t:
                             self.data_branches[k] = self.data_branches.get(k, 0) | int(t)
-                    if base in SELF_ADVANCING:
+                    if self_advancing:
                         break
-                    if sched.straight_on(pc, iss):
+                    if sched.straight(pc, iss):
+                        if not pending:
+                            start = pc
+                        pending += 1
                         pc += 16
                         continue
+                    if pending:
+                        sched.moved_on(start, pending)
                     sched.advance(pc, iss)
                     break
 
@@ -283,52 +394,52 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
             defines: dict[str, int | float] | None = None, include_dirs: list[str] | None = None,
             kernel: str | None = None, budget: int = MAX_WARP_INSTRUCTIONS, build=None,
             timings: dict[str, float] | None = None, optimize: bool = True,
-            control: Control | None = None, seconds: float | None = MAX_SECONDS) -> KernelRun:
-    """Compile ``text``, run one block of ``kernel`` (the first one when None) and count.
-    ``timings``, when given, receives the seconds of each stage; ``control`` lets another thread
-    stop the run and follow it. ``budget`` and ``seconds`` bound the execution (warp instructions,
-    seconds; None: no time limit). ``optimize=False``: the source as
-    written, from the unoptimised build (-G): one instruction per source access, each costed as
-    the shared-memory instruction it stands for."""
-    from ..compiler.kernel import build as build_kernel
+            control: Control | None = None, seconds: float | None = MAX_SECONDS,
+            schedule: str | None = None) -> KernelRun:
+    """Compile CUDA source ``text``, run one block of ``kernel`` (the first one when None) and
+    count: the CUDA source front end (:func:`bankexplorer.kernels.cuda_source.from_source`) then
+    :func:`execute`. ``timings``, when given, receives the seconds of each stage; ``control``
+    lets another thread stop the run and follow it. ``budget`` and ``seconds`` bound the execution
+    (warp instructions, seconds; None: no time limit). ``optimize=False``: the source as written,
+    from the unoptimised build (-G): one instruction per source access, each costed as the
+    shared-memory instruction it stands for. ``schedule``: the scheduling policies by name
+    (:data:`.policy.SCHEDULES`; default the measured ``"h100"``)."""
+    from ..kernels.cuda_source import from_source, launch_values
 
     t0 = time.perf_counter()
-    b = build or build_kernel(text, arch, {**(defines or {}), **cfg.scalars}, path, include_dirs, optimize=optimize)
-    optimize = getattr(b, "optimized", optimize)
-    if not b.ok:
-        raise CompileFailed(b.log)
-    entries = entry_names(b.sass)
-    if not entries:
-        raise LaunchError("the compiled code has no kernel (a template kernel needs its parameters: -D NAME=VALUE)")
-    symbol = entries[0]
-    if kernel is None:  # the first kernel of the source, as a launcher reading it would take
-        order = re.findall(r"__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\(",
-                           re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S))
-        named = [e for n in order for e in entries if demangle_name(e) == n]
-        symbol = named[0] if named else entries[0]
-    else:
-        named = [e for e in entries if demangle_name(e) == kernel or e == kernel]
-        if not named:
-            raise LaunchError(f"no kernel named {kernel!r} (the code has {', '.join(map(demangle_name, entries))})")
-        symbol = named[0]
+    k = from_source(text, arch, {**(defines or {}), **cfg.scalars}, path, include_dirs, kernel, optimize, build)
     t1 = time.perf_counter()
-    image = cubin_mod.read(b.cubin, symbol)
-    name = demangle_name(symbol)
-    decls = kernel_params(text, name)
-    if decls is None:
-        raise LaunchError(f"cannot find the parameters of kernel {name!r} in the source")
-    extra = set(cfg.scalars) - {d.name for d in decls}
-    if extra:  # a template parameter's value (it chose the instantiation) is not a launch value
-        from ..cudaimport.device_source import kernel_parameters
+    run = execute(k, launch_values(k, cfg), budget, control, timings, seconds, schedule)
+    if timings is not None:
+        timings["prepare"] = t1 - t0
+    run.seconds = time.perf_counter() - t0
+    return run
 
-        if extra <= kernel_parameters(text):
-            cfg = replace(cfg, scalars={k: v for k, v in cfg.scalars.items() if k not in extra})
-    bank0, buffers = constant_bank0(image, cfg, decls, arch)
+
+@dataclass
+class Prepared:
+    """A kernel laid out for one block's launch: its decoded code, the block's state (registers,
+    shared memory, constant banks, global buffers) and the pointer parameters' buffers."""
+
+    kernel: Kernel
+    program: Program
+    block: Block
+    buffers: list[Buffer]
+    arrays: list[SharedArray] | None
+
+
+def prepare(kernel: Kernel, cfg: LaunchConfig) -> Prepared:
+    """Lay out one block's launch of ``kernel`` as the driver would (constant bank 0, buffers,
+    shared memory: the static arrays plus the dynamic size where the kernel has dynamic shared
+    memory or cannot tell)."""
+    image = kernel.image
+    bank0, buffers = constant_bank0(image, cfg, kernel.params, kernel.arch)
     gbase = next((buf.base for buf in buffers if buf.name == GLOBALS_BUFFER), None)
-    program = decode(b.sass, symbol, b.name,  # -G code loads a variable's address as 32@lo(name)
+    program = decode(kernel.sass, kernel.symbol, kernel.line_file,  # -G code loads a variable's address as 32@lo(name)
                      {k: gbase + v for k, v in image.globals_at.items()} if gbase is not None else None)
-    extern = cfg.extern_bytes if has_extern_shared(image.ptx) else 0
-    arrays = shared_arrays(image.ptx, image.static_shared, extern)
+    dynamic = kernel.dynamic_shared if kernel.dynamic_shared is not None else True
+    extern = cfg.extern_bytes if dynamic else 0
+    arrays = shared_arrays(image.ptx, image.static_shared, extern) if image.ptx else None
     shared_bytes = -(-image.static_shared // 16) * 16 + extern
     banks = {0: bank0, **{k: np.frombuffer(v, np.uint8).copy() for k, v in image.banks.items()}}
     for bank_no, off, address in image.patches:
@@ -346,19 +457,54 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
                           f"a smaller block)")
     block = Block(cfg.block, cfg.block_index, cfg.grid, shared_bytes, image.local_bytes, banks,
                   GlobalMemory(memory))
+    return Prepared(kernel, program, block, buffers, arrays)
+
+
+def execute(kernel: Kernel, cfg: LaunchConfig, budget: int = MAX_WARP_INSTRUCTIONS, control: Control | None = None,
+            timings: dict[str, float] | None = None, seconds: float | None = MAX_SECONDS,
+            schedule: str | None = None) -> KernelRun:
+    """Execute one block of ``kernel`` (any front end's) as ``cfg`` launches it and count every SASS
+    instruction: :func:`prepare`, :class:`Run`, :func:`summarize`. ``budget`` and ``seconds`` bound
+    the execution (warp instructions, seconds; None: no time limit); ``schedule`` names the
+    scheduling policies (:data:`.policy.SCHEDULES`; default the measured ``"h100"``)."""
+    policies = schedule_named(schedule)
+    t0 = time.perf_counter()
+    p = prepare(kernel, cfg)
     if control is not None:
         if control.stopped:
             raise Stopped("stopped on request before the block was executed")
         control.stage = "executing"
-    run = Run(program, block, arch, [buf.name for buf in buffers], budget, as_written=not optimize, control=control,
-              seconds=seconds)
-    if not optimize:
-        from .written import aggregate_runs
+    t1 = time.perf_counter()
+    contended: frozenset[int] = frozenset()
+    while True:
+        run = Run(p.program, p.block, kernel.arch, [buf.name for buf in p.buffers], budget,
+                  as_written=not kernel.optimized, control=control, seconds=seconds, contended=contended,
+                  schedule=policies)
+        if not kernel.optimized:
+            from .written import aggregate_runs
 
-        run.record.aggregate_runs = aggregate_runs(image.ptx, program)
+            run.record.aggregate_runs = aggregate_runs(kernel.image.ptx, p.program)
+        run.execute()
+        if not run.contended_late:
+            break
+        # a warp took a returning atomic's result from a word another warp had taken one from
+        # before: that earlier result was the GPU's timing too. Again, knowing those words (the
+        # same code and data reach them again; a word found only now is added, a few rounds at most),
+        # from the launch as it was
+        contended = contended | frozenset(run.contended_late)
+        p = prepare(kernel, cfg)
     t2 = time.perf_counter()
-    run.execute()
-    t3 = time.perf_counter()
+    out = summarize(p, run, cfg, policies)
+    if timings is not None:
+        timings.update(decode=t1 - t0, execute=t2 - t1, cost=time.perf_counter() - t2)
+    out.seconds = time.perf_counter() - t0
+    return out
+
+
+def summarize(p: Prepared, run: Run, cfg: LaunchConfig, policies: Schedule) -> KernelRun:
+    """The counts of an executed :class:`Run` per SASS instruction, shared-memory instructions
+    costed with the model's wavefront engine, and the notes on data and timing dependence."""
+    program, buffers, kernel = p.program, p.buffers, p.kernel
     acc = run.record.accesses()
     rec = run.record
     rows = [SassRow(ins.pc, ins.text, ins.line, int(rec.executed[i]), int(rec.threads[i]), int(rec.pred_on[i]),
@@ -368,6 +514,9 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
         for i in np.unique(acc.index[acc.line != static]):
             lines, counts = np.unique(acc.line[acc.index == i], return_counts=True)
             rows[i].line = int(lines[counts.argmax()])
+    for i, ins in enumerate(program.instructions):
+        if ins.pc in run.sched.decided:
+            rows[i].schedule = tuple(sorted(run.sched.decided[ins.pc]))
     shared_idx = {i for i, ins in enumerate(program.instructions) if ins.base in _SHARED_BASES}
     for i in shared_idx:
         rows[i].wavefronts, rows[i].ideal = 0, 0
@@ -399,6 +548,10 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
             notes.append((r.line, f"{r.opcode}: {r.wavefronts:,} wavefronts served; Nsight Compute's source page "
                                   f"shows {r.source_page:,} (it counts a merged 8/16-byte phase that has a bank "
                                   f"conflict as its halves)"))
+    for r in rows:
+        if r.schedule:
+            said = "; ".join(f"{p.name} ({p.score})" for p in policies.policies if p.name in r.schedule)
+            notes.append((r.line, f"{SCHEDULE_NOTE}, {said}: the GPU's scheduling decides them"))
     for k, t in run.data_branches.items():
         names = [n for j, n in enumerate(run.buffers) if t >> j & 1]
         if names:
@@ -412,13 +565,14 @@ def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None 
         if t & int(TIMING):
             notes.append((program.instructions[k].line, "a branch here depends on the order in which warps reach "
                                                         "shared memory: its counts depend on the GPU's timing"))
-    if timings is not None:
-        timings.update(prepare=t1 - t0, decode=t2 - t1, execute=t3 - t2, cost=time.perf_counter() - t3)
+    for sp in struct_params(kernel.params, cfg):
+        notes.append((0, f"{sp.label} ({sp.type or 'a structure'}, {sp.size} bytes) is "
+                         f"zero-filled: give its bytes with --arg {sp.keys[0]}=FILE.npy"))
     final = {buf.name: buf.data for buf in buffers}
     timed = {buf.name: buf.timing for buf in buffers if buf.timing is not None and buf.timing.any()}
     for n, tb in timed.items():
         notes.append((0, f"`{n}`: {int(tb.sum()):,} bytes hold values that depend on the order in which warps "
                          f"reached shared memory (a race or contended atomics): another GPU run may differ"))
-    return KernelRun(arch, name, symbol, cfg.block, cfg.block_index, rows, acc, arrays, final, timed, timing,
-                     sorted(set(notes)), time.perf_counter() - t0, run.issued, optimize, run.printed,
-                     run.printed_dropped)
+    return KernelRun(kernel.arch, kernel.name, kernel.symbol, cfg.block, cfg.block_index, rows, acc, p.arrays, final,
+                     timed, timing, sorted(set(notes)), 0.0, run.issued, kernel.optimized, run.printed,
+                     run.printed_dropped, policies.name, kernel)

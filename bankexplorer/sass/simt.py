@@ -31,7 +31,7 @@ group waits or ends, the warp switches to the part that was set aside last, and 
 along every other waiting group of the warp at its pc that got there the same way (all by a taken
 branch, or all by falling through): the GPU then issues their instructions, a BSYNC included, once.
 One exception: the other half of the split the blocked group came from runs alone when the blocked
-group issued no memory instruction after that split (:meth:`Scheduler._merge`). Groups that a
+group issued no memory instruction after that split (:meth:`.policy.Reconvergence.merge`). Groups that a
 WARPSYNC.EXCLUSIVE or a collective's fallback released one per mask never merge. Across
 warps, the lowest pc, for every warp whose running group is there, so warps run in lockstep where
 their code agrees and warp 0's effects come first within a step. A warp kept waiting
@@ -39,6 +39,13 @@ their code agrees and warp 0's effects come first within a step. A warp kept wai
 waits; a group that has run :data:`STARVATION` issues in a row lets the other groups of its warp
 run. What a spinning thread then reads was written by another warp since the last barrier, which
 the data taint marks: the run says that the GPU's timing decided those counts.
+
+The choices above that the GPU makes and the code does not (which part of a split runs first,
+merging on a switch, what ``YIELD`` changes, the starvation thresholds) are named policies
+(:mod:`.policy`), each with its probe family and held-out score, chosen together by name (a
+:class:`.policy.Schedule`; the measured ``"h100"`` by default). Where one that does not fit all its
+probes decides for a warp, what the warp issues until it is one group again is recorded
+(:attr:`Scheduler.decided`) and reported as schedule-dependent.
 """
 
 from __future__ import annotations
@@ -47,11 +54,15 @@ import numpy as np
 
 from .calls import runtime_call
 from .issue import EmulationError, Issue
+from .policy import DEFAULT, STARVATION_THRESHOLDS, Schedule
 from .operands import Barrier, Imm, Label, Pred, Reg
 from .state import WARP
 
-STARVATION = 20_000  #: issues a group runs in a row before the other groups of its warp get a turn
-WARP_STARVATION = 64  #: steps a warp waits before it runs out of pc order (until it waits or this long)
+#: issues a group runs in a row before the other groups of its warp get a turn (the default schedule's;
+#: the policies, with their probe families and scores, are in :mod:`.policy`)
+STARVATION = STARVATION_THRESHOLDS.group_issues
+#: steps a warp waits before it runs out of pc order (until it waits or this long)
+WARP_STARVATION = STARVATION_THRESHOLDS.warp_steps
 MAX_CALL_DEPTH = 64  #: calls a thread may nest (the hardware's stack is small too)
 # Measured (H100): a running group never takes in waiting groups whose pc it reaches, and BSYNC and
 # WARPSYNC are issued once per group that arrives; but the groups waiting when the warp switches do
@@ -80,19 +91,8 @@ MAX_CALL_DEPTH = 64  #: calls a thread may nest (the hardware's stack is small t
 # KMP 716, a decision tree 169, a bucket sort 166: every count exact) and changes no other.
 
 
-def _first(target: int, pc: int, bits: int) -> tuple[int, int]:
-    """Which part of a split group runs first (lower first): the one with fewer threads, on a tie
-    the fall-through part."""
-    return bits.bit_count(), 0 if target == pc + 16 else 1
-
-
-def _yield_first(target: int, pc: int, bits: int) -> tuple[int, int]:
-    """The same after a YIELD, but on a tie the taken part (a loop's next pass) runs first."""
-    return bits.bit_count(), 1 if target == pc + 16 else 0
-
-
 #: opcodes (their first part) that access memory: a group that issued one since its split lets its
-#: sibling merge (:meth:`Scheduler._merge`)
+#: sibling merge (:meth:`.policy.Reconvergence.merge`)
 MEMORY = ("LD", "ST", "ATOM", "RED")
 FULL = 0xFFFFFFFF
 WRITES = frozenset({"STS", "ST", "ATOMS", "ATOM", "RED", "STSM"})
@@ -129,9 +129,16 @@ class Scheduler:
     """Each warp's groups (the first one runs, the others wait their turn), waiting groups, and
     the rules that release them."""
 
-    def __init__(self, run, entry: int):
+    def __init__(self, run, entry: int, schedule: Schedule = DEFAULT):
         b = run.block
         self.run = run
+        #: the GPU's choices (:mod:`.policy`): which part runs first, merging, YIELD, starvation
+        self.policy = schedule
+        #: per warp: the inexact policy whose decision its groups follow until the warp is one group
+        #: again (None: settled); per pc: the policies that decided some of its issues
+        self.unsettled: list[str | None] = [None] * b.warps
+        self.unsettled_any = False
+        self.decided: dict[int, set[str]] = {}
         self.W = b.warps
         self.alive = _lane_bits(b.exists).astype(np.int64)  # (warps,) living lanes
         self.groups: list[list[Group]] = [[Group(w, int(self.alive[w]), entry)] if self.alive[w] else []
@@ -176,11 +183,12 @@ class Scheduler:
         waiting for them) queues behind them."""
         self._check_pc(g.pc)
         gs = self.groups[g.warp]
-        if first and gs and g.age > STARVATION:
+        if first and gs and g.age > self.policy.starvation.group_issues:
             # a spin wait only if the others then write shared memory before it runs again (:meth:`_spun`);
             # a long loop whose siblings just wait at a barrier counts the same in any order
             self.spinning[g.warp] = (g.bits, self.run.program.at(g.pc))
             g.age, first = 0, False
+            self._decides(g.warp, self.policy.starvation)
         if first:
             gs.insert(0, g)
             self.cont[g.warp] = True
@@ -192,8 +200,10 @@ class Scheduler:
         """The pc to issue and its threads (the running group of every warp there), or None."""
         for w, gs in enumerate(self.groups):
             if gs and not self.cont[w]:  # the warp switches to the group set aside last
-                self._merge(gs, self.blocked[w])
+                self.policy.reconverge.merge(gs, self.blocked[w])
                 self.cont[w] = True
+                if not self.policy.reconverge.exact:
+                    self._decides(w, self.policy.reconverge)
         heads = [(gs[0].pc, w) for w, gs in enumerate(self.groups) if gs]
         if not heads:
             if any(ws for ws in self.waiting.values()):
@@ -207,8 +217,8 @@ class Scheduler:
         else:
             self.priority = None
             starved = max(heads, key=lambda h: self.idle[h[1]])
-            if self.idle[starved[1]] > WARP_STARVATION:
-                self.priority, self.priority_left = starved[1], WARP_STARVATION
+            if self.idle[starved[1]] > self.policy.starvation.warp_steps:
+                self.priority, self.priority_left = starved[1], self.policy.starvation.warp_steps
                 pc = starved[0]
             else:
                 pc = min(heads)[0]
@@ -229,6 +239,8 @@ class Scheduler:
                 self._spun(g, pc)
         self.chosen = chosen
         self.alone = not any(self.groups)  # every group of the block issues now
+        if self.unsettled_any:
+            self._note_decided(pc, chosen)
         bits = np.zeros(self.W, "<u4")
         for g in chosen:
             bits[g.warp] = g.bits
@@ -247,22 +259,28 @@ class Scheduler:
                                       "depends on the GPU's scheduling")
             self.spinning[g.warp] = None
 
-    @staticmethod
-    def _merge(gs: list[Group], blocked: tuple | None) -> None:
-        """The warp's first group is about to run after a switch: every other waiting group at its pc
-        that got there by the same kind of edge joins it, unless it is the sibling of the group that
-        waited last (``blocked``: its split and memory flag) and that one issued no memory
-        instruction since the split."""
-        head = gs[0]
-        if head.solo or (blocked is not None and head.split is not None and head.split == blocked[0]
-                         and not blocked[1]):
-            return
-        joined = [g for g in gs[1:] if g.pc == head.pc and g.taken == head.taken and not g.solo]
-        if joined:
-            for g in joined:
-                head.bits |= g.bits
-            head.age = 0
-            gs[1:] = [g for g in gs[1:] if g not in joined]
+    # ------------------------------------------------------------------ what the policies decided
+    def _decides(self, warp: int, policy) -> None:
+        """An inexact policy (:mod:`.policy`) chose for ``warp``: what its groups issue until the
+        warp is one group again is schedule-dependent."""
+        if not policy.exact:
+            self.unsettled[warp] = policy.name
+            self.unsettled_any = True
+
+    def _note_decided(self, pc: int, chosen: list[Group]) -> None:
+        """Record the issue at ``pc`` for every chosen group whose warp an inexact policy decided;
+        a warp whose living threads are one group again, none waiting, is settled."""
+        for g in chosen:
+            name = self.unsettled[g.warp]
+            if name is None:
+                continue
+            w = g.warp
+            if not self.groups[w] and g.bits == int(self.alive[w]) and \
+                    not any(ws.get(w) for ws in self.waiting.values()):
+                self.unsettled[w] = None
+                continue
+            self.decided.setdefault(pc, set()).add(name)
+        self.unsettled_any = any(x is not None for x in self.unsettled)
 
     def _deadlock(self) -> str:
         where = [key[-1] if key[0] == "BAR" else key[1] for key, ws in self.waiting.items() if ws]
@@ -273,7 +291,7 @@ class Scheduler:
     # ------------------------------------------------------------------ moving on
     def advance(self, pc: int, iss: Issue, hold: tuple | None = None, only: set[int] | None = None) -> None:
         """Move the issuing groups on: branch targets, exits, waits (``hold``), else pc + 16. A
-        group that splits runs its part with fewer threads first (:func:`_first`); the rest waits its
+        group that splits runs its part with fewer threads first (the split policy, :mod:`.policy`); the rest waits its
         turn. ``only``: the warps that ``hold`` applies to (the others go on)."""
         S = iss.S
         gone = None
@@ -315,7 +333,10 @@ class Scheduler:
                 parts = [(int(t), int(np.bitwise_or.reduce(np.left_shift(1, lanes[targets == t]))))
                          for t in np.unique(targets)]
                 split = (w, self.issues[w])
-                for t, b in reversed(sorted(parts, key=lambda p: _first(p[0], pc, p[1]))):
+                order = self.policy.split
+                if not order.exact:
+                    self._decides(w, order)
+                for t, b in reversed(sorted(parts, key=lambda p: order.key(p[0], pc, p[1]))):
                     self._add(Group(w, b, t, split, t != pc + 16, g.solo), first=True)
         if gone is not None:
             self._release_all()
@@ -336,15 +357,16 @@ class Scheduler:
             parts = [(int(t), int((1 << _LANE[inside & (per[w] == t)]).sum())) for t in np.unique(per[w][inside])]
             split = (w, self.issues[w])
             if not others:
-                for t, b in reversed(sorted(parts, key=lambda p: _yield_first(p[0], pc, p[1]))):
+                for t, b in reversed(sorted(parts, key=lambda p: self.policy.split.key_after_yield(p[0], pc, p[1]))):
                     ng = Group(w, b, t, split if len(parts) > 1 else g.split,
                                (t != pc + 16) if len(parts) > 1 else g.taken, g.solo)
                     ng.age = g.age + 1
                     self._add(ng, first=True)
                 continue
-            for t, b in sorted(parts, key=lambda p: _first(p[0], pc, p[1])):
+            for t, b in sorted(parts, key=lambda p: self.policy.split.key(p[0], pc, p[1])):
                 self._add(Group(w, b, t, split, None, g.solo), first=False)
             self.spinning[w] = (g.bits, self.run.program.at(pc))  # a spin wait if the others write meanwhile
+            self._decides(w, self.policy.yield_rule)
 
     def _held_for(self, warp: int, bits: int) -> int:
         """Lanes of ``warp`` held at a WARPSYNC whose mask names some of ``bits``: they wait for these
@@ -359,7 +381,10 @@ class Scheduler:
 
     def yield_(self, iss: Issue) -> None:
         """YIELD: its threads no longer hold up a BSYNC they have not reached, and the group lets
-        the warp switch at its next branch."""
+        the warp switch at its next branch (the YIELD policy, :mod:`.policy`; off: a no-op)."""
+        if not self.policy.yield_rule.switches:
+            self.advance(iss.ins.pc, iss)
+            return
         self.yielded |= iss.on
         for g in self.chosen:
             g.yielding = True
@@ -374,14 +399,26 @@ class Scheduler:
         all go on to ``pc + 16`` and the next issue is theirs again with no decision to make. Then
         this moves them on as :meth:`advance` would and says so; the caller issues ``pc + 16`` with
         the same threads."""
-        if not self.alone or iss.jumps or iss.exited is not None or pc + 16 not in self.run.program.index_of:
+        if not self.straight(pc, iss):
             return False
-        memory = pc + 16 in self.memory_pcs
-        for g in self.chosen:
-            g.pc, g.age = pc + 16, g.age + 1
-            self.issues[g.warp] += 1
-            g.memory |= memory
+        self.moved_on(pc, 1)
         return True
+
+    def straight(self, pc: int, iss: Issue) -> bool:
+        """Whether :meth:`straight_on` moves the issuing groups on, without moving them."""
+        return self.alone and not iss.jumps and iss.exited is None and pc + 16 in self.run.program.index_of
+
+    def moved_on(self, pc: int, n: int) -> None:
+        """What ``n`` calls of :meth:`straight_on` from ``pc`` do, at once (the run defers them over
+        a stretch of straight-line code: nothing reads the issuing groups meanwhile)."""
+        memory = any(pc + 16 * j in self.memory_pcs for j in range(1, n + 1))
+        for g in self.chosen:
+            g.pc, g.age = pc + 16 * n, g.age + n
+            self.issues[g.warp] += n
+            g.memory |= memory
+        if self.unsettled_any:  # an inexact policy decided these groups: so are the counts they issue
+            for j in range(1, n + 1):
+                self._note_decided(pc + 16 * j, self.chosen)
 
     def _hold(self, key: tuple, warp: int, bits: int, pc: int) -> None:
         ws = self.waiting.setdefault(key, {})
@@ -422,6 +459,8 @@ class Scheduler:
                 yielded = int(_lane_bits(self.yielded)[warp]) | self._held_for(warp, bits)
                 members = int(_lane_bits(B)[warp]) & alive & ~yielded
                 if members & ~bits == 0:
+                    if yielded and int(_lane_bits(B)[warp]) & alive & ~bits:  # YIELD let it go early
+                        self._decides(warp, self.policy.yield_rule)
                     del ws[warp]
                     gone = _lanes(np.array([bits], "<u4"))
                     lanes = slice(warp * WARP, warp * WARP + WARP)

@@ -21,6 +21,7 @@ SHARED_WINDOW_HI = 0x7E00  #: high 32 bits of the generic address of shared memo
 LOCAL_WINDOW_HI = 0x7D00  #: high 32 bits of the generic address of local memory
 SHARED_WINDOW = SHARED_WINDOW_HI << 32
 LOCAL_WINDOW = LOCAL_WINDOW_HI << 32
+WRITERS = 1 << 16  #: more than the warps of any block, plus one (:attr:`Block.shared_stamp`)
 
 
 class MemoryFault(ValueError):
@@ -111,10 +112,18 @@ class Block:
         self.URT = np.zeros((64, self.warps), np.uint32)
         self.PTT = np.zeros((8, lanes), np.uint32)
         self.UPT = np.zeros((8, self.warps), np.uint32)
+        #: per register (predicate...): False while its taint row is all zero, which is nearly always
+        #: (data-dependent values are rare); :class:`.issue.Issue` then skips reading and writing it
+        self.tainted = {"R": [False] * 256, "UR": [False] * 64, "P": [False] * 8, "UP": [False] * 8}
         self.shared = np.zeros(self.shared_bytes, np.uint8)
         self.shared_taint = np.zeros(self.shared_bytes, np.uint32)
-        self.shared_writer = np.full(self.shared_bytes, -1, np.int32)  # warp that last wrote each byte
-        self.shared_epoch = np.zeros(self.shared_bytes, np.int32)  # block barriers completed by then
+        #: who last wrote each byte and when, in one number (one gather per access, not two): the
+        #: block barriers completed by then x :data:`WRITERS`, plus the writing warp + 1; 0: never written
+        self.shared_stamp = np.zeros(self.shared_bytes, np.int64)
+        #: the barriers completed at the last write to shared memory (-1: none yet), and whether any
+        #: byte's taint may be other than 0: where neither says otherwise, a shared load skips reading them
+        self.shared_written = -1
+        self.shared_tainted = False
         #: the order-free atomic (ops.memory.ORDER_FREE_ATOMICS, its code) that last wrote each byte; 0: any other write
         self.shared_atomic = np.zeros(self.shared_bytes, np.int16)
         self.local = np.zeros((lanes, max(self.local_bytes, 0)), np.uint8)

@@ -22,7 +22,7 @@ from .launch import SHARED_RESERVED, LaunchConfig, constants
 from .run import KernelRun
 
 _KIND_NAMES = {v: k for k, v in hwr.KIND_CODE.items()}
-_DECL = re.compile(r"__shared__\s+(?:__align__\s*\(\s*\d+\s*\)\s+)?(?:const\s+|volatile\s+)*"
+_DECL = re.compile(r"__shared__\s+(?:(?:__align__|alignas)\s*\(\s*\d+\s*\)\s+)?(?:const\s+|volatile\s+)*"
                    r"([A-Za-z_][\w:]*(?:\s+[A-Za-z_]\w*)?)\s+(?:__align__\s*\(\s*\d+\s*\)\s+)?([A-Za-z_]\w*)\s*((?:\[[^\]]*\])*)")
 
 
@@ -80,7 +80,7 @@ def accessed_word(run: KernelRun, offset: int, size: int) -> int:
 def kernel_arrays(run: KernelRun, text: str) -> list[SharedArray]:
     """The shared arrays as the source declares them (element type and dimensions), at the offsets
     the compiled code uses them (0 = the first byte a kernel's arrays can have)."""
-    from ..cudaimport.types import dtype_of
+    from ..model.cuda_types import dtype_of
 
     arrays = []
     decls = _source_types(text)

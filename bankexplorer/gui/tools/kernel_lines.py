@@ -149,6 +149,9 @@ class KernelLinesPanel(QWidget):
             flags.append("<span style='color:#7838aa'>data</span>: addresses that depend on a parameter's data")
         if k.timing_dependent:
             flags.append("<span style='color:#c86e00'>timing</span>: counts that depend on the GPU's timing")
+        if any(s.schedule for s in stats):
+            flags.append("<span style='color:#c86e00'>schedule</span>: counts a scheduling policy decided (not facts "
+                         "of the code)")
         self.info.setText(f"{html.escape(where)} · <b>{wf:,}</b> wavefronts, ideal {ideal:,}"
                           + ("<br><small>" + " · ".join(flags) + "</small>" if flags else ""))
         text = what_if_text(p)

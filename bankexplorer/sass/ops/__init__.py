@@ -6,8 +6,8 @@ is the sm_90 table with that architecture's differences applied (:func:`table_fo
 emulator adds an instruction-set revision.
 
 Families: :mod:`.integer` (IADD3, IMAD, LEA, SHF, LOP3, ISETP...), :mod:`.floating` (FADD, FFMA,
-FSETP, MUFU, conversions, doubles), :mod:`.half` (HADD2, HFMA2, HMMA...), :mod:`.predicate`
-(PLOP3, P2R, R2P), :mod:`.move` (MOV, S2R, LDC, SEL, PRMT, no-ops), :mod:`.memory` (LDS, STS,
+FSETP, MUFU, conversions, doubles), :mod:`.half` (HADD2, HFMA2...), :mod:`.tensor` (HMMA), :mod:`.predicate`
+(PLOP3, P2R, R2P), :mod:`.warpgroup` (HGMMA), :mod:`.move` (MOV, S2R, LDC, SEL, PRMT, no-ops), :mod:`.memory` (LDS, STS,
 ATOMS, LDSM, LDG, STG, ATOM, LDL...), :mod:`.mbarrier` (Hopper's transaction barriers and bulk
 copies: SYNCS, UBLKCP, ELECT), :mod:`.warp` (SHFL, VOTE, REDUX, MATCH).
 """
@@ -44,7 +44,7 @@ def op(*names: str):
 
 
 def table_for(arch: str) -> dict[str, Semantics]:
-    from . import floating, half, integer, mbarrier, memory, move, predicate, warp  # noqa: F401 - they register
+    from . import floating, half, integer, mbarrier, memory, move, predicate, tensor, warp, warpgroup  # noqa: F401 - they register
     from ..simt import CONTROL
 
     table = dict(SM90)

@@ -1,5 +1,5 @@
-"""Half precision, two lanes per register: HADD2, HMUL2, HFMA2, HSET2, HSETP2, HMNMX2, and the
-tensor-core HMMA.
+"""Half precision, two lanes per register: HADD2, HMUL2, HFMA2, HSET2, HSETP2, HMNMX2 (the
+tensor-core HMMA is :mod:`.tensor`'s).
 
 An operand is a pair (low half, high half), read with its selector: ``R2.H0_H0`` repeats the low
 half, ``R2.H1_H1`` the high one; an immediate pair is printed high half first (``0, 1``). Results
@@ -158,57 +158,3 @@ def hsetp2(iss: Issue) -> None:
     else:
         iss.setp(0, combine(iss.ins.mods, lo, pc))
         iss.setp(1, combine(iss.ins.mods, hi, pc))
-
-
-@op("HMMA")
-def hmma(iss: Issue) -> None:
-    """``HMMA.16816.F32 D, A, B, C``: D = A (16x16) x B (16x8) + C per warp, the fragments spread
-    over the lanes as the PTX ``mma.m16n8k16`` layout says (A four registers, B two, C and D four
-    float registers; ``.F16`` accumulators: two registers of half pairs)."""
-    mods = iss.ins.mods
-    shape = next((m for m in mods if m[:1].isdigit()), "")
-    if shape != "16816":
-        raise EmulationError(f"{iss.ins.text!r}: HMMA shape {shape or '?'} is not modelled (m16n8k16 is)")
-    bf = "BF16" in mods
-    f32acc = "F32" in mods
-    d, a, bop, c = iss.ins.operands[:4]
-    b = iss.b
-    t = np.arange(32)
-    g, q = t // 4, t % 4
-
-    def regs(o, n):
-        return [np.asarray(iss.bits(Reg(o.index + k, o.uniform)) if not o.zero else np.zeros(b.lanes, U32), U32)
-                for k in range(n)]
-
-    A, B = regs(a, 4), regs(bop, 2)
-    C = regs(c, 4 if f32acc else 2)
-    out = [np.zeros(b.lanes, U32) for _ in range(4 if f32acc else 2)]
-    for w in np.flatnonzero(iss.on.reshape(-1, 32).any(axis=1)):
-        sl = slice(w * 32, w * 32 + 32)
-        am = np.zeros((16, 16), F32)
-        bm = np.zeros((16, 8), F32)
-        cm = np.zeros((16, 8), F32)
-        for k, (rr, cc) in enumerate([(0, 0), (8, 0), (0, 8), (8, 8)]):
-            v = A[k][sl]
-            am[g + rr, 2 * q + cc] = _from16(v, bf)
-            am[g + rr, 2 * q + cc + 1] = _from16(v >> U32(16), bf)
-        for k in range(2):
-            v = B[k][sl]
-            bm[2 * q + 8 * k, g] = _from16(v, bf)
-            bm[2 * q + 8 * k + 1, g] = _from16(v >> U32(16), bf)
-        if f32acc:
-            for k, rr in enumerate([0, 0, 8, 8]):
-                cm[g + rr, 2 * q + (k % 2)] = C[k][sl].view(F32)
-        else:
-            for k, rr in enumerate([0, 8]):
-                cm[g + rr, 2 * q] = _from16(C[k][sl], False)
-                cm[g + rr, 2 * q + 1] = _from16(C[k][sl] >> U32(16), False)
-        dm = (am.astype(np.float64) @ bm.astype(np.float64) + cm).astype(F32)
-        if f32acc:
-            for k, rr in enumerate([0, 0, 8, 8]):
-                out[k][sl] = dm[g + rr, 2 * q + (k % 2)].view(U32)
-        else:
-            for k, rr in enumerate([0, 8]):
-                out[k][sl] = _to16(dm[g + rr, 2 * q], False) | (_to16(dm[g + rr, 2 * q + 1], False) << U32(16))
-    for k, v in enumerate(out):
-        iss.write(d.index + k, False, v)

@@ -19,9 +19,13 @@ M32 = np.int64(0xFFFFFFFF)
 
 
 def _split(iss: Issue):
-    """Operand indices: (destination registers, leading predicate outputs, value sources,
-    trailing predicate inputs)."""
-    ops = iss.ins.operands
+    """Operand indices: (leading predicate outputs after the destination, value sources, trailing
+    predicate inputs); found once per instruction and run (:meth:`.Issue.memo`)."""
+    return iss.memo(_split, _operand_kinds)
+
+
+def _operand_kinds(ins):
+    ops = ins.operands
     i = 1
     pouts = []
     while i < len(ops) and isinstance(ops[i], Pred):
@@ -49,6 +53,20 @@ def _carry_in(iss: Issue, pins) -> np.ndarray | int:
 @op("IADD3", "UIADD3", "IADD", "UIADD")
 def iadd3(iss: Issue) -> None:
     pouts, srcs, pins = _split(iss)
+    if "64" in iss.ins.mods:  # UIADD3.64: register pairs (wgmma descriptors step through shared memory so)
+        if pouts or pins:
+            raise EmulationError(f"{iss.ins.text!r}: a 64-bit add with carries is not modelled")
+        total64 = np.uint64(0)
+        for i in srcs:
+            total64 = total64 + np.asarray(iss.u64(i), np.uint64)
+        iss.set64(0, total64)
+        return
+    if not pouts and "X" not in iss.ins.mods:  # no carry in or out: the sum modulo 2**32, in uint32
+        total = iss.u(srcs[0])
+        for i in srcs[1:]:
+            total = total + iss.u(i)
+        iss.set(0, total)
+        return
     total = 0
     for i in srcs:
         o = iss.ins.operands[i]
@@ -95,7 +113,7 @@ def viadd(iss: Issue) -> None:
         blo, bhi = _lanes16(iss, 2, False)
         iss.set(0, _join16(alo + blo, ahi + bhi))
         return
-    iss.set(0, (_i64(iss.u(1)) + _i64(iss.u(2))) & M32)
+    iss.set(0, iss.u(1) + iss.u(2))  # uint32: the sum modulo 2**32
 
 
 @op("VABSDIFF", "UVABSDIFF")
@@ -187,6 +205,10 @@ def imad(iss: Issue) -> None:
             iss.setp(i, (total >> np.uint64(32)) > k)
         return
     # low 32 bits: the product modulo 2**32 is the same signed or not
+    if not pouts and "X" not in mods:  # no carry in or out: in uint32, modulo 2**32
+        prod = a * b
+        iss.set(0, prod + iss.u(csrc) if csrc is not None else prod)
+        return
     lo = (np.asarray(a).astype(np.uint64) * np.asarray(b).astype(np.uint64)) & np.uint64(0xFFFFFFFF)
     total = lo.astype(I64)
     if csrc is not None:
@@ -235,10 +257,19 @@ def lea(iss: Issue) -> None:
 @op("SHF", "USHF")
 def shf(iss: Issue) -> None:
     """Funnel shift of the 64-bit value (c:a) by b; ``.HI`` keeps the high word."""
-    mods = iss.ins.mods
-    a = np.asarray(iss.u(1)).astype(np.uint64)
-    sh = np.asarray(iss.u(2)).astype(np.int64)
-    c = np.asarray(iss.u(3)).astype(np.uint64)
+    a, sh, c = iss.u(1), iss.u(2), iss.u(3)
+    o = iss.ins.operands[2]
+    if isinstance(o, Imm) and o.bits < 32:  # the usual form: a constant shift inside one word
+        iss.set(0, _funnel_short(a, c, o.bits, iss.ins.mods))
+    else:
+        iss.set(0, _funnel(a, sh, c, iss.ins.mods))
+
+
+def _funnel(a, sh, c, mods) -> np.ndarray:
+    """SHF's result: the low or (``HI``) high word of (c:a) shifted by ``sh`` (per lane, any amount)."""
+    a = np.asarray(a).astype(np.uint64)
+    sh = np.asarray(sh).astype(np.int64)
+    c = np.asarray(c).astype(np.uint64)
     wide = "U64" in mods or "S64" in mods
     if "W" in mods:
         sh = sh & (63 if wide else 31)
@@ -258,12 +289,45 @@ def shf(iss: Issue) -> None:
         res = np.where(sh >= 64, np.uint64(0), v >> np.minimum(sh, 63).astype(np.uint64))
     res = np.asarray(res).astype(np.uint64)
     out = (res >> np.uint64(32)) if "HI" in mods else res
-    iss.set(0, (out & np.uint64(0xFFFFFFFF)).astype(U32))
+    return (out & np.uint64(0xFFFFFFFF)).astype(U32)
+
+
+def _funnel_short(a, c, sh: int, mods) -> np.ndarray:
+    """:func:`_funnel` for a shift of 0 to 31 (the same for every lane), in 32-bit words: each
+    result word takes bits of a and c only (for a right shift of a signed value, c's sign reaches
+    just the high word), so neither the width nor ``W`` changes it."""
+    a, c = np.asarray(a, U32), np.asarray(c, U32)
+    hi = "HI" in mods
+    if sh == 0:
+        return (c if hi else a).copy()
+    s, back = U32(sh), U32(32 - sh)
+    if "L" in mods:
+        return (c << s) | (a >> back) if hi else a << s
+    if hi:
+        return (c.view(np.int32) >> np.int32(sh)).view(U32) if "S32" in mods or "S64" in mods else c >> s
+    return (a >> s) | (c << back)
+
+
+#: truth tables of one operator on one, two or three inputs (the compiler's ``&``, ``|``, ``^``, ``~``):
+#: the operator itself, a few numpy calls where the sum of minterms takes a dozen
+_SIMPLE_TABLES = {
+    0xF0: lambda a, b, c: a, 0xCC: lambda a, b, c: b, 0xAA: lambda a, b, c: c,
+    0x0F: lambda a, b, c: ~a, 0x33: lambda a, b, c: ~b, 0x55: lambda a, b, c: ~c,
+    0xC0: lambda a, b, c: a & b, 0xA0: lambda a, b, c: a & c, 0x88: lambda a, b, c: b & c,
+    0xFC: lambda a, b, c: a | b, 0xFA: lambda a, b, c: a | c, 0xEE: lambda a, b, c: b | c,
+    0x3C: lambda a, b, c: a ^ b, 0x5A: lambda a, b, c: a ^ c, 0x66: lambda a, b, c: b ^ c,
+    0x80: lambda a, b, c: a & b & c, 0xFE: lambda a, b, c: a | b | c, 0x96: lambda a, b, c: a ^ b ^ c,
+    0x30: lambda a, b, c: a & ~b, 0x0C: lambda a, b, c: ~a & b, 0x50: lambda a, b, c: a & ~c,
+}
 
 
 def lut3(a, b, c, lut: int):
     """Three-input logic by truth table (a = 0xF0, b = 0xCC, c = 0xAA), bitwise."""
     a, b, c = np.asarray(a, U32), np.asarray(b, U32), np.asarray(c, U32)
+    simple = _SIMPLE_TABLES.get(lut)
+    if simple is not None:
+        r, shape = simple(a, b, c), max(a.shape, b.shape, c.shape, key=len)
+        return r.copy() if r.shape == shape else np.broadcast_to(r, shape).astype(U32)
     out = np.zeros(np.broadcast(a, b, c).shape, U32)
     na, nb, nc = ~a, ~b, ~c
     for i in range(8):

@@ -14,7 +14,7 @@ import numpy as np
 from ...model import hardware as hwr
 from ..issue import EmulationError, Issue
 from ..operands import Mem, Pred, Reg
-from ..state import LOCAL_WINDOW, SHARED_WINDOW, MemoryFault
+from ..state import LOCAL_WINDOW, SHARED_WINDOW, WRITERS, MemoryFault
 from . import op
 
 U32 = np.uint32
@@ -57,8 +57,12 @@ def _from_regs(iss: Issue, src: int, width: int, idx: np.ndarray) -> np.ndarray:
     o = iss.ins.operands[src]
     n = max(1, width // 4)
     if isinstance(o, Reg):
-        regs = [np.broadcast_to(iss.bits(Reg(o.index + j, o.uniform) if not o.zero else o), (iss.b.lanes,))[idx]
-                for j in range(n)]
+        regs = []
+        for j in range(n):
+            v = iss.bits(o if j == 0 or o.zero else Reg(o.index + j, o.uniform))
+            regs.append(v[idx] if np.ndim(v) else np.full(idx.size, v, U32))
+        if n == 1:
+            return np.asarray(regs[0], U32).reshape(-1, 1).view(np.uint8)[:, :width]
     else:
         regs = [np.broadcast_to(np.asarray(iss.u(src), U32), (iss.b.lanes,))[idx]] + \
                [np.zeros(idx.size, U32)] * (n - 1)
@@ -68,13 +72,20 @@ def _from_regs(iss: Issue, src: int, width: int, idx: np.ndarray) -> np.ndarray:
 
 
 def _write_regs(iss: Issue, dst: int, regs: list[np.ndarray], idx: np.ndarray, taint) -> None:
+    """Registers dst, dst+1... of lanes ``idx`` (ascending, as ``np.flatnonzero`` gives them)."""
     o = iss.ins.operands[dst]
     if not isinstance(o, Reg) or o.zero:
         return
-    mask = np.zeros(iss.b.lanes, bool)
+    lanes = iss.b.lanes
+    if idx.size == lanes:  # every lane: the values are in lane order already
+        mask = iss.on if iss.on.size == lanes else np.ones(lanes, bool)
+        for j, r in enumerate(regs):
+            iss.write(o.index + j, o.uniform, r, mask, taint)
+        return
+    mask = np.zeros(lanes, bool)
     mask[idx] = True
     for j, r in enumerate(regs):
-        full = np.zeros(iss.b.lanes, U32)
+        full = np.zeros(lanes, U32)
         full[idx] = r
         iss.write(o.index + j, o.uniform, full, mask, taint)
 
@@ -82,13 +93,14 @@ def _write_regs(iss: Issue, dst: int, regs: list[np.ndarray], idx: np.ndarray, t
 def _check(addr: np.ndarray, width: int, size: int, space: str, iss: Issue) -> None:
     if addr.size == 0:
         return
-    bad = (addr < 0) | (addr + width > size)
-    if bad.any():
+    # the usual case in two reductions; where they fail, the first bad lane is named
+    if addr.min() < 0 or addr.max() + width > size:
+        bad = (addr < 0) | (addr + width > size)
         a = int(addr[np.flatnonzero(bad)[0]])
         # (the emulator names the instruction and its line around this message)
         raise MemoryFault(f"{space} address {a:#x} is outside the {size:,} bytes of {space} memory"
                           + (block_hint(iss.b.dim) if space == "shared" else ""))
-    if (addr % width).any() and width > 1:
+    if width > 1 and (addr & (width - 1) if width & (width - 1) == 0 else addr % width).any():
         a = int(addr[np.flatnonzero(addr % width)[0]])
         raise MemoryFault(f"{space} address {a:#x} is not aligned to {width} bytes")
 
@@ -116,52 +128,107 @@ class _Space:
 
 class _SharedSpace(_Space):
     """Shared memory, with each byte's data taint and the warp that last wrote it (and when, in
-    barriers completed): a value another warp wrote since the last barrier depends on timing."""
+    barriers completed): a value another warp wrote since the last barrier depends on timing.
+
+    The bytes an access touches are indexed byte-major, ``(width, lanes)`` (:func:`_bytes_of`): numpy
+    reduces over the short byte axis far faster that way than along rows of 4 or 8 bytes, and these
+    run on every shared-memory issue."""
 
     def __init__(self, iss: Issue):
         b = iss.b
         self.data, self.taint, self.iss = b.shared, b.shared_taint, iss
-        self.writer, self.when, self.atomic = b.shared_writer, b.shared_epoch, b.shared_atomic
-        self.epoch = iss.run.sched.epoch
+        self.stamp, self.atomic = b.shared_stamp, b.shared_atomic
+        #: a byte whose stamp is above this was written since the last barrier (``Block.shared_stamp``)
+        self.since = iss.run.sched.epoch * WRITERS
+
+    def _mine(self, lanes) -> np.ndarray:
+        """The stamp a write of ``lanes`` (an index array, or one lane) leaves now, per lane."""
+        w = self.iss.b.warp_of
+        w = w if isinstance(lanes, np.ndarray) and lanes.size == w.size else w[lanes]
+        return w + (self.since + 1)
 
     def read(self, addr, width, lanes):
-        idx = addr[:, None] + np.arange(width)
-        t = np.bitwise_or.reduce(self.taint[idx], axis=1)
-        warp = self.iss.b.warp_of[lanes][:, None]
-        raced = ((self.writer[idx] >= 0) & (self.writer[idx] != warp) & (self.when[idx] == self.epoch)).any(axis=1)
-        return self.data[idx], np.where(raced, t | TIMING, t)
+        idx = _bytes_of(addr, width)
+        b = self.iss.b
+        t = np.bitwise_or.reduce(self.taint[idx], axis=0) if b.shared_tainted else np.zeros(addr.size, U32)
+        words = _words(self.data, width)
+        if words is not None:  # aligned (every shared access is checked so): a word per lane, no byte gather
+            data = words[addr >> _SHIFT[width]].view(np.uint8).reshape(-1, width)
+        else:
+            data = np.ascontiguousarray(self.data[idx].T)
+        if b.shared_written != self.iss.run.sched.epoch:  # nothing was written since the last barrier
+            return data, t
+        st = self.stamp[idx]
+        # written since the last barrier by another warp
+        raced = ((st > self.since) & (st != self._mine(lanes))).any(axis=0)
+        return data, np.where(raced, t | TIMING, t)
 
     def write(self, addr, raw, taint, lanes, atomic_op=0):
-        idx = addr[:, None] + np.arange(raw.shape[1])
-        warp = self.iss.b.warp_of[lanes][:, None]
+        width = raw.shape[1]
+        idx = _bytes_of(addr, width)
+        words = _words(self.data, width)
+        if words is not None:
+            words_in = np.ascontiguousarray(raw).view(words.dtype).reshape(-1)
+        raw = raw.T
+        mine = self._mine(lanes)
         # another warp wrote here since the last barrier: which store lands last is up to timing,
         # unless both writes are the same order-free atomic (integer add, min, max, and, or, xor):
         # then what the word holds once all of them are done is the same in any order; likewise a
         # plain store of the byte the other warp left there (flags set to 1 by several warps)
-        raced = (self.writer[idx] >= 0) & (self.writer[idx] != warp) & (self.when[idx] == self.epoch)
-        t = np.broadcast_to(np.asarray(taint, U32).reshape(-1, 1) if np.ndim(taint) else U32(taint), idx.shape)
+        st = self.stamp[idx]
+        raced = (st > self.since) & (st != mine)
+        t = np.asarray(taint, U32) if np.ndim(taint) else U32(taint)  # per lane (broadcast over the bytes) or one
         if atomic_op:
             raced &= self.atomic[idx] != atomic_op
             t = t | (self.taint[idx] & TIMING)  # combined with the old value: a raced old value stays raced
-        else:
+        elif raced.any():
             same = raced & (self.data[idx] == raw) & (self.atomic[idx] == 0)
-            raced = (raced & ~same) | _raced_within(idx, raw, warp)
+            raced &= ~same
             t = np.where(same, t | (self.taint[idx] & TIMING), t)  # a byte already raced stays raced
-        self.data[idx] = raw
-        self.taint[idx] = np.where(raced, t | TIMING, t)
-        self.writer[idx] = warp
-        self.when[idx] = self.epoch
+        if words is not None:  # aligned: a word per lane (repeated words: the last lane's, as bytes would)
+            words[addr >> _SHIFT[width]] = words_in
+        else:
+            self.data[idx] = raw
+        self.stamp[idx] = mine
         self.atomic[idx] = atomic_op
+        b = self.iss.b
+        b.shared_written = self.iss.run.sched.epoch
+        if not atomic_op:
+            raced |= _raced_within(idx, raw, mine, self.stamp)
+        if b.shared_tainted or np.ndim(t) or t or raced.any():
+            self.taint[idx] = np.where(raced, t | TIMING, t)
+            b.shared_tainted = True
 
 
-def _raced_within(idx: np.ndarray, raw: np.ndarray, warp: np.ndarray) -> np.ndarray:
+_BYTE_COLUMNS: dict[int, np.ndarray] = {}
+_WORD_TYPES = {4: np.uint32, 8: np.uint64}
+_SHIFT = {4: 2, 8: 3}
+
+
+def _words(data: np.ndarray, width: int) -> np.ndarray | None:
+    """Shared memory as ``width``-byte words (4 or 8), where it divides into them; else None."""
+    dt = _WORD_TYPES.get(width)
+    return data.view(dt) if dt is not None and data.size % width == 0 else None
+
+
+def _bytes_of(addr: np.ndarray, width: int) -> np.ndarray:
+    """The byte addresses of ``width``-byte accesses at ``addr``: (width, lanes), byte-major."""
+    cols = _BYTE_COLUMNS.get(width)
+    if cols is None:
+        cols = _BYTE_COLUMNS[width] = np.arange(width, dtype=np.int64)[:, None]
+    return cols + addr
+
+
+def _raced_within(idx: np.ndarray, raw: np.ndarray, warp: np.ndarray, writer: np.ndarray) -> np.ndarray:
     """Bytes that warps issuing one store together write with different values: the GPU runs
     those warps in some order, so which value lands is up to timing (one warp's own lanes land in
-    a fixed order). (rows, width) bool."""
-    a, v = idx.ravel(), raw.ravel()
-    w = np.broadcast_to(warp, idx.shape).ravel()
-    if a.size < 2 or w.min() == w.max():
+    a fixed order). ``idx``, ``raw``: (width, lanes); ``warp``: each lane's (any number that tells
+    warps apart); ``writer``: the same numbers per byte, this store's already written (a byte that
+    two warps wrote holds one of theirs, so the usual case, no byte written by two warps, is told
+    without a sort). (width, lanes) bool."""
+    if idx.size < 2 or np.ndim(warp) == 0 or warp.min() == warp.max() or not (writer[idx] != warp).any():
         return np.zeros(idx.shape, bool)
+    a, v, w = idx.ravel(), raw.ravel(), np.broadcast_to(warp, idx.shape).ravel()
     order = np.argsort(a, kind="stable")
     sa, sv, sw = a[order], v[order].astype(np.int64), w[order]
     start = np.flatnonzero(np.r_[True, sa[1:] != sa[:-1]])
@@ -174,6 +241,12 @@ def _raced_within(idx: np.ndarray, raw: np.ndarray, warp: np.ndarray) -> np.ndar
 
 def _shared(iss: Issue) -> _Space:
     return _SharedSpace(iss)
+
+
+def _of(v: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """``v[idx]`` for the lanes ``idx`` (ascending): ``v`` itself when they are every lane (the usual
+    case, no copy: the callers only read it)."""
+    return v if idx.size == v.size else v[idx]
 
 
 def _split_generic(iss: Issue, addr: np.ndarray, idx: np.ndarray):
@@ -190,7 +263,7 @@ def lds(iss: Issue) -> None:
     width = width_of(iss.ins.mods)
     addr = iss.address(_mem_index(iss.ins))
     idx = np.flatnonzero(iss.on)
-    _check(addr[idx], width, iss.b.shared.size, "shared", iss)
+    _check(_of(addr, idx), width, iss.b.shared.size, "shared", iss)
     iss.run.record.shared_access(iss, "load", width, addr, iss.on)
     _load(iss, _shared(iss), addr, idx, width)
 
@@ -201,7 +274,7 @@ def sts(iss: Issue) -> None:
     m = _mem_index(iss.ins)
     addr = iss.address(m)
     idx = np.flatnonzero(iss.on)
-    _check(addr[idx], width, iss.b.shared.size, "shared", iss)
+    _check(_of(addr, idx), width, iss.b.shared.size, "shared", iss)
     iss.run.record.shared_access(iss, "store", width, addr, iss.on)
     _store(iss, _shared(iss), addr, idx, width, m + 1)
 
@@ -373,6 +446,8 @@ def atomic(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: 
     pairs = np.unique(np.stack([a, wk]), axis=1)
     shared_addr = np.unique(pairs[0][np.r_[False, pairs[0][1:] == pairs[0][:-1]]]) if pairs.shape[1] > 1 else a[:0]
     got_t[np.isin(a, shared_addr)] |= TIMING
+    if isinstance(space, _SharedSpace) and _returns(iss, dst_i):
+        got_t[_contended_results(iss, space, a, wk, (got_t & TIMING) == 0)] |= TIMING
     order_free = ORDER_FREE_ATOMICS.get(f"{opname}.{dtype}", 0)
     for r in range(int(occ.max(initial=-1)) + 1):
         sel = np.flatnonzero(occ == r)
@@ -414,6 +489,37 @@ def atomic(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: 
         iss.set64(dst_i, full, mask, taint)
     else:
         iss.write(o.index, o.uniform, full.astype(U32), mask, taint)
+
+
+def _returns(iss: Issue, dst_i: int | None) -> bool:
+    """Does this atomic hand its old value to a register (not ``RZ``, not a predicate)?"""
+    if dst_i is None:
+        return False
+    o = iss.ins.operands[dst_i]
+    return isinstance(o, Reg) and not o.zero
+
+
+def _contended_results(iss: Issue, space: "_SharedSpace", a: np.ndarray, warp: np.ndarray,
+                       fresh: np.ndarray) -> np.ndarray:
+    """Lanes (of ``a``) whose returned old value depends on the order in which warps reach the word:
+    several warps perform a returning atomic on it between two barriers. The GPU serves such warps'
+    lanes interleaved (slots to lanes 32, 33, 0, 34, 1 ...: family ``xwarp_atomics``), the emulator
+    one warp after another, so every result there, the first warp's too, is the GPU's timing.
+
+    The first warp to arrive cannot know that others will follow: the run notes each (word, barrier
+    epoch) with the warp that took an untainted result from it (``fresh``: lanes not already marked,
+    as lanes of several warps in one issue are), and where another warp comes after it, the block is
+    executed again knowing those words from the start (:attr:`Run.contended`, :func:`.run.emulate`)."""
+    run = iss.run
+    key = a * (1 << 32) + space.epoch  # word and barrier epoch in one integer
+    known = run.contended
+    hit = np.isin(key, np.fromiter(known, np.int64, len(known))) if known else np.zeros(a.size, bool)
+    seen = run.atomic_takers
+    for k, w, f in zip(*np.unique(np.stack([key, warp, fresh & ~hit]), axis=1)):
+        first = seen.setdefault(int(k), int(w)) if f else seen.get(int(k), int(w))
+        if first != w and int(k) not in known:
+            run.contended_late.add(int(k))
+    return hit
 
 
 def _operand64(iss: Issue, i: int, width: int) -> np.ndarray:
@@ -526,17 +632,25 @@ class _LocalView(_Space):
 
 def _load(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: int, dst: int = 0) -> None:
     at = iss.taint
-    raw, t = space.read(addr[idx], width, idx)
-    full_t = np.zeros(iss.b.lanes, U32)
-    full_t[idx] = np.asarray(t, U32) | (np.asarray(at)[idx] if np.ndim(at) else U32(at))
+    raw, t = space.read(_of(addr, idx), width, idx)
+    t = np.asarray(t, U32) | (np.asarray(at)[idx] if np.ndim(at) else U32(at))
+    if idx.size == iss.b.lanes:  # every lane, in order (idx: ascending): t is theirs already (or one for all)
+        full_t = t
+    else:
+        full_t = np.zeros(iss.b.lanes, U32)
+        full_t[idx] = t
     _write_regs(iss, dst, _to_regs(raw, width, _signed(iss.ins.mods)), idx, full_t)
 
 
 def _store(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: int, src: int) -> None:
+    # where a store lands, when the warps' order decided it, decides what those bytes hold: the
+    # address's timing taint goes with the value (``xwarp_atomics`` family: slots taken with a
+    # contended atomicAdd hold other threads' indices on the GPU)
+    at = np.asarray(iss.taint, U32) & TIMING
     iss.taint = 0
     raw = _from_regs(iss, src, width, idx)
-    t = iss.taint
-    space.write(addr[idx], raw, np.asarray(t)[idx] if np.ndim(t) else t, idx)
+    t = np.asarray(iss.taint, U32) | at
+    space.write(_of(addr, idx), raw, _of(t, idx) if np.ndim(t) else t, idx)
 
 
 @op("LDG")

@@ -15,10 +15,14 @@ U32 = np.uint32
 
 @op("MOV", "UMOV", "MOV32I", "S2R", "S2UR", "UMOV32I")
 def mov(iss: Issue) -> None:
-    ops = iss.ins.operands
-    if ops[0] == ops[1] and isinstance(ops[0], Reg):  # MOV R5, R5 (a -G build is full of them): no change
+    if iss.memo(mov, _moves_to_itself):  # MOV R5, R5 (a -G build is full of them): no change
         return
     iss.set(0, iss.u(1))
+
+
+def _moves_to_itself(ins) -> bool:
+    ops = ins.operands
+    return len(ops) > 1 and ops[0] == ops[1] and isinstance(ops[0], Reg)
 
 
 @op("R2UR")

@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""Retake ``docs/cuda-import-cute.png``: Tools > Import CUDA on a CuTe tiled MMA's nvcc-built cubin
+(``resources/hardware/kernels/cute/mma_cpasync_ldsm_swizzle233.cubin``), its source shown beside it,
+the line of its conflicting ldmatrix picked.
+
+Run under a real X server: ``xvfb-run -s "-screen 0 1920x1080x24" python scripts/screenshot_cute.py``.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from PySide6.QtCore import QSettings, Qt  # noqa: E402
+from PySide6.QtTest import QTest  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from bankexplorer.gui.app import MainWindow  # noqa: E402
+from bankexplorer.gui.cuda_dialog import open_dialog  # noqa: E402
+sys.path.insert(0, str(ROOT / "scripts"))
+from screenshot_cuda_import import grab, settle  # noqa: E402
+
+CUTE = ROOT / "resources" / "hardware" / "kernels" / "cute"
+
+
+def main() -> int:
+    app = QApplication.instance() or QApplication(sys.argv)
+    settings = QSettings(str(Path(tempfile.mkdtemp(), "screenshot.ini")), QSettings.Format.IniFormat)
+    w = MainWindow(settings)
+    w.maybe_save = lambda: True
+    w.resize(1600, 1000)
+    w.show()
+    settle(app)
+    d = open_dialog(w, str(CUTE / "mma_cpasync_ldsm_swizzle233.cubin"))
+    d.resize(1500, 900)
+    if not (d.wait_compiled() and d.state == "done"):
+        print(f"the kernel did not run: {d.outcome.message if d.outcome else d.state}", file=sys.stderr)
+        return 1
+    item = d.lines.top_row(53)
+    item.setExpanded(True)
+    QTest.mouseClick(d.lines.viewport(), Qt.MouseButton.LeftButton, pos=d.lines.visualItemRect(item).center())
+    settle(app)
+    grab(d, ROOT / "docs" / "cuda-import-cute.png")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
