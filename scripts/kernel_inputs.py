@@ -150,7 +150,8 @@ def save(out: Path, arrays: dict[str, np.ndarray], max_bytes: int = 16 * 1024,
 
 def recipes(root: Path = KERNELS) -> dict[str, Path]:
     """Each batch's input recipe under ``root``, by its batch folder (relative, '/'-separated)."""
-    return {p.parent.relative_to(root).as_posix(): p for p in sorted(root.rglob("make_inputs.py"))}
+    return {p.parent.relative_to(root).as_posix(): p for p in sorted(root.rglob("make_inputs.py"))
+            if "\ndef make(out" in p.read_text()}  # a recipe of this convention (triton/'s has its own)
 
 
 def load_recipe(path: Path) -> ModuleType:

@@ -139,7 +139,7 @@ def topic_of(name: str, text: str) -> str:
 
 def compare_code(names: list[str], root: Path = KERNELS) -> dict[str, str]:
     """Kernel name -> ``same`` / ``other``: whether NVRTC here makes the measured code."""
-    from bankexplorer.compiler.kernel import build
+    from bankexplorer.kernels.cuda_source import compile_text as build
     from bankexplorer.cuda.kernels import same_code
     from bankexplorer.sass.decode import decode, entry_names
     from bankexplorer.sass.opcode import BRANCH_OPCODES
@@ -240,7 +240,8 @@ def main() -> None:
         if previous.get("nvrtc") not in (None, nvrtc):  # another compiler's findings do not carry over
             previous = {**previous, "nvrtc": nvrtc, "kernels": [{**k, "code": None} for k in previous["kernels"]]}
         done = {k["name"] for k in previous.get("kernels", []) if k.get("code")}
-        todo = [n for n in discover() if n.startswith(args.only) and (args.again or n not in done)]
+        todo = [n for n in discover() if n.startswith(args.only) and (args.again or n not in done)
+                and _has_source(KERNELS, n) and source_of(n).suffix == ".cu"]  # NVRTC builds CUDA C++ only
         code = {}
         for i in range(0, len(todo), 20):  # written as it goes: a long run stopped keeps what it found
             code.update(compare_code(todo[i:i + 20]))
