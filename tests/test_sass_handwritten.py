@@ -190,3 +190,17 @@ def test_an_opcode_without_semantics_is_an_error_naming_it():
 
     with pytest.raises(EmulationError, match=r"FROB R1, R0.*\(FROB\) is not modelled"):
         Ran(["S2R R0, SR_TID.X", "FROB R1, R0", "EXIT"])
+
+
+def test_the_opcode_facts_name_exactly_the_control_opcodes_registered():
+    """One table of opcode facts: the control-flow opcodes are those ops/control.py registers, and
+    every fact set names only opcodes the table executes."""
+    from bankexplorer.sass import opcode
+    from bankexplorer.sass.ops import table_for
+
+    table = table_for("sm_90")
+    control = {n for n, fn in table.items() if fn.__module__.endswith(".ops.control")}
+    assert control == set(opcode.CONTROL_OPCODES)
+    assert opcode.SELF_ADVANCING <= opcode.CONTROL_OPCODES
+    for facts in (opcode.SHARED_OPCODES, opcode.WRITE_OPCODES, opcode.BRANCH_OPCODES):
+        assert facts <= set(table), facts - set(table)
