@@ -23,7 +23,7 @@ because a running group reaches the pc of a waiting one:
 * ``EXIT`` ends threads; barriers stop waiting for them.
 * ``CALL`` / ``RET``: a call jumps (the return address is in a register the code set); each thread
   also keeps the user's line it called from, so that a header function's accesses (code built
-  without inlining, -G, calls ``atomicAdd``'s body) count on the line that called it (:attr:`Scheduler.site`).
+  without inlining, -G, calls ``atomicAdd``'s body) count on the line that called it (:attr:`CallSites.site`).
 
 Within a warp the running group goes on until it waits or ends. Where a branch splits it, the part
 with fewer threads runs first (on a tie the fall-through part) and the other waits. When the running
@@ -120,6 +120,52 @@ def _lanes(bits: np.ndarray) -> np.ndarray:
     return np.unpackbits(np.ascontiguousarray(bits, "<u4").view(np.uint8), bitorder="little").astype(bool)
 
 
+class BlockBarriers:
+    """The block barriers' state (``BAR``, and the epoch Hopper's transaction barriers also end):
+    per barrier id the thread count it waits for and the threads that arrived without waiting, a
+    reduction being gathered (``BAR.RED``) and its result (``B2R`` reads it), and how many barriers
+    have completed: what one warp wrote before one is ordered before what another reads after it
+    (the race checks compare epochs, :mod:`.ops.memory`). Which threads wait where is the
+    scheduler's (:attr:`Scheduler.waiting`)."""
+
+    def __init__(self, lanes: int):
+        self.count: dict[int, int] = {}
+        self.arrived: dict[int, int] = {}
+        self.reduce: dict[int, tuple[str, np.ndarray]] = {}
+        self.result = np.zeros(lanes, np.uint32)
+        self.epoch = 0
+
+
+class CallSites:
+    """Per thread, the user's line of the innermost call made from the user's code (0: none) and the
+    lines of the calls it is nested in: an access in a header function (``atomicAdd``'s body under
+    -G, a function not inlined) counts on the user's line that called it (:mod:`.record`)."""
+
+    def __init__(self, lanes: int):
+        self.site = np.zeros(lanes, np.int64)
+        self.depth = np.zeros(lanes, np.int64)
+        self.sites = np.zeros((0, lanes), np.int64)
+
+    def enter(self, lanes: np.ndarray, line: int | None, text: str) -> None:
+        """Threads ``lanes`` call a function from ``line`` (None or 0: a call inside a header's code,
+        whose site stays the caller's)."""
+        d = self.depth[lanes]
+        if lanes.size and int(d.max()) >= MAX_CALL_DEPTH:
+            raise EmulationError(f"{text!r}: calls nest deeper than {MAX_CALL_DEPTH} (endless recursion?)")
+        if lanes.size and int(d.max()) >= self.sites.shape[0]:
+            self.sites = np.vstack([self.sites, np.zeros((1, self.sites.shape[1]), np.int64)])
+        self.sites[d, lanes] = self.site[lanes]
+        self.depth[lanes] = d + 1
+        if line:
+            self.site[lanes] = line
+
+    def leave(self, on: np.ndarray) -> None:
+        """The threads ``on`` (a lane mask) return: those inside a call get their caller's site back."""
+        lanes = np.flatnonzero(on & (self.depth > 0))
+        self.depth[lanes] -= 1
+        self.site[lanes] = self.sites[self.depth[lanes], lanes]
+
+
 class Scheduler:
     """Each warp's groups (the first one runs, the others wait their turn), waiting groups, and
     the rules that release them."""
@@ -144,11 +190,7 @@ class Scheduler:
         # waiting groups: (kind, pc) -> {warp: bits}; kind "BSYNC", "WARPSYNC" or ("BAR", id)
         self.waiting: dict[tuple, dict[int, int]] = {}
         self.wait_masks: dict[tuple, np.ndarray] = {}  # WARPSYNC: each held lane's mask (warps x 32)
-        self.bar_count: dict[int, int] = {}
-        self.bar_arrived: dict[int, int] = {}
-        self.reduce: dict[int, tuple[str, np.ndarray]] = {}
-        self.bar_result = np.zeros(b.lanes, np.uint32)
-        self.epoch = 0  # completed block barriers (for race detection)
+        self.bars = BlockBarriers(b.lanes)
         self.chosen: list[Group] = []
         self.alone = False
         # per warp: its first group goes on from the group that issued last (else the warp switches);
@@ -162,11 +204,7 @@ class Scheduler:
         self.memory_pcs = {ins.pc for ins in run.program.instructions if ins.base.startswith(MEMORY_PREFIXES)}
         # stores and atomics a spinning thread of the same warp could be waiting for (shared or generic)
         self.write_pcs = {ins.pc for ins in run.program.instructions if ins.base in WRITE_OPCODES}
-        # per thread: the user's line of the innermost call made from the user's code (0: none), and
-        # the lines of the calls it is nested in
-        self.site = np.zeros(b.lanes, np.int64)
-        self.depth = np.zeros(b.lanes, np.int64)
-        self.sites = np.zeros((0, b.lanes), np.int64)
+        self.calls = CallSites(b.lanes)
 
     def _check_pc(self, pc: int) -> None:
         if pc not in self.run.program.index_of:
@@ -486,7 +524,7 @@ class Scheduler:
         """A transaction barrier's phase completed: release the threads waiting on it. What was
         written before it (the bulk copy's bytes, the arrivals' stores) is ordered before what they
         read after it, as after a block barrier."""
-        self.epoch += 1
+        self.bars.epoch += 1
         for key in [k for k in self.waiting if k[0] == "MBAR" and k[2] == addr]:
             self._release(key)
 
@@ -524,17 +562,18 @@ class Scheduler:
         if count and (count % WARP or count > b.lanes):
             raise EmulationError(f"{iss.ins.text!r}: a barrier's thread count must be a multiple of 32 and at most "
                                  f"the block's threads (got {count})")
-        self.bar_count[bar] = count
+        bars = self.bars
+        bars.count[bar] = count
         # a warp arrives when some thread of it has the guard true
         arriving = {int(w) for w in np.flatnonzero(iss.on.reshape(-1, WARP).any(axis=1))}
         if not wait:
-            self.bar_arrived[bar] = self.bar_arrived.get(bar, 0) + WARP * len(arriving)
+            bars.arrived[bar] = bars.arrived.get(bar, 0) + WARP * len(arriving)
             self.advance(iss.ins.pc, iss)
         else:
             if red is not None:
                 op, vals = red
-                prev = self.reduce.get(bar)
-                self.reduce[bar] = (op, vals.copy() if prev is None else prev[1] | vals)
+                prev = bars.reduce.get(bar)
+                bars.reduce[bar] = (op, vals.copy() if prev is None else prev[1] | vals)
             self.advance(iss.ins.pc, iss, hold=("BAR", bar, iss.ins.pc), only=arriving)
         self._check_bar(bar)
 
@@ -546,21 +585,22 @@ class Scheduler:
         for k in keys:
             for w, bits in self.waiting[k].items():
                 held[w] |= bits
-        count = self.bar_count.get(bar, 0)
+        bars = self.bars
+        count = bars.count.get(bar, 0)
         if count:
-            done = int((held != 0).sum()) * WARP + self.bar_arrived.get(bar, 0) >= count
+            done = int((held != 0).sum()) * WARP + bars.arrived.get(bar, 0) >= count
         else:
             done = not (self.alive & ~held).any()
         if not done:
             return
-        if bar in self.reduce:
-            op, vals = self.reduce.pop(bar)
+        if bar in bars.reduce:
+            op, vals = bars.reduce.pop(bar)
             lanes = _lanes(held.astype("<u4"))
             v = vals[lanes]
             res = {"POPC": int(v.sum()), "AND": int(v.all()), "OR": int(v.any())}[op]
-            self.bar_result[lanes] = res
-        self.bar_arrived[bar] = 0
-        self.epoch += 1
+            bars.result[lanes] = res
+        bars.arrived[bar] = 0
+        bars.epoch += 1
         for k in keys:
             for w, bits in self.waiting.pop(k).items():
                 if bits & int(self.alive[w]):

@@ -13,7 +13,7 @@ import numpy as np
 from ..calls import runtime_call
 from ..issue import EmulationError, Issue
 from ..operands import Barrier, Imm, Label, Pred, Reg
-from ..simt import FULL, MAX_CALL_DEPTH, _lane_bits
+from ..simt import FULL, _lane_bits
 from ..state import WARP
 from . import op
 
@@ -138,17 +138,7 @@ def op_lepc(iss: Issue) -> None:
 def op_call(iss: Issue) -> None:
     if runtime_call(iss):  # printf, assert: the device runtime's functions (sass/calls.py)
         return
-    sched = iss.run.sched
-    lanes = np.flatnonzero(iss.on)
-    d = sched.depth[lanes]
-    if lanes.size and int(d.max()) >= MAX_CALL_DEPTH:
-        raise EmulationError(f"{iss.ins.text!r}: calls nest deeper than {MAX_CALL_DEPTH} (endless recursion?)")
-    if lanes.size and int(d.max()) >= sched.sites.shape[0]:
-        sched.sites = np.vstack([sched.sites, np.zeros((1, sched.sites.shape[1]), np.int64)])
-    sched.sites[d, lanes] = sched.site[lanes]
-    sched.depth[lanes] = d + 1
-    if iss.ins.own_line and iss.ins.line:
-        sched.site[lanes] = iss.ins.line
+    iss.run.sched.calls.enter(np.flatnonzero(iss.on), iss.ins.line if iss.ins.own_line else None, iss.ins.text)
     iss.jump(iss.on, _target(iss))
 
 
@@ -169,10 +159,7 @@ def op_ret(iss: Issue) -> None:
     to = np.broadcast_to(np.asarray(iss.bits(reg)), iss.S.shape)
     if len(iss.ins.operands) > 1 and isinstance(iss.ins.operands[1], Imm):  # RET.ABS R20 0x0: plus an offset
         to = to + np.int64(iss.ins.operands[1].value)
-    sched = iss.run.sched
-    lanes = np.flatnonzero(iss.on & (sched.depth > 0))
-    sched.depth[lanes] -= 1
-    sched.site[lanes] = sched.sites[sched.depth[lanes], lanes]
+    iss.run.sched.calls.leave(iss.on)
     for pc in np.unique(to[iss.on]):
         iss.jump(iss.on & (to == pc), int(pc))
 
@@ -234,7 +221,7 @@ def op_syncs(iss: Issue) -> None:
 
 @op("B2R")
 def op_b2r(iss: Issue) -> None:
-    res = iss.run.sched.bar_result
+    res = iss.run.sched.bars.result
     for i, o in enumerate(iss.ins.operands):
         if isinstance(o, Pred):
             iss.setp(i, res != 0)
