@@ -83,7 +83,7 @@ def main() -> int:
         return 1
     d.close()
     settle(app)
-    panel = w.kernel_tool.panel
+    panel = w.tools["imported_kernel"].panel
     item = panel.tree.top_row(10)
     panel.tree.scrollToItem(item)
     QTest.mouseClick(panel.tree.viewport(), Qt.MouseButton.LeftButton, pos=panel.tree.visualItemRect(item).center())

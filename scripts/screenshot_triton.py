@@ -40,7 +40,7 @@ def main() -> int:
         print("the pattern did not open", file=sys.stderr)
         return 1
     settle(app)
-    panel = w.kernel_tool.panel
+    panel = w.tools["imported_kernel"].panel
     item = panel.tree.top_row(12)
     if item is None:
         print("no line 12 in the Source lines dock", file=sys.stderr)

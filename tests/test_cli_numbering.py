@@ -12,7 +12,9 @@ from bankexplorer.io import patternfile
 from bankexplorer.resources import EXAMPLES
 
 
-def test_analyze_numbers_what_export_instruction_takes(capsys, tmp_path):
+def test_analyze_numbers_what_export_instruction_takes(capsys, tmp_path, qapp):
+    # qapp: the export renders in this process; it must find the QApplication the GUI tests share,
+    # not make a bare QGuiApplication that a later widget test cannot use (Qt aborts the process)
     path = EXAMPLES / "06_transpose_32x32.json"  # 2 instructions x 8 warps x 4 iterations: 64 rows
     n = len(patternfile.load(path).instructions)
     assert main(["analyze", str(path)]) == 0

@@ -1,7 +1,8 @@
 """The SASS emulator against the H100: every measured kernel, SASS instruction by SASS instruction.
 
-The truth files (``resources/hardware/kernels/persass*.json``, ``extra11/``, ``extra12/`` and
-``extra13/persass.json``) hold Nsight Compute's source-page counters of one block per kernel: executed warp instructions, threads,
+The truth files (every ``persass*.json`` under ``resources/hardware/kernels``, found on disk: the
+manifest ``manifest.json`` lists the kernels, tests/test_kernel_manifest.py keeps it in step) hold
+Nsight Compute's source-page counters of one block per kernel: executed warp instructions, threads,
 predicated-on threads and, for shared-memory instructions, wavefronts; and what each buffer held
 afterwards. Kernels the GPU compiled to other code than NVRTC does here compare by their shared
 wavefront totals; kernels whose counts depend on the GPU's timing must say so.
@@ -10,27 +11,30 @@ wavefront totals; kernels whose counts depend on the GPU's timing must say so.
 from __future__ import annotations
 
 import base64
-import json
 import os
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from bankexplorer.compiler import nvrtc
-from bankexplorer.cuda.kernels import branch_targets, normalize_sass
+from bankexplorer.cuda.kernels import normalize_sass, same_code
 from bankexplorer.sass.launch import GLOBALS_BUFFER
 
 pytestmark = pytest.mark.skipif(not nvrtc.available(), reason="NVRTC / nvdisasm not installed")
 
-ROOT = Path(__file__).resolve().parents[1] / "resources" / "hardware" / "kernels"
-TRUTH: dict[str, dict] = {}
-for f in ("persass_resources.json", "extra11/persass.json", "extra12/persass.json", "extra13/persass.json",
-          "extra14/persass.json", "extra15/persass.json", "extra16/persass.json", "extra17/persass.json",
-          "extra18/persass.json", "extra19/persass.json", "extra20/persass.json",
-          "extra20/yield/persass.json", "merge_pairs/persass.json"):
-    TRUTH.update(json.loads((ROOT / f).read_text()))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+import kernel_manifest  # noqa: E402  (scripts/kernel_manifest.py: the measured kernels, found on disk)
+
+ROOT = kernel_manifest.KERNELS
+#: every measured kernel: the ``persass*.json`` files under ``ROOT`` (name -> its truth file, record)
+#: batches held to the H100 by their own tests, from what they are measured as
+ELSEWHERE = {"cute": "tests/test_kernels_binary.py (the measured cubins)", "triton": "tests/test_triton*.py",
+             "xwarp_atomics": "tests/test_xwarp_atomics.py"}
+FOUND = {n: v for n, v in kernel_manifest.discover(ROOT).items() if n.split("/")[0] not in ELSEWHERE}
+TRUTH: dict[str, dict] = {name: rec for name, (_, rec) in FOUND.items()}
 
 #: measured once the emulator could not match (each says why); strict: a fix shows up
 KNOWN = {
@@ -92,11 +96,15 @@ def _params(names):
             for n in names]
 
 
-#: CI's shared checker holds every one of the 190 kernels of ``persass_resources.json`` to the H100 per
+#: CI's shared checker holds every kernel of the collection (``persass_resources.json``) to the H100 per
 #: SASS instruction; here a third of them (and all the buffers they computed), and every kernel of
-#: the unseen batches. BX_ALL_KERNELS=1 runs them all.
-SAMPLE = sorted(n for k, n in enumerate(sorted(TRUTH)) if n.startswith(("extra11/", "extra12/", "extra13/", "extra14/", "extra15/", "extra16/", "extra17/", "extra18/", "extra19/", "extra20/")) or k % 3 == 0
-                or n.startswith("merge_pairs/") or n in KNOWN or n in SCHEDULED or os.environ.get("BX_ALL_KERNELS") == "1")
+#: the batches measured for the emulator (each with its own truth file). BX_ALL_KERNELS=1 runs them all.
+SAMPLE = sorted(n for k, n in enumerate(sorted(TRUTH))
+                if FOUND[n][0] != kernel_manifest.COLLECTION or k % 3 == 0
+                or n in KNOWN or n in SCHEDULED or os.environ.get("BX_ALL_KERNELS") == "1")
+#: what the manifest says of each kernel (its ``code`` finding: NVRTC made the measured code or not)
+MANIFEST = {k["name"]: k for k in kernel_manifest.load().get("kernels", [])}
+NVRTC = kernel_manifest.load().get("nvrtc")
 
 
 @pytest.mark.parametrize("name", _params(SAMPLE))
@@ -113,14 +121,14 @@ def test_kernel_as_measured(name):
         assert r.timing_dependent, "the GPU's order of attempts decides this kernel's counts: the run must say so"
         return
     want, got = t["sass"], r.rows
-    a, b = [normalize_sass(s["sass"]) for s in want], [normalize_sass(x.sass) for x in got]
-    same_code = a == b[:len(a)] and all(x == "NOP" for x in b[len(a):]) or \
-        a[:len(b)] == b and all(x == "NOP" for x in a[len(b):])
-    # the same instructions laid out otherwise (another compiler release) reconverge otherwise
-    same_code = same_code and all(w is None or w == g.target for w, g in zip(branch_targets(want), got))
+    a = [normalize_sass(s["sass"]) for s in want]
+    same = same_code(want, [{"sass": x.sass, "target": x.target} for x in got])
+    if NVRTC == nvrtc.version() and MANIFEST.get(name, {}).get("code"):  # the manifest's finding (this NVRTC's)
+        assert MANIFEST[name]["code"] == ("same" if same else "other"), \
+            f"the manifest says NVRTC makes {MANIFEST[name]['code']} code: run scripts/kernel_manifest.py --compile"
     scheduled = any(x.certainty == "schedule" for x in got if x.wavefronts is not None)
     assert scheduled or name not in SCHEDULED, "the YIELD policy decided these counts: the run must say so"
-    if not same_code:  # another compiler made other code: the shared-memory total still holds
+    if not same:  # another compiler made other code: the shared-memory total still holds
         if not scheduled:
             assert sum(x.nsight_wavefronts or 0 for x in got) == sum(s.get("wavefronts") or 0 for s in want)
         return

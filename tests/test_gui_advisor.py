@@ -26,7 +26,7 @@ def window(qtbot, tmp_path):
     # closed here rather than by qtbot.addWidget, which closes before this runs: a dirty
     # document would ask "save changes?" in a modal box and the test would never end
     w.document.undo_stack.setClean()
-    w.advisor.shutdown()
+    w.tools["advisor"].panel.shutdown()
     w.close()
     w.deleteLater()
 
@@ -35,13 +35,13 @@ def open_pattern(qtbot, w, pattern: Pattern):
     """Load ``pattern``, open the dock from the Tools menu and wait for its ranking."""
     w.document.set_pattern(pattern)
     action = next(a for a in w.menus["tools"].actions() if a.text() == "&Advisor…")
-    with qtbot.waitSignal(w.advisor.adviceReady, timeout=10000):
-        if not w.advisor_dock.isVisible():
+    with qtbot.waitSignal(w.tools["advisor"].panel.adviceReady, timeout=10000):
+        if not w.tools["advisor"].dock.isVisible():
             action.trigger()
         else:
-            w.advisor.run()
-    assert w.advisor_dock.isVisible() and w.advisor.up_to_date
-    return w.advisor
+            w.tools["advisor"].panel.run()
+    assert w.tools["advisor"].dock.isVisible() and w.tools["advisor"].panel.up_to_date
+    return w.tools["advisor"].panel
 
 
 def rows(panel) -> list[tuple[str, ...]]:
@@ -64,7 +64,7 @@ def test_dock_ranks_transpose_free_xor_first_then_padding_1(qtbot, window):
                                     "for no extra memory.")
     assert panel.footer.text().startswith("247 layouts tried, 0 rejected, in ")
     assert "registers are not counted" in panel.footer.toolTip()
-    assert [window.menus["tools"].actions()[0].isCheckable(), window.advisor_dock.toggleViewAction().isChecked()] == [True, True]
+    assert [window.menus["tools"].actions()[0].isCheckable(), window.tools["advisor"].dock.toggleViewAction().isChecked()] == [True, True]
 
 
 def test_apply_is_one_undo_step_and_makes_the_analysis_ideal(qtbot, window):
@@ -226,16 +226,16 @@ def test_dock_is_restored_open_next_time(qtbot, tmp_path):
     ini = str(tmp_path / "restore.ini")
     first = MainWindow(QSettings(ini, QSettings.Format.IniFormat))
     first.show()
-    first.advisor_dock.show()
+    first.tools["advisor"].dock.show()
     first.save_settings()
-    first.advisor.shutdown()
+    first.tools["advisor"].panel.shutdown()
     first.close()
     second = MainWindow(QSettings(ini, QSettings.Format.IniFormat))
     try:
         second.show()
-        assert second.advisor_dock.toggleViewAction().isChecked()
+        assert second.tools["advisor"].dock.toggleViewAction().isChecked()
     finally:
-        second.advisor.shutdown()
+        second.tools["advisor"].panel.shutdown()
         second.close()
 
 

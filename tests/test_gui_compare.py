@@ -43,17 +43,17 @@ def _action(menu, text):
 
 def test_set_as_before_then_edit_shows_the_change(win, tmp_path, monkeypatch):
     _action(win.menus["compare"], "Set as Before").trigger()
-    assert win.compare.dock.isVisible()
+    assert win.tools["snapshot_compare"].dock.isVisible()
     win.editor.fields["arr.padding"].setValue(1)  # pad the tile: the column read is conflict-free
     QApplication.processEvents()
-    pane = win.compare.pane
+    pane = win.tools["snapshot_compare"].pane
     text = pane.header_text()
     assert "32 → 1" in text and "1,056 → 64" in text and "+128 B" in text
     pane.refresh_now()
     assert pane.tile.grid.cols == 32 and win.tile.grid.cols == 33  # before unpadded, now padded
     # the pane follows the window's selection
     win.document.select(instruction=0)
-    assert win.compare.snap.before.selection.instruction == 0
+    assert win.tools["snapshot_compare"].snap.before.selection.instruction == 0
     assert "1 → 1" in pane.header_text()
     # File > Export > Export Comparison…
     out = tmp_path / "cmp.svg"
@@ -68,13 +68,13 @@ def test_set_as_before_then_edit_shows_the_change(win, tmp_path, monkeypatch):
 def test_export_comparison_without_a_snapshot_says_so(win, monkeypatch):
     said = []
     monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda *a, **k: said.append(a[2])))
-    assert win.compare.export("unused.png") is None
+    assert win.tools["snapshot_compare"].export("unused.png") is None
     assert said and "Set as Before" in said[0]
 
 
 def test_advisor_compare_opens_the_candidate_as_the_after(win, qtbot):
-    adv = win.advisor
-    win.advisor_dock.show()
+    adv = win.tools["advisor"].panel
+    win.tools["advisor"].dock.show()
     with qtbot.waitSignal(adv.adviceReady, timeout=10000):
         adv.run()
     best = next(i for i, r in enumerate(adv.rows) if not r.current)
@@ -82,10 +82,10 @@ def test_advisor_compare_opens_the_candidate_as_the_after(win, qtbot):
     assert adv.compare_button.isEnabled()
     adv.compare_button.click()
     QApplication.processEvents()
-    snap = win.compare.snap
+    snap = win.tools["snapshot_compare"].snap
     assert snap.pattern is not None and snap.pattern.arrays == adv.advice.pattern.arrays  # before: as it was
-    assert win.document.pattern != snap.pattern and win.compare.dock.isVisible()
-    assert "32 → 1" in win.compare.pane.header_text()
+    assert win.document.pattern != snap.pattern and win.tools["snapshot_compare"].dock.isVisible()
+    assert "32 → 1" in win.tools["snapshot_compare"].pane.header_text()
     win.document.undo_stack.undo()  # the candidate was one undoable edit
     assert win.document.pattern.arrays == snap.pattern.arrays
 
@@ -93,8 +93,8 @@ def test_advisor_compare_opens_the_candidate_as_the_after(win, qtbot):
 def test_the_before_tile_cannot_be_dragged(win):
     from PySide6.QtCore import QPointF
 
-    win.compare.set_before()
-    t = win.compare.pane.tile
+    win.tools["snapshot_compare"].set_before()
+    t = win.tools["snapshot_compare"].pane.tile
     t.refresh()
     assert t.drag_begin(QPointF(t.grid.cols, 5.5), 0) is None
     assert t.drag_begin(QPointF(0.5, 0.5), 0) is None
@@ -110,7 +110,7 @@ def test_the_before_column_leaves_the_middle_room_for_timeline_and_summary(win, 
     qtbot.waitUntil(lambda: win.width() == 1500)
     timeline, summary, banks = (win.docks[k] for k in ("timeline", "summary", "banks"))
     _action(win.menus["compare"], "Set as Before").trigger()
-    qtbot.waitUntil(lambda: win.compare.dock.width() >= 280, timeout=3000)
+    qtbot.waitUntil(lambda: win.tools["snapshot_compare"].dock.width() >= 280, timeout=3000)
     qtbot.wait(50)  # the middle is shared once the columns have settled
     assert banks.width() >= MIN_VIEW_SIZE["banks"][0]
     assert timeline.width() >= MIN_VIEW_SIZE["timeline"][0]

@@ -17,7 +17,7 @@ from PySide6.QtGui import QTextCharFormat, QTextFormat  # noqa: E402
 from bankexplorer.compiler import nvrtc  # noqa: E402
 from bankexplorer.gui.app import MainWindow, new_pattern  # noqa: E402
 from bankexplorer.gui.document import Document  # noqa: E402
-from bankexplorer.gui.kernel_lines import WORST_BG  # noqa: E402
+from bankexplorer.gui.line_tree import WORST_BG  # noqa: E402
 from bankexplorer.gui import cuda_dialog as cuda_import  # noqa: E402
 from bankexplorer.gui.cuda_dialog import CudaImportDialog, kernel_name  # noqa: E402
 from bankexplorer.resources import EXAMPLES  # noqa: E402
@@ -302,10 +302,10 @@ def test_tools_menu_opens_the_dialog_once_per_window(qtbot, tmp_path):
     qtbot.addWidget(w)
     action = next(a for a in w.menus["tools"].actions() if a.text() == "Import &CUDA…")
     action.trigger()
-    d = w.cuda_import
+    d = w.tools["cuda_import"].dialog
     assert isinstance(d, CudaImportDialog) and d.isVisible() and d.document is w.document
     action.trigger()
-    assert w.cuda_import is d
+    assert w.tools["cuda_import"].dialog is d
     d.wait_compiled()
     d.close()
     assert cuda_import.DEBOUNCE_MS <= 500

@@ -265,7 +265,7 @@ def test_button_row_fits_and_wraps_when_narrow(qtbot, tmp_path):
     w = _window(qtbot, tmp_path, ATOMICS, 0)
     row = w.editor.add_btn.parentWidget()
     buttons = [row.layout().itemAt(i).widget() for i in range(row.layout().count())]
-    assert len(buttons) == 3 and buttons[2] is w.access_button  # the tool's "Add access"
+    assert len(buttons) == 3 and buttons[2] is w.tools["library_access"].button  # the tool's "Add access"
 
     def check() -> set[int]:
         QApplication.processEvents()

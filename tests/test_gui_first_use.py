@@ -161,16 +161,16 @@ def test_esc_takes_the_replay_status_away(win, qtbot):
     win.tile.setFocus()
     for _ in range(3):
         _key(qtbot, win.tile, Qt.Key.Key_Period)
-    assert win.replay.index == 2
+    assert win.tools["replay_bar"].ctl.index == 2
     assert win.statusBar().currentMessage().startswith("Replay: wavefront 2 / 32")
     _key(qtbot, win.tile, Qt.Key.Key_Escape)
-    assert win.replay.index is None
+    assert win.tools["replay_bar"].ctl.index is None
     assert "Replay" not in win.statusBar().currentMessage()
-    assert win.replay_bar.label.text().strip() == ""
+    assert win.tools["replay_bar"].label.text().strip() == ""
 
 
 def test_the_replay_counter_stays_in_a_narrow_timeline(win, qtbot):
-    bar = win.replay_bar
+    bar = win.tools["replay_bar"]
     bar.setFixedWidth(250)  # the Timeline squeezed (the Before pane open on a small screen)
     QApplication.processEvents()
     win.tile.setFocus()
@@ -196,7 +196,7 @@ def test_open_and_drop_a_cu_file_open_the_import_dialog_with_it(win, tmp_path):
     kernel = tmp_path / "my_kernel.cu"
     kernel.write_text(CU.read_text(encoding="utf-8"), encoding="utf-8")
     assert win.open_path(kernel)
-    dlg = win.cuda_import
+    dlg = win.tools["cuda_import"].dialog
     assert dlg is not None and dlg.isVisible()
     assert dlg.editor.toPlainText() == CU.read_text(encoding="utf-8")
     assert doc.pattern == before and not doc.errors  # nothing imported until the user says so
@@ -256,8 +256,8 @@ def test_every_view_keeps_a_readable_size(qtbot, settings, size, before):
     qtbot.waitUntil(lambda: (w.width(), w.height()) == size)
     w.apply_default_layout()
     if before:
-        w.compare.snap.set(patternfile.load(EX / "06_transpose_32x32.json"))
-        w.compare.show()
+        w.tools["snapshot_compare"].snap.set(patternfile.load(EX / "06_transpose_32x32.json"))
+        w.tools["snapshot_compare"].show()
     qtbot.wait(150)  # the columns settle, the Before pane makes its room
     w.refresh_now()
     QApplication.processEvents()
@@ -275,8 +275,8 @@ def test_every_view_keeps_a_readable_size(qtbot, settings, size, before):
     if summary.isVisible() or not tabbed:
         assert w.summary.horizontalScrollBar().maximum() == 0  # the kernel column is in view
     if before:
-        pane = w.compare.pane
-        assert w.compare.dock.isVisible() and w.compare.dock.width() >= 280
+        pane = w.tools["snapshot_compare"].pane
+        assert w.tools["snapshot_compare"].dock.isVisible() and w.tools["snapshot_compare"].dock.width() >= 280
         assert not pane.tile.more_cue.isVisible()  # the before tile shows all 32 rows
         assert pane.tile.height() >= 200 and pane.banks.height() >= 150
         if size[0] >= 1900:

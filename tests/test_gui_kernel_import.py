@@ -18,7 +18,7 @@ from PySide6.QtCore import QSettings, Qt  # noqa: E402
 from bankexplorer.compiler import nvrtc  # noqa: E402
 from bankexplorer.gui.app import MainWindow, new_pattern  # noqa: E402
 from bankexplorer.gui.document import Document  # noqa: E402
-from bankexplorer.gui.kernel_lines import instruction_lines  # noqa: E402
+from bankexplorer.sass.line_totals import instruction_lines  # noqa: E402
 from bankexplorer.gui.cuda_dialog import CudaImportDialog, open_dialog  # noqa: E402
 from bankexplorer.io import patternfile  # noqa: E402
 from bankexplorer.resources import EXAMPLES  # noqa: E402
@@ -114,9 +114,9 @@ def window(qtbot, tmp_path):
     w.maybe_save = lambda: True  # closing never asks (a failed test must not wait on a question)
     w.show()
     yield w
-    if w.cuda_import is not None:
-        w.cuda_import.runner.cancel()
-        w.cuda_import.close()
+    if w.tools["cuda_import"].dialog is not None:
+        w.tools["cuda_import"].dialog.runner.cancel()
+        w.tools["cuda_import"].dialog.close()
     w.document.undo_stack.setClean()
 
 
@@ -146,8 +146,8 @@ def test_clicking_a_line_selects_its_instructions_everywhere(qtbot, window):
     window.refresh_now()
     assert f"#{doc.selection.instruction}" in window.summary.toPlainText()
     # in the window's Source lines dock: line 9 (the store to As)
-    panel = window.kernel_tool.panel
-    assert window.kernel_tool.dock.isVisible()
+    panel = window.tools["imported_kernel"].panel
+    assert window.tools["imported_kernel"].dock.isVisible()
     item = panel.tree.top_row(9)
     rect = panel.tree.visualItemRect(item)
     assert panel.tree.viewport().rect().contains(rect.center())  # the dock's columns fit its width
@@ -200,7 +200,7 @@ def test_iterations_and_warps_of_an_imported_kernel(window, tmp_path):
 
 def test_a_padding_edit_is_a_what_if_and_re_run_makes_it_real(qtbot, window, tmp_path):
     imported(window, "transpose_naive.cu", (32, 8, 1))
-    doc, tool = window.document, window.kernel_tool
+    doc, tool = window.document, window.tools["imported_kernel"]
     compiled_total = doc.analysis.totals().wavefronts
     assert compiled_total == 264 and not tool.status.isVisible()
     window.editor.fields["arr.padding"].setValue(1)  # the side panel's padding, as a user does
@@ -235,8 +235,8 @@ def test_a_padding_edit_is_a_what_if_and_re_run_makes_it_real(qtbot, window, tmp
     assert back == doc.pattern
     window.open_path(f, ask=False)
     assert window.document.analysis.totals().wavefronts == 16
-    assert window.kernel_tool.dock.isVisible()
-    tree = window.kernel_tool.panel.tree
+    assert window.tools["imported_kernel"].dock.isVisible()
+    tree = window.tools["imported_kernel"].panel.tree
     assert {tree.topLevelItem(i).text(0) for i in range(tree.topLevelItemCount())} == {"6", "8"}
 
 
@@ -246,7 +246,7 @@ def test_a_swizzle_what_if_cannot_be_re_run_and_says_why(window):
     from bankexplorer.model.layout import Transform
 
     imported(window, "transpose_naive.cu", (32, 8, 1))
-    doc, tool = window.document, window.kernel_tool
+    doc, tool = window.document, window.tools["imported_kernel"]
     a = doc.pattern.arrays[0]
     xor = replace(a, transform=Transform("xor", (("expr", "row"), ("target", 1))))
     assert doc.apply(doc.pattern.with_array(0, xor), "swizzle")
@@ -258,7 +258,7 @@ def test_a_swizzle_what_if_cannot_be_re_run_and_says_why(window):
 def test_a_broken_vector_access_is_said(window):
     """float4 rows padded by one element: the compiled LDS.128 would not be aligned."""
     imported(window, "float4_rows.cu", tuple(SHARED["float4_rows"]["block"]))
-    doc, tool = window.document, window.kernel_tool
+    doc, tool = window.document, window.tools["imported_kernel"]
     window.editor.fields["arr.padding"].setValue(1)
     assert "not aligned" in " ".join(doc.analysis.instruction_notes.values())
     assert "not aligned" in tool.panel.banner_text.text()

@@ -171,7 +171,7 @@ def test_window_offers_the_access_menu_and_button(qtbot, tmp_path):
     qtbot.addWidget(w)
     w.document.set_pattern(pf.load(EXAMPLES / "23_tma_128b_ldmatrix.json"))
     (menu,) = [a.menu() for a in w.menus["tools"].actions() if a.text() == "Add &library access"]
-    assert menu is w.access_menu and w.access_button.menu() is menu
+    assert menu is w.tools["library_access"].menu and w.tools["library_access"].button.menu() is menu
     n = len(w.document.pattern.instructions)
     _trigger(menu, "stmatrix.x2.trans")
     ins = w.document.pattern.instructions[-1]

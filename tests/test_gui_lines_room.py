@@ -26,7 +26,7 @@ def imported_window(qtbot, tmp_path, size):
     w.show()
     qtbot.waitExposed(w)
     w.open_cuda(GEMM)
-    dlg = w.cuda_import
+    dlg = w.tools["cuda_import"].dialog
     assert dlg.wait_compiled() and dlg.import_into_document()
     dlg.close()
     for _ in range(3):
@@ -41,7 +41,7 @@ def rows_in_view(tree) -> float:
 @pytest.mark.parametrize("size", [(1366, 740), (1600, 1000)])
 def test_the_per_line_view_gets_the_room(qtbot, tmp_path, size):
     w = imported_window(qtbot, tmp_path, size)
-    dock, tree = w.kernel_tool.dock, w.kernel_tool.panel.tree
+    dock, tree = w.tools["imported_kernel"].dock, w.tools["imported_kernel"].panel.tree
     assert dock.isVisible()
     # the tall pane: as tall as the editor's, well over the 9 rows a tab under the instructions had
     assert dock in w.tabifiedDockWidgets(w.docks["editor"])
@@ -56,7 +56,7 @@ def test_the_per_line_view_gets_the_room(qtbot, tmp_path, size):
 
 def test_the_what_if_banner_is_compact(qtbot, tmp_path):
     w = imported_window(qtbot, tmp_path, (1366, 740))
-    panel = w.kernel_tool.panel
+    panel = w.tools["imported_kernel"].panel
     before = rows_in_view(panel.tree)
     w.editor.fields["arr.padding"].setValue(1)  # a what-if
     qtbot.wait(20)

@@ -48,7 +48,7 @@ def marks(w):
 
 def test_step_through_a_32_way_load_one_lane_per_wavefront(qtbot, tmp_path):
     w = _open(qtbot, tmp_path, "04_stride32_float.json")  # s[lane * 32]: every lane in bank 0
-    ctl = w.replay
+    ctl = w.tools["replay_bar"].ctl
     key(qtbot, w, Qt.Key.Key_Period)  # step 0: the whole request, nothing washed out
     assert ctl.index == 0 and ctl.step.kind == "request"
     assert all(v.replay_marks is None or not v.replay_marks.isVisible() for v in w.views)
@@ -65,7 +65,7 @@ def test_step_through_a_32_way_load_one_lane_per_wavefront(qtbot, tmp_path):
         assert w.matrix.replay_marks.now_rects == [QRectF(0, k, 1, 1)]
         assert w.timeline.replay_marks.now_rects == [QRectF(k, k, 1, 1)]
         assert w.timeline.cursor_wave == k
-    assert w.replay_bar.label.text().strip() == "32/32" and "wavefront 32 / 32" in w.statusBar().currentMessage()
+    assert w.tools["replay_bar"].label.text().strip() == "32/32" and "wavefront 32 / 32" in w.statusBar().currentMessage()
     key(qtbot, w, Qt.Key.Key_Period)  # the totals: everything shown again
     assert ctl.step.kind == "totals" and not w.tile.replay_marks.isVisible()
     key(qtbot, w, Qt.Key.Key_Period)  # stays at the end
@@ -80,7 +80,7 @@ def test_step_through_a_32_way_load_one_lane_per_wavefront(qtbot, tmp_path):
 
 def test_float4_wavefronts_serve_quarter_warps(qtbot, tmp_path):
     w = _open(qtbot, tmp_path, "12_float4_loads.json")
-    ctl = w.replay
+    ctl = w.tools["replay_bar"].ctl
     ctl.seek(2)  # the second wavefront: lanes 8-15
     for name, (now, waiting) in marks(w).items():
         assert now == list(range(8, 16)) and waiting == list(range(16, 32)), name
@@ -90,7 +90,7 @@ def test_float4_wavefronts_serve_quarter_warps(qtbot, tmp_path):
 
 def test_space_plays_and_pauses_and_speed_sets_the_interval(qtbot, tmp_path):
     w = _open(qtbot, tmp_path, "06_transpose_32x32.json")  # opens on the 32-way column read
-    ctl, bar = w.replay, w.replay_bar
+    ctl, bar = w.tools["replay_bar"].ctl, w.tools["replay_bar"]
     bar.speed.setCurrentIndex(bar.speed.count() - 1)  # the fastest
     assert ctl.interval_ms() == 125
     ctl.set_speed(200)  # a test need not wait for a slide's pace
@@ -110,14 +110,14 @@ def test_space_plays_and_pauses_and_speed_sets_the_interval(qtbot, tmp_path):
 
 def test_an_edit_or_another_selection_stops_the_replay(qtbot, tmp_path):
     w = _open(qtbot, tmp_path, "06_transpose_32x32.json")
-    w.replay.seek(3)
+    w.tools["replay_bar"].ctl.seek(3)
     assert w.document.replay_step is not None
     w.document.select(instruction=0)
-    assert w.replay.index is None and w.document.replay_step is None
-    w.replay.seek(1)
+    assert w.tools["replay_bar"].ctl.index is None and w.document.replay_step is None
+    w.tools["replay_bar"].ctl.seek(1)
     spin = w.editor.fields["arr.padding"]
     spin.setValue(1)
-    assert w.replay.index is None and w.document.replay_step is None
+    assert w.tools["replay_bar"].ctl.index is None and w.document.replay_step is None
     w.document.undo_stack.setClean()
 
 

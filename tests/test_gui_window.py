@@ -534,12 +534,12 @@ def test_every_axis_title_is_centred_on_its_axis(win):
 def test_panels_most_sessions_never_open_are_made_when_first_needed(win):
     """Start-up builds what the window shows: the trace list and the Before's document wait."""
     assert not win.docks["trace"].built and win.docks["trace"].isHidden()
-    assert win.compare.snap._before is None
+    assert win.tools["snapshot_compare"].snap._before is None
     panel = win.trace  # asked for: made, in its dock, wired to the window
     assert win.docks["trace"].built and win.docks["trace"].widget() is panel
     assert panel.receivers("2instructionChosen(int)") >= 1
-    win.compare.set_before()
-    assert win.compare.snap.before.pattern is win.document.pattern
+    win.tools["snapshot_compare"].set_before()
+    assert win.tools["snapshot_compare"].snap.before.pattern is win.document.pattern
 
 
 def test_instruction_columns_fit_and_hold_still_while_a_value_is_stepped(win, qtbot):

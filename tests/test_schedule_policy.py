@@ -115,7 +115,8 @@ def test_the_windows_per_line_view_says_schedule(qtbot):
     """The per-line view (from the run, and from the saved kernel, which keeps the run's notes)
     marks the lines whose counts the YIELD policy decided, and names it in the tooltip."""
     pytest.importorskip("PySide6")
-    from bankexplorer.gui.kernel_lines import LineTree, stats_from_pattern, stats_from_run
+    from bankexplorer.gui.line_tree import LineTree
+    from bankexplorer.sass.line_totals import stats_from_pattern, stats_from_run
     from bankexplorer.sass.to_pattern import kernel_pattern
 
     truth, run = _run("extra20/cas_loop_float_max_u64_min_one_warp")

@@ -180,20 +180,15 @@ def _read_binary(path: str) -> bytes | None:
 
 def _from_binary(data: bytes, path: str, block, block_index, args: dict, arch: str, kernel: str | None,
                  defines: dict) -> Pattern:
-    """One block of a binary's kernel (the binary front end, :mod:`bankexplorer.kernels.binary`)."""
-    from ..kernels.binary import from_binary
-    from ..kernels.fatbin import BinaryError
-    from ..sass.cubin import CubinError
-    from ..sass.decode import DecodeError
-    from ..sass.issue import EmulationError
-    from ..sass.launch import EXTERN_BYTES, LaunchConfig, LaunchError
+    """One block of a binary's kernel (the binary front end, :mod:`bankexplorer.kernels.binary`);
+    ``block`` left out: the block the binary requires or its ``__launch_bounds__``, else (32, 8)."""
+    from ..kernels.service import KernelSource, RunFailed, execute, load
+    from ..sass.launch import EXTERN_BYTES, LaunchConfig
     from ..sass.limits import array_bytes, check_block, check_index
-    from ..sass.run import execute
-    from ..sass.state import MemoryFault
 
     try:
-        k = from_binary(data, kernel, path, arch)
-    except (BinaryError, LaunchError) as e:
+        k = load(KernelSource(binary=data, path=path, arch=arch, kernel=kernel))
+    except RunFailed as e:
         raise ValueError(f"source: {e}") from None
     if block is None:
         block = k.launch.block.value if k.launch.block is not None else DEFAULT_BLOCK
@@ -216,26 +211,29 @@ def _from_binary(data: bytes, path: str, block, block_index, args: dict, arch: s
             raise ValueError(f"args: {key} {e}" if "dtype" in str(e) else f"args: {key} is not an array ({e})") from None
     extern = k.launch.extern_bytes.value if k.launch.extern_bytes is not None else EXTERN_BYTES
     cfg = LaunchConfig(dims, index, tuple(i + 1 for i in index), scalars, arrays, extern)
-    try:
-        run = execute(k, cfg)
-    except LaunchError as e:
-        raise ValueError(f"args: {e}") from None
-    except (EmulationError, MemoryFault, DecodeError, CubinError) as e:
-        raise ValueError(f"source: the kernel cannot be executed: {e}") from None
+    run = _executed(lambda: execute(k, cfg), "args")
     return _run_pattern(run, k.source_text or "", Path(path).stem, cfg, k.path)
+
+
+def _executed(start, launch_arg: str):
+    """``start()``'s run (:mod:`bankexplorer.kernels.service`); its failure as a ``ValueError`` that
+    names the argument at fault (``launch_arg`` for a launch the kernel refuses)."""
+    from ..kernels.service import RunFailed
+
+    try:
+        return start()
+    except RunFailed as e:
+        if e.kind in ("execute", "stopped"):
+            raise ValueError(f"source: the kernel cannot be executed: {e}") from None
+        raise ValueError(f"{launch_arg if e.kind == 'launch' else 'source'}: {e}") from None
 
 
 def _from_cuda_executed(source, path, dims, index, args, arch, defines, optimize: bool = True,
                         kernel: str | None = None) -> Pattern:
     from ..compiler import nvrtc
     from ..cudaimport.device_source import kernel_parameters
-    from ..cudaimport.includes import IncludeError
-    from ..sass.cubin import CubinError
-    from ..sass.decode import DecodeError
-    from ..sass.issue import EmulationError
-    from ..sass.launch import LaunchConfig, LaunchError
-    from ..sass.run import emulate
-    from ..sass.state import MemoryFault
+    from ..kernels.service import KernelSource, run
+    from ..sass.launch import EXTERN_BYTES, LaunchConfig, text_settings
 
     if "__global__" not in source:
         raise ValueError("source: compiling needs a whole kernel (a __global__ function)")
@@ -252,21 +250,13 @@ def _from_cuda_executed(source, path, dims, index, args, arch, defines, optimize
         except (TypeError, ValueError) as e:
             raise ValueError(f"args: {k} {e}" if "dtype" in str(e) else f"args: {k} is not an array ({e})") from None
     params = kernel_parameters(source)
-    from ..sass.launch import EXTERN_BYTES, text_settings
-
     extern = int(text_settings(source).get("extern-size", (EXTERN_BYTES,))[0])  # a '// extern-size: N' comment
     cfg = LaunchConfig(dims, index, tuple(i + 1 for i in index),
                        {k: v for k, v in defines.items() if k in params}, data, extern)
-    try:
-        run = emulate(source, cfg, arch, path=path, defines={k: v for k, v in defines.items() if k not in params},
-                      optimize=optimize, kernel=kernel)
-    except LaunchError as e:
-        raise ValueError(f"source: {e}") from None
-    except IncludeError as e:
-        raise ValueError(f"source: line {e.line}: {e.message}") from None
-    except (EmulationError, MemoryFault, DecodeError, CubinError) as e:
-        raise ValueError(f"source: the kernel cannot be executed: {e}") from None
-    return _run_pattern(run, source, Path(path).stem if path else run.kernel, cfg, path)
+    src = KernelSource(source, None, path, arch, kernel, {k: v for k, v in defines.items() if k not in params},
+                       (), optimize)
+    r = _executed(lambda: run(src, cfg), "source")
+    return _run_pattern(r, source, Path(path).stem if path else r.kernel, cfg, path)
 
 
 def _run_pattern(run, text: str, name: str, cfg, path: str | None) -> Pattern:

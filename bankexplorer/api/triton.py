@@ -2,8 +2,8 @@
 
     pat = bx.from_triton(colsum, args={"X": x, "Y": y, "M": 128}, N=64, BLOCK_M=128, num_warps=8)
 
-``kernel`` is a ``@triton.jit`` function (its file is compiled, in a child process: see README
-"Security"), a ``.py`` file (``function=`` names the kernel) or a cache entry's ``NAME.cubin``.
+``kernel`` is a ``@triton.jit`` function (its file is compiled, in a child process: see
+docs/security.md), a ``.py`` file (``function=`` names the kernel) or a cache entry's ``NAME.cubin``.
 """
 
 from __future__ import annotations

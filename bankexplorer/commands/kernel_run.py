@@ -14,19 +14,17 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Iterator
 
 import numpy as np
 
 from ..compiler.kernel import includes_cutlass
-from ..cudaimport.includes import IncludeError
-from ..sass.cubin import CubinError
-from ..sass.decode import DecodeError
-from ..sass.issue import EmulationError
-from ..sass.launch import EXTERN_BYTES, LaunchConfig, LaunchError, text_settings
+from ..kernels.service import KernelSource, RunFailed, run as run_kernel
+from ..sass.launch import EXTERN_BYTES, LaunchConfig, text_settings
 from ..sass.limits import array_bytes, check_block, check_grid, check_index, parse_number
-from ..sass.run import CompileFailed, Control, KernelRun, SassRow, emulate
-from ..sass.state import MemoryFault
+from ..sass.line_totals import by_line
+from ..sass.run import Control, KernelRun, SassRow
 from ..terminal import EXIT_BAD_INPUT, UsageError, printable
 
 
@@ -201,31 +199,23 @@ def print_report(r: KernelRun, origin: str, where: str, pattern=None, changes=()
     if pattern is not None and pattern.arrays:
         print("arrays: " + ", ".join(f"{a.dtype} {a.name}" + "".join(f"[{d}]" for d in a.dims) for a in pattern.arrays))
     shared = report_rows(r)
-    by_line: dict[int, list] = {}
-    for x in shared:
-        by_line.setdefault(x.line, []).append(x)
+    lines = sorted(by_line(shared), key=lambda ls: ls.line)
     print(f"{'line':>5}  {'shared-memory SASS':<34} {'executed':>9} {'wavefronts':>10} {'ideal':>7} {'excess':>7}")
-    for line in sorted(by_line):
-        xs = by_line[line]
-        ops: dict[str, int] = {}
-        for x in xs:
-            ops[x.opcode] = ops.get(x.opcode, 0) + 1
-        what = ", ".join(f"{n} x {op}" if n > 1 else op for op, n in ops.items())
+    for ls in lines:
+        what = ls.summary()
         what = what if len(what) <= 34 else what[:33] + "…"
-        ex, wf, ideal = (sum(getattr(x, k) for x in xs) for k in ("executed", "wavefronts", "ideal"))
-        flag = (" data" if any(x.data for x in xs) else "") + (" timing" if any(x.timing for x in xs) else "") + \
-            (" schedule" if any(x.schedule for x in xs) else "")
-        print(f"{line:>5}  {what:<34} {ex:>9,} {wf:>10,} {ideal:>7,} {wf - ideal:>7,}{flag}")
+        flag = (" data" if ls.data else "") + (" timing" if ls.timing else "") + (" schedule" if ls.schedule else "")
+        print(f"{ls.line:>5}  {what:<34} {ls.executed:>9,} {ls.wavefronts:>10,} {ls.ideal:>7,} "
+              f"{ls.wavefronts - ls.ideal:>7,}{flag}")
         if show_sass:
-            for x in xs:
+            for x in ls.sass:
                 print(f"{'':>7}{x.sass:<38} {x.executed:>7,} {x.wavefronts:>10,} {x.ideal:>7,}")
     if not shared:
         print("  (no shared-memory instruction executed)")
-    worst = max(by_line.items(), key=lambda kv: (sum(x.wavefronts - x.ideal for x in kv[1]), -kv[0]), default=None)
-    if worst is not None and sum(x.wavefronts - x.ideal for x in worst[1]) > 0:
-        xs = worst[1]
-        top = max(xs, key=lambda x: x.wavefronts - x.ideal)
-        print(f"worst conflict: line {worst[0]} ({sum(x.wavefronts - x.ideal for x in xs):,} excess wavefronts per "
+    worst = min(lines, key=lambda ls: (-(ls.wavefronts - ls.ideal), ls.line), default=None)
+    if worst is not None and worst.wavefronts - worst.ideal > 0:
+        top = max(worst.sass, key=lambda x: x.wavefronts - x.ideal)
+        print(f"worst conflict: line {worst.line} ({worst.wavefronts - worst.ideal:,} excess wavefronts per "
               f"block; {top.sass}: {top.wavefronts:,} for an ideal of {top.ideal:,})")
     else:
         print("no bank conflict")
@@ -327,30 +317,34 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
         raise UsageError(f"{where}: {nvrtc.INSTALL_HINT}")
     cfg, origin, macros = config(args, text)
     path = None if args.file == "-" else args.file
-    kw = dict(path=path, defines=macros, include_dirs=list(args.include_dirs), kernel=args.kernel,
-              budget=args.max_instructions, seconds=args.max_seconds)
+    src = KernelSource(text, None, path, arch, args.kernel, macros, tuple(args.include_dirs), not as_written)
     try:
         with progress_line(where, "the unoptimised build (-G)" if as_written else "one block") as control:
-            r = emulate(text, cfg, arch, optimize=not as_written, control=control, **kw)
-    except CompileFailed as e:
-        from ..compiler.diagnostics import compiler_diagnostics
-
-        for d in compiler_diagnostics(e.log, "error"):
-            print(f"{where}:{d}", file=sys.stderr)
-        print(f"bankexplorer: {where}: the kernel does not compile", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except (EmulationError, LaunchError, MemoryFault, DecodeError, CubinError) as e:
-        print(f"bankexplorer: {where}: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except IncludeError as e:
-        print(f"bankexplorer: {where}:{e.line}: {e.message}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    written = None if as_written else (lambda control: emulate(text, cfg, arch, optimize=False, control=control, **kw))
+            r = run_kernel(src, cfg, args.max_instructions, control, seconds=args.max_seconds)
+    except RunFailed as e:
+        return _failed(e, where)
+    written = None if as_written else \
+        (lambda control: run_kernel(replace(src, optimize=False), cfg, args.max_instructions, control,
+                                    seconds=args.max_seconds))
     if written is not None and includes_cutlass(text):
         written = None  # CuTe's -G build compiles for minutes (3 min for a 60-line tiled MMA)
         r.notes.append((0, "no as-written comparison for a CuTe/CUTLASS kernel: its unoptimised build (-G) takes "
                            "minutes to compile (--as-written runs it alone)"))
     return finish(args, r, text, where, origin, cfg, path, t0, written)
+
+
+def _failed(e: RunFailed, where: str) -> int:
+    """A run that failed, said on stderr as ``where:line:`` (a compile's every message)."""
+    if e.kind == "compile":
+        for d in e.diagnostics:
+            print(f"{where}:{d}", file=sys.stderr)
+        print(f"bankexplorer: {where}: the kernel does not compile", file=sys.stderr)
+    elif e.kind == "include":
+        print(f"bankexplorer: {where}:{e.line}: {e.reason}", file=sys.stderr)
+    else:
+        msg = str(e)
+        print(f"bankexplorer: {msg if msg.startswith(where + ':') else where + ': ' + msg}", file=sys.stderr)
+    return EXIT_BAD_INPUT
 
 
 def finish(args: argparse.Namespace, r: KernelRun, text: str, where: str, origin: str, cfg: LaunchConfig,
@@ -397,7 +391,7 @@ def finish(args: argparse.Namespace, r: KernelRun, text: str, where: str, origin
         try:
             with progress_line(where, "the source as written (-G)") as control:
                 changes = written_vs_compiled(written(control), r)
-        except (EmulationError, LaunchError, MemoryFault, IncludeError, DecodeError, CubinError) as e:
+        except RunFailed as e:
             print(f"{where}: note: no as-written comparison: the unoptimised build (-G) cannot be executed "
                   f"({str(e).splitlines()[0]})", file=sys.stderr)
     print_report(r, origin, where, pat, changes, args.sass, total=time.perf_counter() - t0)
@@ -419,9 +413,7 @@ def binary_config(args: argparse.Namespace, kernel) -> tuple[LaunchConfig, str]:
 
 def run_binary(args: argparse.Namespace, data: bytes, where: str) -> int:
     """Execute one block of a kernel in a binary (a cubin, a fatbin, an executable, a shared library)."""
-    from ..kernels.binary import from_binary
-    from ..kernels.fatbin import BinaryError
-    from ..sass.run import execute
+    from ..kernels.service import execute, load
 
     for flag, given in (("--as-written", getattr(args, "as_written", False)),
                         ("-I", getattr(args, "include_dirs", None))):
@@ -430,14 +422,12 @@ def run_binary(args: argparse.Namespace, data: bytes, where: str) -> int:
     t0 = time.perf_counter()
     arch = args.arch or "sm_90"
     try:
-        kernel = from_binary(data, args.kernel, args.file, arch)
+        kernel = load(KernelSource(binary=data, path=args.file, arch=arch, kernel=args.kernel))
         cfg, origin = binary_config(args, kernel)
         with progress_line(where, "one block") as control:
             r = execute(kernel, cfg, args.max_instructions, control, seconds=args.max_seconds)
-    except (BinaryError, EmulationError, LaunchError, MemoryFault, DecodeError, CubinError) as e:
-        msg = str(e)
-        print(f"bankexplorer: {msg if msg.startswith(where + ':') else where + ': ' + msg}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    except RunFailed as e:
+        return _failed(e, where)
     if kernel.launch.cluster and kernel.launch.cluster != (1, 1, 1):
         r.notes.append((0, f"the kernel runs in clusters of {'x'.join(map(str, kernel.launch.cluster))} blocks; one "
                            f"block is executed"))

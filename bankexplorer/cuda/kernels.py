@@ -187,6 +187,18 @@ def branch_targets(rows: list[dict]) -> list[int | None]:
     return out
 
 
+
+def same_code(measured: list[dict], compiled: list[dict]) -> bool:
+    """Whether the measured rows (Nsight's source page) and the compiled ones (each a ``sass`` text
+    and, for a branch, its ``target``) are the same code: the same instructions in the same order
+    (trailing NOPs aside) with every branch going to the same place. Another compiler release lays
+    the same instructions out otherwise and then reconverges otherwise, so only the same code is
+    compared per instruction."""
+    a, b = [normalize_sass(r["sass"]) for r in measured], [normalize_sass(r["sass"]) for r in compiled]
+    same = (a == b[:len(a)] and all(x == "NOP" for x in b[len(a):])
+            or a[:len(b)] == b and all(x == "NOP" for x in a[len(b):]))
+    return same and all(w is None or w == g.get("target") for w, g in zip(branch_targets(measured), compiled))
+
 @dataclass
 class SassComparison:
     """Measured vs predicted, per SASS instruction where both have the same code."""

@@ -1,8 +1,9 @@
 """The window: wires a Document to its views, editors and menus, and nothing more.
 
 ``run_app(path)`` is what ``bankexplorer`` / ``bankexplorer FILE`` / ``bankexplorer open`` call.
-Other features add their actions to ``MainWindow.menus["tools"]`` (the window exposes
-``document`` and ``menus`` by name) through :func:`register_tool`.
+Other features are the modules of :mod:`.tools`: each adds its actions and docks through the
+window's small interface (:class:`.tools.host.ToolHost`), and the window keeps what each returns
+in :attr:`MainWindow.tools`.
 """
 
 from __future__ import annotations
@@ -44,18 +45,6 @@ LAYOUT_VERSION = 5  # 5: an imported kernel's Source lines is a tab of the Edit 
 #: squeezed past it, at 1366x768 as at 1920x1080, with the Before pane or without
 MIN_VIEW_SIZE = {"tile": (280, 250), "banks": (340, 170), "matrix": (340, 230), "timeline": (360, 230),
                  "summary": (300, 170)}
-
-#: (menu name, callback(window) -> None) added by other features before or after the window opens
-_TOOL_HOOKS: list[Callable[["MainWindow"], None]] = []
-
-
-def register_tool(hook: Callable[["MainWindow"], None]) -> None:
-    """Call ``hook(window)`` for every window (now and later), e.g. to add an action to
-    ``window.menus["tools"]``."""
-    _TOOL_HOOKS.append(hook)
-    for w in MainWindow.instances:
-        hook(w)
-
 
 def is_trace_file(path: str | Path) -> bool:
     """A ``.jsonl`` trace, or a pattern file larger than the editor takes (opened as a trace)."""
@@ -188,7 +177,6 @@ class MainWindow(QMainWindow):
         trace.setObjectName("dock_trace")
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, trace)
         self.docks["trace"] = trace
-        self.add_lazy("trace", trace.content)
         self.splitDockWidget(self.docks["instructions"], trace, Qt.Orientation.Vertical)
         trace.hide()
         self._layout_pending = True
@@ -205,9 +193,9 @@ class MainWindow(QMainWindow):
         self.destroyed.connect(lambda *_: None)
         from .tools import install_all
 
+        #: each tool's object by its module's name (``tools["imported_kernel"]``: the Source lines dock...)
+        self.tools: dict[str, object] = {}
         install_all(self)
-        for hook in list(_TOOL_HOOKS):
-            hook(self)
 
     def _make_trace_panel(self) -> QWidget:
         from .trace_panel import TracePanel
@@ -217,18 +205,10 @@ class MainWindow(QMainWindow):
         panel.loaded.connect(lambda _data: self._give_trace_room())
         return panel
 
-    def add_lazy(self, name: str, make: Callable[[], object]) -> None:
-        """``window.<name>`` is ``make()``, called the first time it is used: a tool whose dock
-        starts hidden builds its contents when someone needs them, not at start-up."""
-        self.__dict__.setdefault("_lazy", {})[name] = make
-
-    def __getattr__(self, name: str):
-        make = self.__dict__.get("_lazy", {}).pop(name, None)
-        if make is None:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        value = make()
-        setattr(self, name, value)
-        return value
+    @property
+    def trace(self):
+        """The big-trace panel (:class:`.trace_panel.TracePanel`), made the first time it is needed."""
+        return self.docks["trace"].content()
 
     def _dock(self, name: str, w: QWidget, area) -> QDockWidget:
         d = QDockWidget(getattr(w, "title", name.title()), self)
@@ -656,7 +636,7 @@ def _screenshot_then_quit(win: MainWindow, path: str, t0: float) -> None:
 
 def _save_screenshot(win: MainWindow, path: str, t0: float) -> None:
     app = QApplication.instance()
-    dlg = getattr(win, "cuda_import", None)
+    dlg = win.tools["cuda_import"].dialog
     if dlg is not None:  # a .cu file opened in Import CUDA: its compiled view, then the picture
         dlg.wait_compiled()
     win.refresh_now(pending_only=True)
@@ -722,14 +702,14 @@ def run_app(path: str | None) -> int:
     win.show()
     collector_on()  # off since the program started (see startup.py)
     before = os.environ.get("BANKEXPLORER_BEFORE")  # screenshots: FILE as the Before of a comparison
-    if before and getattr(win, "compare", None) is not None:
-        win.compare.snap.set(patternfile.load(before))
-        win.compare.show()
+    if before and "snapshot_compare" in win.tools:
+        win.tools["snapshot_compare"].snap.set(patternfile.load(before))
+        win.tools["snapshot_compare"].show()
     if shot:
         QTimer.singleShot(int(os.environ.get("BANKEXPLORER_SCREENSHOT_DELAY_MS", "300")),
                           lambda: _screenshot_then_quit(win, shot, t0))
     rc = app.exec()
-    dlg = getattr(win, "cuda_import", None)
+    dlg = win.tools["cuda_import"].dialog
     if dlg is not None:  # its compile runs on a thread in NVRTC: let it end before Python does
         dlg.wait_compiled()
     # the window goes while Qt is whole: left to the interpreter's exit, its widgets were freed in

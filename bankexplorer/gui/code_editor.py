@@ -10,7 +10,7 @@ from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import QColor, QFontDatabase, QPainter, QTextCharFormat, QTextCursor, QTextFormat
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 
-from .kernel_lines import DATA, TIMING, WORST_BG
+from .line_tree import DATA, TIMING, WORST_BG
 from .palette import SCREEN
 from .scroll_bar import flat_scroll_bars
 

@@ -7,7 +7,7 @@ The code is on the left (line numbers; the worst line red; compile errors underl
 addresses depend on data or on timing marked in the gutter). On the right: the launch (block size,
 block index, grid, architecture, and a row per kernel parameter: a pointer gets a ``.npy`` file,
 "zero-filled" until one is attached; a scalar gets a value), then the per-line view
-(:class:`~bankexplorer.gui.kernel_lines.LineTree`: executed warp instructions, threads, wavefronts
+(:class:`~bankexplorer.gui.line_tree.LineTree`: executed warp instructions, threads, wavefronts
 vs ideal, worst lines first, each line's SASS under it) and the run's notes.
 
 A whole kernel (a ``__global__`` function) goes through :func:`bankexplorer.sass.run.emulate` and
@@ -40,10 +40,11 @@ from ..compiler import nvrtc
 from ..cudaimport.includes import file_beside
 from ..model.pattern import MAX_THREADS
 from ..resources import EXAMPLES
-from .document import Document
+from ..sass.line_totals import LineStat, SassStat, by_line, instruction_lines, stats_from_run
+from .document import Document, KernelLaunch
 from .code_editor import SEVERITY_COLOR, WORST_MARK, CodeEditor, Problem
-from .kernel_lines import LineStat, LineTree, SassStat, instruction_lines, stats_from_run
-from .kernel_runner import KernelRunner, Launch, Outcome, Session, remember
+from .line_tree import LineTree
+from .kernel_runner import KernelRunner, Launch, Outcome
 from .scroll_bar import flat_scroll_bars
 from .screen_fit import dialog_size, work_area
 
@@ -612,9 +613,7 @@ class CudaImportDialog(QDialog):
                                       int((ok & res_.served[rows].any(axis=1)).sum()),
                                       int(res_.served[rows][ok].sum()), int(res_.wavefronts[rows][ok].sum()),
                                       int(res_.ideal[rows][ok].sum()), instruction=k))
-        from .kernel_lines import _by_line
-
-        self.stats = _by_line(stats)
+        self.stats = by_line(stats)
         self.block_origin.setText(f"{'×'.join(map(str, res.pattern.block))} ({res.block_origin})"
                                   if not self.block_edit.text().strip() else "")
         self._show(problem=problem)
@@ -637,8 +636,7 @@ class CudaImportDialog(QDialog):
         diags: list[Problem] = []
         notes: list[tuple[int, str, str]] = []
         if out is not None:
-            diags += [Problem(ln, 1, "error" if msg.startswith(("error", "catastrophic")) else "warning", msg)
-                      for ln, msg in out.problems]
+            diags += [Problem(d.line, d.column, d.severity, d.message) for d in out.problems]
             if out.run is not None:
                 notes += [(ln, "note", msg) for ln, msg in out.run.notes]
                 shown = out.run.printed[:PRINTF_NOTES]
@@ -872,7 +870,8 @@ class CudaImportDialog(QDialog):
             self.status.setText(f"<span style='color:{WORST_MARK.name()}'>Not imported: {where}: {msg}</span>")
             return False
         self.imported_kernel = pat.kernel
-        remember(pat.kernel, Session(dict(out.launch.arrays), out.launch.path, out.launch.extern_bytes))
+        self.document.remember_launch(pat.kernel, KernelLaunch(dict(out.launch.arrays), out.launch.path,
+                                                                out.launch.extern_bytes))
         picked = self.lines.selectedItems()
         line = picked[0].data(0, Qt.ItemDataRole.UserRole)[0] if picked else (self.stats[0].line if self.stats else None)
         ks = [k for k, ln in instruction_lines(pat).items() if ln == line]
@@ -912,9 +911,10 @@ def _esc(s: str) -> str:
 def open_dialog(window: "MainWindow", path: str | None = None) -> CudaImportDialog:
     """Show the dialog (one per window); with ``path``, on that kernel's text (a ``.cu`` file
     opened from the command line, File > Open or a drop)."""
-    dlg = getattr(window, "cuda_import", None)
+    tool = window.tools["cuda_import"]
+    dlg = tool.dialog
     if dlg is None:
-        dlg = window.cuda_import = CudaImportDialog(window.document, window)
+        dlg = tool.dialog = CudaImportDialog(window.document, window)
     if path is not None:
         try:
             dlg.open_path(str(path))

@@ -7,6 +7,7 @@ pattern that does not validate (a rejected edit is reported in :attr:`Document.e
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -40,6 +41,17 @@ class Selection:
     #: the instructions of a source line picked in an imported kernel's per-line view (the lists
     #: mark them all; ``instruction`` is the one the views draw); empty otherwise
     group: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class KernelLaunch:
+    """The launch an imported kernel's pattern came from, beyond what the pattern and its file keep:
+    the attached arrays' bytes, the kernel's file and its dynamic shared size ("Re-run as compiled"
+    runs it again with them)."""
+
+    arrays: dict[str, bytes]
+    path: str | None = None
+    extern_bytes: int | None = None
 
 
 @dataclass(frozen=True)
@@ -118,9 +130,21 @@ class Document(QObject):
         #: problems of the last rejected edit, as (path, message); empty after a good edit
         self.errors: list[tuple[str, str]] = []
         self._executions: list = [None, {}]  # (analysis, {instruction: executions per warp})
+        #: each imported kernel's launch (its pattern's ``KernelSource`` -> :class:`KernelLaunch`),
+        #: for as long as the kernel lives (the pattern, or an undo step that brings it back)
+        self._launches: list[tuple[weakref.ref, KernelLaunch]] = []
         self.analysis = self._analyze(self.pattern)
         if self.analysis is not None:
             self.selection = Selection(instruction=self.analysis.most_expensive())
+
+    def remember_launch(self, kernel, launch: KernelLaunch) -> None:
+        """Keep ``launch`` for ``kernel`` (an imported pattern's ``KernelSource``)."""
+        self._launches = [(r, s) for r, s in self._launches if r() is not None and r() is not kernel]
+        self._launches.append((weakref.ref(kernel), launch))
+
+    def launch_of(self, kernel) -> KernelLaunch | None:
+        """The launch :meth:`remember_launch` kept for ``kernel`` (None: it came from a file)."""
+        return next((s for r, s in self._launches if r() is kernel), None)
 
     def _on_clean_changed(self, clean: bool) -> None:
         self.dirtyChanged.emit(not clean)

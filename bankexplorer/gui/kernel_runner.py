@@ -3,8 +3,8 @@ and "Re-run as compiled".
 
 :class:`Launch` is everything one run needs (text, block, block index, grid, scalar values, the
 bytes of the attached arrays, architecture); :func:`execute` runs it (NVRTC in its child process,
-then the emulator: ``sass.run.emulate`` and ``sass.to_pattern.kernel_pattern``) and never raises:
-a problem is the :class:`Outcome`'s message. :class:`KernelRunner` runs one launch at a time on a
+then the emulator: :func:`bankexplorer.kernels.service.run` and ``sass.to_pattern.kernel_pattern``)
+and never raises: a problem is the :class:`Outcome`'s message. :class:`KernelRunner` runs one launch at a time on a
 worker thread; a launch submitted while one runs stops that one (its result would be stale: a
 kernel stuck in an endless loop must not hold up the next text for minutes) and waits, replacing
 any other waiting one, and each result comes back with its generation, so a caller drops results
@@ -13,17 +13,12 @@ for a text that has changed since.
 
 from __future__ import annotations
 
-import re
 import threading
 import time
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from PySide6.QtCore import QCoreApplication, QElapsedTimer, QEventLoop, QObject, Signal
-
-#: a compile log line: "kernel.cu(7): error: identifier "nope" is undefined"
-_LOG_LINE = re.compile(r"^[^\n(]*\((\d+)\):\s*(error|warning|catastrophic error)\s*:?\s*(.*)$", re.M)
-
 
 @dataclass(frozen=True)
 class Launch:
@@ -56,7 +51,7 @@ class Outcome:
     pattern: object | None = None  # model.pattern.Pattern (None when too large to keep: ``message`` says so)
     message: str = ""  # why there is no run, or why there is no pattern
     stopped: bool = False  # stopped on request (KernelRunner.stop or a newer launch) before it finished
-    problems: list[tuple[int, str]] = field(default_factory=list)  # (line, message) to mark in the code
+    problems: list = field(default_factory=list)  # compiler.diagnostics.Diagnostic: what to mark in the code
     seconds: float = 0.0
 
     @property
@@ -64,19 +59,13 @@ class Outcome:
         return self.run is not None
 
 
-def compile_problems(log: str) -> list[tuple[int, str]]:
-    """(line, message) of each error and warning in a compile log."""
-    return [(int(m.group(1)), f"{m.group(2)}: {m.group(3).strip()}") for m in _LOG_LINE.finditer(log)]
-
-
 def execute(launch: Launch, control=None) -> Outcome:
-    """Compile and execute ``launch`` and make its pattern; every problem becomes the message.
-    ``control`` (a ``sass.run.Control``) lets another thread stop the run and follow it."""
-    from ..compiler.nvrtc import CompilerUnavailable
-    from ..sass.issue import EmulationError
-    from ..sass.launch import LaunchError
-    from ..sass.run import MAX_SECONDS, Stopped, emulate
-    from ..sass.state import MemoryFault
+    """Compile and execute ``launch`` (:func:`bankexplorer.kernels.service.run`) and make its
+    pattern; every problem becomes the message, and those at a line of the text the marks in the
+    code. ``control`` (a ``sass.run.Control``) lets another thread stop the run and follow it."""
+    from ..compiler.diagnostics import Diagnostic
+    from ..kernels.service import KernelSource, RunFailed, run
+    from ..sass.run import MAX_SECONDS
     from ..sass.to_pattern import PatternTooLarge, kernel_pattern
 
     t0 = time.perf_counter()
@@ -85,41 +74,24 @@ def execute(launch: Launch, control=None) -> Outcome:
     try:
         # a run that asks to go on (Control.ask_after) has no time budget of its own: the user decides
         seconds = None if control is not None and control.ask_after else MAX_SECONDS
-        if launch.binary is not None:  # the binary front end: the code as the user built it
-            from ..kernels.binary import from_binary
-            from ..sass.run import execute as execute_block
-
-            run = execute_block(from_binary(launch.binary, None, launch.path, launch.arch), cfg, control=control,
-                                seconds=seconds)
-        else:
-            run = emulate(launch.text, cfg, launch.arch, path=launch.path, control=control, seconds=seconds)
-    except CompilerUnavailable as e:
-        out.message = str(e)
-    except Stopped as e:
-        out.message, out.stopped = str(e), True
-        if e.line:  # where it was: an endless loop's line, marked in the code
-            out.problems = [(e.line, f"warning: {e}")]
-    except LaunchError as e:
-        text = str(e)
-        out.problems = compile_problems(text)
-        # the header a user reads first says what is wrong, not "...does not compile:" and nothing more
-        head = text.split("\n")[0].rstrip(": ")
-        out.message = f"{head}: line {out.problems[0][0]}: {out.problems[0][1]}" if out.problems else text
-    except (EmulationError, MemoryFault) as e:
-        out.message = str(e)
-        m = re.match(r"line (\d+):", str(e))
-        if m:
-            out.problems = [(int(m.group(1)), str(e)[m.end():].strip())]
-    except Exception as e:  # noqa: BLE001 - an include refused, a compiler crash: said, never raised
-        line = getattr(e, "line", None)
-        msg = getattr(e, "message", None) or str(e) or type(e).__name__
-        out.message = f"line {line}: {msg}" if line else msg
-        if line:
-            out.problems = [(int(line), msg)]
+        # a binary: the code as the user built it (``text`` is its source, shown beside it)
+        r = run(KernelSource(launch.text, launch.binary, launch.path, launch.arch), cfg, control=control,
+                seconds=seconds)
+    except RunFailed as e:
+        out.message, out.stopped = str(e), e.kind == "stopped"
+        if e.diagnostics:  # the compiler's messages, each at its line and column, as the editor words them
+            out.problems = [replace(d, message=d.message.removeprefix("compiler ")) for d in e.diagnostics]
+            # the header a user reads first says what is wrong, not "...does not compile:" and nothing more
+            head = out.message.split("\n")[0].rstrip(": ")
+            out.message = f"{head}: line {e.line}: {out.problems[0].message}"
+        elif e.line:  # an endless loop's line, the instruction it could not execute, a refused include
+            out.problems = [Diagnostic(e.line, 1, e.reason, "warning")]
+    except Exception as e:  # noqa: BLE001 - a compiler crash: said, never raised
+        out.message = str(e) or type(e).__name__
     else:
-        out.run = run
+        out.run = r
         try:
-            out.pattern = kernel_pattern(run, launch.text, launch.name, launch.origin, cfg, dict(launch.inputs),
+            out.pattern = kernel_pattern(r, launch.text, launch.name, launch.origin, cfg, dict(launch.inputs),
                                          launch.path)
         except PatternTooLarge as e:
             out.message = str(e)
@@ -232,29 +204,3 @@ class KernelRunner(QObject):
             QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
             time.sleep(0.01)  # the worker needs the interpreter: a spinning loop would take it
         return not self.busy
-
-
-# ---- what an imported kernel was launched with (for "Re-run as compiled") -------------------------
-@dataclass
-class Session:
-    """The launch an imported kernel's pattern came from, beyond what the pattern file keeps: the
-    attached arrays' bytes and the kernel's file."""
-
-    arrays: dict[str, bytes]
-    path: str | None = None
-    extern_bytes: int | None = None
-
-
-_SESSIONS: dict[int, tuple[weakref.ref, Session]] = {}
-
-
-def remember(kernel, session: Session) -> None:
-    """Keep ``session`` for the pattern's ``KernelSource`` (as long as that lives)."""
-    for k in [k for k, (r, _s) in _SESSIONS.items() if r() is None]:
-        del _SESSIONS[k]
-    _SESSIONS[id(kernel)] = (weakref.ref(kernel), session)
-
-
-def session_of(kernel) -> Session | None:
-    hit = _SESSIONS.get(id(kernel))
-    return hit[1] if hit is not None and hit[0]() is kernel else None

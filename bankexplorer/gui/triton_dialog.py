@@ -5,7 +5,7 @@ child process) and executes one program on a worker thread; *Import into window*
 window's pattern (one undoable edit), its Python lines in the Source lines dock.
 
 A ``.py`` file's functions and parameters are read from its syntax tree (``ast``), never by running
-it; the file's Python runs only when *Run* compiles it (README "Security").
+it; the file's Python runs only when *Run* compiles it (docs/security.md).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Nothing in a file is ever executed: expressions stay strings until the whitelist parser of
 :mod:`bankexplorer.model.expr` reads them. The format is described in
-``resources/schema/pattern.schema.json`` and in the README.
+``resources/schema/pattern.schema.json`` and in docs/pattern-files.md.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ would for the given arguments.
 
 Loading the file runs the user's Python (its imports, its top-level code): that happens in a child
 process started in an empty folder, limited to :data:`COMPILE_MEMORY` bytes of address space and
-:data:`COMPILE_SECONDS` seconds, and ended with the command on Ctrl-C (README "Security"). The child
+:data:`COMPILE_SECONDS` seconds, and ended with the command on Ctrl-C (docs/security.md). The child
 specializes the arguments with Triton's own binder (``create_function_from_signature``, what
 ``kernel[grid](...)`` calls): a pointer 16-byte aligned is ``tt.divisibility=16``, an integer
 divisible by 16 likewise, an integer equal to 1 a constant; then ``triton.compile`` with

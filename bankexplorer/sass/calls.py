@@ -135,9 +135,9 @@ def runtime_call(iss) -> bool:
         to = np.broadcast_to(np.asarray(iss.u64(0)), iss.S.shape)[lanes]
         address = next((a for a in FUNCTIONS.values() if lanes.size and bool((to == np.uint64(a)).all())), None)
         if address is None:
-            raise EmulationError(f"line {iss.ins.line}: {iss.ins.text!r} calls a function through its address (a "
-                                 f"function pointer?): only printf and assert are modelled, so this kernel cannot "
-                                 f"be executed")
+            raise EmulationError(f"{iss.ins.text!r} calls a function through its address (a function pointer?): "
+                                 f"only printf and assert are modelled, so this kernel cannot be executed",
+                                 iss.ins.line)
     else:
         return False
     if address is None:
@@ -156,8 +156,8 @@ def call_assertfail(iss, lanes: np.ndarray) -> None:
     text = _string(b, at(4), lane).decode("utf-8", "replace")
     who = f"{lanes.size} thread{'s' if lanes.size != 1 else ''} (the first: threadIdx " + \
         ",".join(str(int(t[lane])) for t in b.tid) + ")"
-    raise EmulationError(f"line {iss.ins.line}: assertion `{text}` failed in {who}: on the GPU the kernel stops "
-                         f"here (device-side assert triggered), so there are no counts to show")
+    raise EmulationError(f"assertion `{text}` failed in {who}: on the GPU the kernel stops here (device-side "
+                         f"assert triggered), so there are no counts to show", iss.ins.line)
 
 
 def call_vprintf(iss, lanes: np.ndarray) -> None:

@@ -21,7 +21,14 @@ MASK32 = 0xFFFFFFFF
 
 
 class EmulationError(RuntimeError):
-    """The run cannot go on: an unknown opcode or operand, a fault, a deadlock, the budget."""
+    """The run cannot go on: an unknown opcode or operand, a fault, a deadlock, the budget.
+    ``line``: the source line of the instruction it stopped on (None: not at one instruction), a
+    field, so the window marks it without reading the text; ``reason`` is the message without it."""
+
+    def __init__(self, reason: str, line: int | None = None):
+        super().__init__(f"line {line}: {reason}" if line else reason)
+        self.reason = reason
+        self.line = line
 
 
 class Issue:

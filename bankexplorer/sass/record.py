@@ -93,7 +93,7 @@ class Recorder:
         idx = self.program.index_of[iss.ins.pc]
         line = iss.ins.line
         if not iss.ins.own_line:  # a header function's code: the line of the user's call, where there is one
-            site = np.where(act, iss.run.sched.site.reshape(-1, WARP)[warps], 0).max(axis=1)
+            site = np.where(act, iss.run.sched.calls.site.reshape(-1, WARP)[warps], 0).max(axis=1)
             line = np.where(site > 0, site, line)
         self._rows.append(idx, warps, code, width, matrices, a, act, taint, line)
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .decode import Program, decode
-from .opcode import BRANCH_OPCODES, opcode_of
+from .opcode import BRANCH_OPCODES, CONTROL_OPCODES, SELF_ADVANCING, SHARED_OPCODES, opcode_of
 from .issue import EmulationError, Issue
 from .kernel import Kernel
 from .launch import (GLOBALS_BUFFER, LaunchConfig, LaunchError, SharedArray, constant_bank0, shared_arrays,
@@ -27,7 +27,7 @@ from .ops import table_for
 from .record import TIMING, Accesses, Recorder
 from .policy import DEFAULT as DEFAULT_SCHEDULE
 from .policy import Schedule, schedule_named
-from .simt import CONTROL, SELF_ADVANCING, Scheduler
+from .simt import Scheduler
 from .state import CONSTANTS_BASE, WARP, Block, Buffer, GlobalMemory
 
 #: warp instructions one run may execute before it stops (a hostile or endless kernel)
@@ -40,7 +40,6 @@ MAX_SECONDS = 20.0
 #: hold: 8 MB a thread in a 1,024-thread block would take 8 GiB
 MAX_LOCAL_BYTES = 512 << 20
 
-_SHARED_BASES = {"LDS", "STS", "ATOMS", "LDSM", "STSM", "HGMMA"}
 
 
 class BudgetExceeded(EmulationError):
@@ -314,12 +313,12 @@ class Run:
         """Per instruction, what its issues need, looked up once (not on every issue): the
         instruction, its semantics (None: not modelled), whether it is control flow (its semantics
         are :mod:`.simt`'s, which reads where the issuing groups are), whether its threads move on
-        themselves (:data:`.simt.SELF_ADVANCING`), and whether it is a guarded branch whose
+        themselves (:data:`.opcode.SELF_ADVANCING`), and whether it is a guarded branch whose
         predicate's data taint is noted (:attr:`data_branches`)."""
         steps = []
         for ins in self.program.instructions:
             base = ins.base
-            steps.append((ins, self.table.get(base), base in CONTROL or base in SELF_ADVANCING,
+            steps.append((ins, self.table.get(base), base in CONTROL_OPCODES or base in SELF_ADVANCING,
                           base in SELF_ADVANCING,
                           base in ("BRA", "BREAK") and ins.guard is not None and not ins.guard.true))
         return steps
@@ -347,8 +346,8 @@ class Run:
                     k = index_of[pc]
                     ins, fn, control, self_advancing, guarded_branch = steps[k]
                     if fn is None:
-                        raise EmulationError(f"line {ins.line}: the SASS instruction {ins.text!r} ({ins.base}) is "
-                                             f"not modelled, so this kernel cannot be executed")
+                        raise EmulationError(f"the SASS instruction {ins.text!r} ({ins.base}) is not modelled, so "
+                                             f"this kernel cannot be executed", ins.line)
                     if control and pending:
                         sched.moved_on(start, pending)
                         pending = 0
@@ -362,7 +361,7 @@ class Run:
                     except EmulationError:
                         raise
                     except (LookupError, ValueError, TypeError, AttributeError) as e:
-                        raise EmulationError(f"line {ins.line}: cannot execute {ins.text!r}: {e}") from None
+                        raise EmulationError(f"cannot execute {ins.text!r}: {e}", ins.line) from None
                     if guarded_branch:
                         t = np.bitwise_or.reduce(np.where(S, self.block.PTT[ins.guard.index] if not ins.guard.uniform
                                                           else self.block.UPT[ins.guard.index][self.block.warp_of], 0))
@@ -517,7 +516,7 @@ def summarize(p: Prepared, run: Run, cfg: LaunchConfig, policies: Schedule) -> K
     for i, ins in enumerate(program.instructions):
         if ins.pc in run.sched.decided:
             rows[i].schedule = tuple(sorted(run.sched.decided[ins.pc]))
-    shared_idx = {i for i, ins in enumerate(program.instructions) if ins.base in _SHARED_BASES}
+    shared_idx = {i for i, ins in enumerate(program.instructions) if ins.base in SHARED_OPCODES}
     for i in shared_idx:
         rows[i].wavefronts, rows[i].ideal = 0, 0
     if acc.index.size:

@@ -23,7 +23,7 @@ because a running group reaches the pc of a waiting one:
 * ``EXIT`` ends threads; barriers stop waiting for them.
 * ``CALL`` / ``RET``: a call jumps (the return address is in a register the code set); each thread
   also keeps the user's line it called from, so that a header function's accesses (code built
-  without inlining, -G, calls ``atomicAdd``'s body) count on the line that called it (:attr:`Scheduler.site`).
+  without inlining, -G, calls ``atomicAdd``'s body) count on the line that called it (:attr:`CallSites.site`).
 
 Within a warp the running group goes on until it waits or ends. Where a branch splits it, the part
 with fewer threads runs first (on a tie the fall-through part) and the other waits. When the running
@@ -52,10 +52,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .calls import runtime_call
 from .issue import EmulationError, Issue
 from .policy import DEFAULT, STARVATION_THRESHOLDS, Schedule
-from .operands import Barrier, Imm, Label, Pred, Reg
+from .opcode import MEMORY_PREFIXES, WRITE_OPCODES
 from .state import WARP
 
 #: issues a group runs in a row before the other groups of its warp get a turn (the default schedule's;
@@ -91,11 +90,7 @@ MAX_CALL_DEPTH = 64  #: calls a thread may nest (the hardware's stack is small t
 # KMP 716, a decision tree 169, a bucket sort 166: every count exact) and changes no other.
 
 
-#: opcodes (their first part) that access memory: a group that issued one since its split lets its
-#: sibling merge (:meth:`.policy.Reconvergence.merge`)
-MEMORY = ("LD", "ST", "ATOM", "RED")
 FULL = 0xFFFFFFFF
-WRITES = frozenset({"STS", "ST", "ATOMS", "ATOM", "RED", "STSM"})
 
 
 class Group:
@@ -125,6 +120,52 @@ def _lanes(bits: np.ndarray) -> np.ndarray:
     return np.unpackbits(np.ascontiguousarray(bits, "<u4").view(np.uint8), bitorder="little").astype(bool)
 
 
+class BlockBarriers:
+    """The block barriers' state (``BAR``, and the epoch Hopper's transaction barriers also end):
+    per barrier id the thread count it waits for and the threads that arrived without waiting, a
+    reduction being gathered (``BAR.RED``) and its result (``B2R`` reads it), and how many barriers
+    have completed: what one warp wrote before one is ordered before what another reads after it
+    (the race checks compare epochs, :mod:`.ops.memory`). Which threads wait where is the
+    scheduler's (:attr:`Scheduler.waiting`)."""
+
+    def __init__(self, lanes: int):
+        self.count: dict[int, int] = {}
+        self.arrived: dict[int, int] = {}
+        self.reduce: dict[int, tuple[str, np.ndarray]] = {}
+        self.result = np.zeros(lanes, np.uint32)
+        self.epoch = 0
+
+
+class CallSites:
+    """Per thread, the user's line of the innermost call made from the user's code (0: none) and the
+    lines of the calls it is nested in: an access in a header function (``atomicAdd``'s body under
+    -G, a function not inlined) counts on the user's line that called it (:mod:`.record`)."""
+
+    def __init__(self, lanes: int):
+        self.site = np.zeros(lanes, np.int64)
+        self.depth = np.zeros(lanes, np.int64)
+        self.sites = np.zeros((0, lanes), np.int64)
+
+    def enter(self, lanes: np.ndarray, line: int | None, text: str) -> None:
+        """Threads ``lanes`` call a function from ``line`` (None or 0: a call inside a header's code,
+        whose site stays the caller's)."""
+        d = self.depth[lanes]
+        if lanes.size and int(d.max()) >= MAX_CALL_DEPTH:
+            raise EmulationError(f"{text!r}: calls nest deeper than {MAX_CALL_DEPTH} (endless recursion?)")
+        if lanes.size and int(d.max()) >= self.sites.shape[0]:
+            self.sites = np.vstack([self.sites, np.zeros((1, self.sites.shape[1]), np.int64)])
+        self.sites[d, lanes] = self.site[lanes]
+        self.depth[lanes] = d + 1
+        if line:
+            self.site[lanes] = line
+
+    def leave(self, on: np.ndarray) -> None:
+        """The threads ``on`` (a lane mask) return: those inside a call get their caller's site back."""
+        lanes = np.flatnonzero(on & (self.depth > 0))
+        self.depth[lanes] -= 1
+        self.site[lanes] = self.sites[self.depth[lanes], lanes]
+
+
 class Scheduler:
     """Each warp's groups (the first one runs, the others wait their turn), waiting groups, and
     the rules that release them."""
@@ -149,11 +190,7 @@ class Scheduler:
         # waiting groups: (kind, pc) -> {warp: bits}; kind "BSYNC", "WARPSYNC" or ("BAR", id)
         self.waiting: dict[tuple, dict[int, int]] = {}
         self.wait_masks: dict[tuple, np.ndarray] = {}  # WARPSYNC: each held lane's mask (warps x 32)
-        self.bar_count: dict[int, int] = {}
-        self.bar_arrived: dict[int, int] = {}
-        self.reduce: dict[int, tuple[str, np.ndarray]] = {}
-        self.bar_result = np.zeros(b.lanes, np.uint32)
-        self.epoch = 0  # completed block barriers (for race detection)
+        self.bars = BlockBarriers(b.lanes)
         self.chosen: list[Group] = []
         self.alone = False
         # per warp: its first group goes on from the group that issued last (else the warp switches);
@@ -164,14 +201,10 @@ class Scheduler:
         self.yielded = np.zeros(b.lanes, bool)  # threads that issued YIELD since they last passed a BSYNC
         # per warp: a group set aside after STARVATION issues (its lanes, where it was), until it runs again
         self.spinning: list[tuple | None] = [None] * self.W
-        self.memory_pcs = {ins.pc for ins in run.program.instructions if ins.base.startswith(MEMORY)}
+        self.memory_pcs = {ins.pc for ins in run.program.instructions if ins.base.startswith(MEMORY_PREFIXES)}
         # stores and atomics a spinning thread of the same warp could be waiting for (shared or generic)
-        self.write_pcs = {ins.pc for ins in run.program.instructions if ins.base in WRITES}
-        # per thread: the user's line of the innermost call made from the user's code (0: none), and
-        # the lines of the calls it is nested in
-        self.site = np.zeros(b.lanes, np.int64)
-        self.depth = np.zeros(b.lanes, np.int64)
-        self.sites = np.zeros((0, b.lanes), np.int64)
+        self.write_pcs = {ins.pc for ins in run.program.instructions if ins.base in WRITE_OPCODES}
+        self.calls = CallSites(b.lanes)
 
     def _check_pc(self, pc: int) -> None:
         if pc not in self.run.program.index_of:
@@ -491,7 +524,7 @@ class Scheduler:
         """A transaction barrier's phase completed: release the threads waiting on it. What was
         written before it (the bulk copy's bytes, the arrivals' stores) is ordered before what they
         read after it, as after a block barrier."""
-        self.epoch += 1
+        self.bars.epoch += 1
         for key in [k for k in self.waiting if k[0] == "MBAR" and k[2] == addr]:
             self._release(key)
 
@@ -529,17 +562,18 @@ class Scheduler:
         if count and (count % WARP or count > b.lanes):
             raise EmulationError(f"{iss.ins.text!r}: a barrier's thread count must be a multiple of 32 and at most "
                                  f"the block's threads (got {count})")
-        self.bar_count[bar] = count
+        bars = self.bars
+        bars.count[bar] = count
         # a warp arrives when some thread of it has the guard true
         arriving = {int(w) for w in np.flatnonzero(iss.on.reshape(-1, WARP).any(axis=1))}
         if not wait:
-            self.bar_arrived[bar] = self.bar_arrived.get(bar, 0) + WARP * len(arriving)
+            bars.arrived[bar] = bars.arrived.get(bar, 0) + WARP * len(arriving)
             self.advance(iss.ins.pc, iss)
         else:
             if red is not None:
                 op, vals = red
-                prev = self.reduce.get(bar)
-                self.reduce[bar] = (op, vals.copy() if prev is None else prev[1] | vals)
+                prev = bars.reduce.get(bar)
+                bars.reduce[bar] = (op, vals.copy() if prev is None else prev[1] | vals)
             self.advance(iss.ins.pc, iss, hold=("BAR", bar, iss.ins.pc), only=arriving)
         self._check_bar(bar)
 
@@ -551,248 +585,23 @@ class Scheduler:
         for k in keys:
             for w, bits in self.waiting[k].items():
                 held[w] |= bits
-        count = self.bar_count.get(bar, 0)
+        bars = self.bars
+        count = bars.count.get(bar, 0)
         if count:
-            done = int((held != 0).sum()) * WARP + self.bar_arrived.get(bar, 0) >= count
+            done = int((held != 0).sum()) * WARP + bars.arrived.get(bar, 0) >= count
         else:
             done = not (self.alive & ~held).any()
         if not done:
             return
-        if bar in self.reduce:
-            op, vals = self.reduce.pop(bar)
+        if bar in bars.reduce:
+            op, vals = bars.reduce.pop(bar)
             lanes = _lanes(held.astype("<u4"))
             v = vals[lanes]
             res = {"POPC": int(v.sum()), "AND": int(v.all()), "OR": int(v.any())}[op]
-            self.bar_result[lanes] = res
-        self.bar_arrived[bar] = 0
-        self.epoch += 1
+            bars.result[lanes] = res
+        bars.arrived[bar] = 0
+        bars.epoch += 1
         for k in keys:
             for w, bits in self.waiting.pop(k).items():
                 if bits & int(self.alive[w]):
                     self._add(Group(w, bits & int(self.alive[w]), k[2] + 16), first=True)
-
-
-# ---------------------------------------------------------------------- control-flow opcodes
-def _target(iss: Issue) -> int:
-    for o in iss.ins.operands:
-        if isinstance(o, Label):
-            if o.target is None:
-                raise EmulationError(f"{iss.ins.text!r}: the branch target {o.name} is not in the kernel's code")
-            return o.target
-    raise EmulationError(f"{iss.ins.text!r}: no branch target")
-
-
-def _mask_operand(iss: Issue, i: int) -> np.ndarray:
-    return np.broadcast_to(np.asarray(iss.raw(i)).astype(np.int64), iss.S.shape)
-
-
-def op_bra(iss: Issue) -> None:
-    ins = iss.ins
-    taken = iss.on
-    first = ins.operands[0] if ins.operands else None
-    if "DIV" in ins.mods:
-        # taken when the group is not every living thread of the mask (the warp is diverged); a
-        # guard true in only some of the group's threads sends the whole group (measured: the
-        # fast path after ``@!P1 BRA.DIV`` ran by no thread when P1 differed between lanes)
-        want = _mask_operand(iss, 0).reshape(-1, WARP)
-        sched = iss.run.sched
-        alive = np.repeat(sched.alive, WARP).reshape(-1, WARP)
-        here = np.repeat(_lane_bits(iss.on).astype(np.int64), WARP).reshape(-1, WARP)
-        some = np.repeat(iss.on.reshape(-1, WARP).any(axis=1), WARP)
-        taken = iss.S & some & ((want & alive & ~here) != 0).reshape(-1)
-    elif isinstance(first, Pred):
-        taken = taken & iss.pred(first)
-    target = _target(iss)
-    if target == ins.pc and taken.any():  # nothing runs between two issues of it: no way out
-        raise EmulationError(f"line {ins.line}: {ins.text!r} branches to itself, so the threads that take it "
-                             f"never finish (an endless loop: on the GPU the kernel would hang)")
-    iss.jump(taken, target)
-
-
-def op_exit(iss: Issue) -> None:
-    iss.exit(iss.on)
-
-
-def op_bssy(iss: Issue) -> None:
-    x = iss.ins.operands[0].index
-    B = iss.b.B[x]
-    warps = np.repeat(iss.S.reshape(-1, WARP).any(axis=1), WARP)
-    B[warps] = iss.on[warps]
-
-
-def op_bmov(iss: Issue) -> None:
-    """``BMOV.32.CLEAR Rd, Bn``: a convergence barrier's members (the warp's lane mask) into a
-    register, the barrier emptied; ``BMOV.32 Bn, Rs``: the members back (a function built with -G
-    keeps its caller's barrier this way across its own)."""
-    ops = iss.ins.operands
-    b = iss.b
-    warps = np.repeat(iss.on.reshape(-1, WARP).any(axis=1), WARP)
-    if isinstance(ops[0], Barrier):
-        v = np.broadcast_to(np.asarray(iss.u(1), np.uint32), iss.S.shape)
-        # the warp's mask as its first issuing lane holds it
-        _w, first = b.first_lanes(iss.on)
-        per_warp = np.zeros(b.warps, np.uint32)
-        per_warp[_w] = v[first]
-        bits = (np.repeat(per_warp, WARP) >> b.lane_id) & 1
-        b.B[ops[0].index][warps] = bits[warps].astype(bool)
-        return
-    if not isinstance(ops[1], Barrier):
-        raise EmulationError(f"{iss.ins.text!r}: BMOV moves a convergence barrier")
-    x = ops[1].index
-    iss.set(0, np.repeat(_lane_bits(b.B[x]), WARP).astype(np.uint32))
-    if "CLEAR" in iss.ins.mods:
-        b.B[x][warps] = False
-
-
-def op_yield(iss: Issue) -> None:
-    iss.run.sched.yield_(iss)
-
-
-def op_bsync(iss: Issue) -> None:
-    iss.run.sched.bsync(iss)
-
-
-def op_break(iss: Issue) -> None:
-    x = iss.ins.operands[-1].index if iss.ins.operands else 0
-    first = iss.ins.operands[0]
-    on = iss.on & iss.pred(first) if isinstance(first, Pred) else iss.on
-    iss.b.B[x] &= ~on
-    iss.run.sched.advance(iss.ins.pc, iss)
-    iss.run.sched.break_()
-
-
-def op_warpsync(iss: Issue) -> None:
-    if "ALL" in iss.ins.mods or not iss.ins.operands or isinstance(iss.ins.operands[0], Label):
-        want = np.full(iss.S.shape, FULL, np.int64)
-    else:
-        want = _mask_operand(iss, 0)
-    # COLLECTIVE (the divergent fallback of a warp-wide op on a mask that differs between lanes):
-    # as EXCLUSIVE, one group per mask (measured: a MATCH.ALL inside it issued once per mask)
-    iss.run.sched.warpsync(iss, np.where(iss.S, want, 0), iss.ins.has("EXCLUSIVE", "COLLECTIVE"))
-
-
-def op_nop(iss: Issue) -> None:
-    """Instructions with no effect on what is modelled (scheduling hints)."""
-
-
-def op_lepc(iss: Issue) -> None:
-    """``LEPC Rd, label``: the label's address into Rd:Rd+1 (a call's return address)."""
-    iss.set64(0, np.uint64(_target(iss)))
-
-
-def op_call(iss: Issue) -> None:
-    if runtime_call(iss):  # printf, assert: the device runtime's functions (sass/calls.py)
-        return
-    sched = iss.run.sched
-    lanes = np.flatnonzero(iss.on)
-    d = sched.depth[lanes]
-    if lanes.size and int(d.max()) >= MAX_CALL_DEPTH:
-        raise EmulationError(f"{iss.ins.text!r}: calls nest deeper than {MAX_CALL_DEPTH} (endless recursion?)")
-    if lanes.size and int(d.max()) >= sched.sites.shape[0]:
-        sched.sites = np.vstack([sched.sites, np.zeros((1, sched.sites.shape[1]), np.int64)])
-    sched.sites[d, lanes] = sched.site[lanes]
-    sched.depth[lanes] = d + 1
-    if iss.ins.own_line and iss.ins.line:
-        sched.site[lanes] = iss.ins.line
-    iss.jump(iss.on, _target(iss))
-
-
-def op_brx(iss: Issue) -> None:
-    """``BRX Ra, imm``: an indirect branch (a switch's jump table): to pc + 16 + Ra + imm, per lane."""
-    to = np.broadcast_to(np.asarray(iss.u(0)).astype(np.int64), iss.S.shape) + int(iss.raw(1)) + iss.ins.pc + 16
-    to = to & 0xFFFFFFFF
-    for pc in np.unique(to[iss.on]):
-        iss.jump(iss.on & (to == pc), int(pc))
-
-
-def op_ret(iss: Issue) -> None:
-    reg = iss.ins.operands[0]
-    if not isinstance(reg, Reg):
-        raise EmulationError(f"{iss.ins.text!r}: the return address is not in a register")
-    to = np.broadcast_to(np.asarray(iss.bits(reg)), iss.S.shape)
-    if len(iss.ins.operands) > 1 and isinstance(iss.ins.operands[1], Imm):  # RET.ABS R20 0x0: plus an offset
-        to = to + np.int64(iss.ins.operands[1].value)
-    sched = iss.run.sched
-    lanes = np.flatnonzero(iss.on & (sched.depth > 0))
-    sched.depth[lanes] -= 1
-    sched.site[lanes] = sched.sites[sched.depth[lanes], lanes]
-    for pc in np.unique(to[iss.on]):
-        iss.jump(iss.on & (to == pc), int(pc))
-
-
-def op_bar(iss: Issue) -> None:
-    ins = iss.ins
-    ops = ins.operands
-    if not iss.on.any():  # predicated off: no arrival
-        iss.run.sched.advance(ins.pc, iss)
-        return
-    count, red, bar, rest = 0, None, 0, list(enumerate(ops))
-    if "SYNCALL" not in ins.mods and ops:
-        v = np.asarray(iss.raw(0))
-        bar = int(v) if v.ndim == 0 else int(v[iss.S].max(initial=0))
-        rest = rest[1:]
-    for i, o in rest:
-        if isinstance(o, Pred):
-            red = o
-        elif isinstance(o, Imm | Reg):
-            v = np.asarray(iss.raw(i))
-            count = int(v.max()) if v.ndim == 0 else int(v[iss.on].max(initial=0))
-    sched = iss.run.sched
-    if "RED" in ins.mods:
-        op = next(m for m in ins.mods if m in ("POPC", "AND", "OR"))
-        vals = np.broadcast_to(iss.pred(red) if red is not None else True, iss.S.shape) & iss.on
-        sched.arrive(iss, bar, count, True, (op, vals))
-    elif "ARV" in ins.mods:
-        sched.arrive(iss, bar, count, False)
-    else:
-        sched.arrive(iss, bar, count, True)
-
-
-def op_syncs(iss: Issue) -> None:
-    """Hopper's transaction barriers (:mod:`.ops.mbarrier`): init and arrive go on; a try-wait
-    holds its threads until their phase completes."""
-    from .ops import mbarrier
-
-    mods = iss.ins.mods
-    sched = iss.run.sched
-    if "PHASECHK" in mods:
-        if "TRYWAIT" not in mods and "TEST" not in mods:
-            raise EmulationError(f"{iss.ins.text!r}: this barrier check is not modelled")
-        sched.mbarrier_wait(iss)
-        return
-    if "EXCH" in mods:
-        mbarrier.init(iss)
-    elif "ARRIVE" in mods:
-        if mbarrier.arrive(iss):
-            addr = mbarrier.find(iss, 1)[0]
-            sched.advance(iss.ins.pc, iss)
-            sched.mbarrier_completed(addr)
-            return
-    else:
-        raise EmulationError(f"{iss.ins.text!r}: this SYNCS form is not modelled")
-    sched.advance(iss.ins.pc, iss)
-
-
-def op_b2r(iss: Issue) -> None:
-    res = iss.run.sched.bar_result
-    for i, o in enumerate(iss.ins.operands):
-        if isinstance(o, Pred):
-            iss.setp(i, res != 0)
-        elif isinstance(o, Reg):
-            iss.set(i, res)
-
-
-def op_trap(iss: Issue) -> None:
-    if iss.on.any():
-        raise EmulationError(f"line {iss.ins.line}: the kernel traps (an assert or __trap()) at {iss.ins.text!r}")
-
-
-#: opcodes whose semantics move the issuing threads on themselves (waits, barriers)
-SELF_ADVANCING = {"BAR", "BSYNC", "WARPSYNC", "BREAK", "SYNCS", "YIELD"}
-
-CONTROL = {
-    "BRA": op_bra, "JMP": op_bra, "EXIT": op_exit, "BSSY": op_bssy, "BSYNC": op_bsync, "BREAK": op_break,
-    "WARPSYNC": op_warpsync, "ENDCOLLECTIVE": op_nop, "CALL": op_call, "LEPC": op_lepc, "RET": op_ret, "BAR": op_bar, "BRX": op_brx,
-    "JMX": op_brx,
-    "B2R": op_b2r, "BMOV": op_bmov, "SYNCS": op_syncs, "YIELD": op_yield, "NANOSLEEP": op_nop, "BPT": op_trap, "KILL": op_exit,
-}

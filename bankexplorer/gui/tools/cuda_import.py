@@ -10,6 +10,15 @@ from PySide6.QtGui import QAction, QKeySequence
 if TYPE_CHECKING:
     from ..app import MainWindow
     from ..cuda_dialog import CudaImportDialog
+    from .host import ToolHost
+
+
+class CudaImportTool:
+    """The menu action and the window's one dialog (None until first opened)."""
+
+    def __init__(self, action: QAction):
+        self.action = action
+        self.dialog: "CudaImportDialog | None" = None
 
 
 def open_dialog(window: "MainWindow", path: str | None = None) -> "CudaImportDialog":
@@ -18,12 +27,11 @@ def open_dialog(window: "MainWindow", path: str | None = None) -> "CudaImportDia
     return open_(window, path)
 
 
-def install(window: "MainWindow") -> None:
+def install(window: "ToolHost") -> CudaImportTool:
     a = QAction("Import &CUDA…", window)
     a.setShortcut(QKeySequence("Ctrl+Shift+I"))
     a.setStatusTip("Paste or open a kernel: it is compiled and one block executed; see its bank conflicts per "
                    "line and import it")
     a.triggered.connect(lambda: open_dialog(window))
     window.menus["tools"].addAction(a)
-    window.cuda_import_action = a
-    window.cuda_import = None
+    return CudaImportTool(a)

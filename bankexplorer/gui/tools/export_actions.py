@@ -26,6 +26,7 @@ from ...model.errors import BankExplorerError
 if TYPE_CHECKING:
     from ...export.scene import Scene
     from ..app import MainWindow
+    from .host import ToolHost
 
 VIEW_LABELS = {"figure": "Figure (tile + matrix + timeline + numbers)", "tile": "Tile layout",
                "banks": "Physical banks", "matrix": "Lanes → banks matrix", "timeline": "Timeline"}
@@ -171,7 +172,7 @@ def export_dialog(window: "MainWindow", view: str = "figure") -> None:
     window.statusBar().showMessage(f"Exported {Path(path).name} ({n:,} bytes)", 5000)
 
 
-def install(window: "MainWindow") -> None:
+def install(window: "ToolHost") -> None:
     file_menu: QMenu = window.menus["file"]
     quit_action = next((a for a in file_menu.actions() if a.text().replace("&", "") == "Quit"), None)
     menu = QMenu("E&xport", window)

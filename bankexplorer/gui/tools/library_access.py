@@ -11,17 +11,25 @@ from PySide6.QtWidgets import QToolButton
 from ..layout_editors import AccessMenu
 
 if TYPE_CHECKING:
-    from ..app import MainWindow
+    from .host import ToolHost
 
 
-def install(window: "MainWindow") -> None:
-    editor = getattr(window, "editor", None)
+class LibraryAccessTool:
+    """The menu, and its button beside the instruction editor's (None where the editor has no row)."""
+
+    def __init__(self, menu: AccessMenu, button: QToolButton | None):
+        self.menu = menu
+        self.button = button
+
+
+def install(window: "ToolHost") -> LibraryAccessTool:
+    editor = window.editor
     pick = getattr(editor, "array_pick", None)
     menu = AccessMenu(window.document, (lambda: pick.currentIndex()) if pick is not None else None, window)
     menu.setTitle("Add &library access")
     menu.message.connect(lambda m: window.statusBar().showMessage(m, 10000))
     window.menus["tools"].addMenu(menu)
-    window.access_menu = menu
+    b = None
     anchor = getattr(editor, "add_btn", None)  # the Duplicate button's row, when the panel has one
     if anchor is not None and anchor.parentWidget() is not None and anchor.parentWidget().layout() is not None:
         b = QToolButton()
@@ -31,4 +39,4 @@ def install(window: "MainWindow") -> None:
         b.setPopupMode(QToolButton.InstantPopup)
         b.setMenu(menu)
         anchor.parentWidget().layout().addWidget(b)
-        window.access_button = b
+    return LibraryAccessTool(menu, b)

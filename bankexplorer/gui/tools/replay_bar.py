@@ -13,6 +13,7 @@ from ..replay import SPEEDS, ReplayController
 
 if TYPE_CHECKING:
     from ..app import MainWindow
+    from .host import ToolHost
 
 
 class ReplayBar(QToolBar):
@@ -83,11 +84,11 @@ class ReplayBar(QToolBar):
             self._said = ""
 
 
-def install(win: "MainWindow") -> None:
+def install(win: "ToolHost") -> "ReplayBar":
     """The bar goes on top of the Timeline dock (the replay's cursor moves there), so the tile in
-    the middle keeps its size; its keys work anywhere in the window."""
-    win.replay_bar = bar = ReplayBar(win)
-    win.replay = bar.ctl
+    the middle keeps its size; its keys work anywhere in the window. The tool is the bar (its
+    controller: ``.ctl``)."""
+    bar = ReplayBar(win)
     bar.setIconSize(bar.iconSize() * 0.8)
     dock = win.docks["timeline"]
     box = QWidget()
@@ -107,6 +108,7 @@ def install(win: "MainWindow") -> None:
         a.setStatusTip("The selected instruction served wavefront by wavefront: GIF, animated PNG or WebP")
         a.triggered.connect(lambda: export_replay_dialog(win))
         exp.insertAction(exp.actions()[2] if len(exp.actions()) > 2 else None, a)
+    return bar
 
 
 def export_replay_dialog(win: "MainWindow", path: str | None = None, scale: int = 2) -> int | None:

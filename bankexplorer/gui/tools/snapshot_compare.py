@@ -17,6 +17,7 @@ from ..compare import BeforePane, Snapshot
 
 if TYPE_CHECKING:
     from ..app import MainWindow
+    from .host import ToolHost
 
 
 class CompareTool:
@@ -152,8 +153,8 @@ class CompareTool:
         return n
 
 
-def install(win: "MainWindow") -> None:
-    tool = win.compare = CompareTool(win)
+def install(win: "ToolHost") -> "CompareTool":
+    tool = CompareTool(win)
     menu = win.menus["tools"].addMenu("&Compare")
     win.menus["compare"] = menu
     a = QAction("Set as &Before", win)
@@ -173,6 +174,7 @@ def install(win: "MainWindow") -> None:
         a.setStatusTip("The snapshot (before) and the pattern now (after) side by side, PNG or SVG")
         a.triggered.connect(lambda: tool.export())
         exp.insertAction(exp.actions()[2] if len(exp.actions()) > 2 else None, a)
-    dock = getattr(win, "advisor_dock", None)
-    if dock is not None:  # the advisor's Compare opens its candidate here, once its panel is made
-        dock.when_built(lambda panel: panel.compareRequested.connect(tool.compare_with))
+    advisor = win.tools.get("advisor")
+    if advisor is not None:  # the advisor's Compare opens its candidate here, once its panel is made
+        advisor.dock.when_built(lambda panel: panel.compareRequested.connect(tool.compare_with))
+    return tool

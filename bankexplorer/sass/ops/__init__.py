@@ -1,11 +1,12 @@
 """What each opcode does: one small function per opcode, registered in a table by family.
 
 A function takes an :class:`~bankexplorer.sass.issue.Issue` and reads and writes operands through
-it; control flow lives in :mod:`bankexplorer.sass.simt`, never here. The table for an architecture
+it. Control-flow opcodes (:mod:`.control`) are registered the same way and hand their decision to
+the scheduler (:mod:`bankexplorer.sass.simt`); which opcodes are which is in :mod:`..opcode`. The table for an architecture
 is the sm_90 table with that architecture's differences applied (:func:`table_for`), as an
 emulator adds an instruction-set revision.
 
-Families: :mod:`.integer` (IADD3, IMAD, LEA, SHF, LOP3, ISETP...), :mod:`.floating` (FADD, FFMA,
+Families: :mod:`.control` (BRA, BSSY, BSYNC, BAR, CALL, RET, EXIT, WARPSYNC...), :mod:`.integer` (IADD3, IMAD, LEA, SHF, LOP3, ISETP...), :mod:`.floating` (FADD, FFMA,
 FSETP, MUFU, conversions, doubles), :mod:`.half` (HADD2, HFMA2...), :mod:`.tensor` (HMMA), :mod:`.predicate`
 (PLOP3, P2R, R2P), :mod:`.warpgroup` (HGMMA), :mod:`.move` (MOV, S2R, LDC, SEL, PRMT, no-ops), :mod:`.memory` (LDS, STS,
 ATOMS, LDSM, LDG, STG, ATOM, LDL...), :mod:`.mbarrier` (Hopper's transaction barriers and bulk
@@ -44,11 +45,9 @@ def op(*names: str):
 
 
 def table_for(arch: str) -> dict[str, Semantics]:
-    from . import floating, half, integer, mbarrier, memory, move, predicate, tensor, warp, warpgroup  # noqa: F401 - they register
-    from ..simt import CONTROL
+    from . import control, floating, half, integer, mbarrier, memory, move, predicate, tensor, warp, warpgroup  # noqa: F401 - they register
 
     table = dict(SM90)
-    table.update(CONTROL)
     for name, same_as in DELTAS.get(arch, {}).items():
         if same_as is None:
             table.pop(name, None)

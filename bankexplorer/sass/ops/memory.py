@@ -139,7 +139,7 @@ class _SharedSpace(_Space):
         self.data, self.taint, self.iss = b.shared, b.shared_taint, iss
         self.stamp, self.atomic = b.shared_stamp, b.shared_atomic
         #: a byte whose stamp is above this was written since the last barrier (``Block.shared_stamp``)
-        self.since = iss.run.sched.epoch * WRITERS
+        self.since = iss.run.sched.bars.epoch * WRITERS
 
     def _mine(self, lanes) -> np.ndarray:
         """The stamp a write of ``lanes`` (an index array, or one lane) leaves now, per lane."""
@@ -156,7 +156,7 @@ class _SharedSpace(_Space):
             data = words[addr >> _SHIFT[width]].view(np.uint8).reshape(-1, width)
         else:
             data = np.ascontiguousarray(self.data[idx].T)
-        if b.shared_written != self.iss.run.sched.epoch:  # nothing was written since the last barrier
+        if b.shared_written != self.iss.run.sched.bars.epoch:  # nothing was written since the last barrier
             return data, t
         st = self.stamp[idx]
         # written since the last barrier by another warp
@@ -192,7 +192,7 @@ class _SharedSpace(_Space):
         self.stamp[idx] = mine
         self.atomic[idx] = atomic_op
         b = self.iss.b
-        b.shared_written = self.iss.run.sched.epoch
+        b.shared_written = self.iss.run.sched.bars.epoch
         if not atomic_op:
             raced |= _raced_within(idx, raw, mine, self.stamp)
         if b.shared_tainted or np.ndim(t) or t or raced.any():
@@ -511,7 +511,7 @@ def _contended_results(iss: Issue, space: "_SharedSpace", a: np.ndarray, warp: n
     as lanes of several warps in one issue are), and where another warp comes after it, the block is
     executed again knowing those words from the start (:attr:`Run.contended`, :func:`.run.emulate`)."""
     run = iss.run
-    key = a * (1 << 32) + run.sched.epoch  # word and barrier epoch in one integer
+    key = a * (1 << 32) + run.sched.bars.epoch  # word and barrier epoch in one integer
     known = run.contended
     hit = np.isin(key, np.fromiter(known, np.int64, len(known))) if known else np.zeros(a.size, bool)
     seen = run.atomic_takers

@@ -102,8 +102,8 @@ def hmma(iss: Issue) -> None:
     kind = "TF32" if "TF32" in mods else "BF16" if "BF16" in mods else "F16"
     spec = _SHAPES.get((shape, "TF32" if kind == "TF32" else "16"))
     if spec is None or "SP" in mods:
-        raise EmulationError(f"line {iss.ins.line}: {iss.ins.text!r}: this HMMA form is not modelled (m16n8k16 and "
-                             f"m16n8k8 of F16/BF16, m16n8k8 and m16n8k4 of TF32 are)")
+        raise EmulationError(f"{iss.ins.text!r}: this HMMA form is not modelled (m16n8k16 and m16n8k8 of "
+                             f"F16/BF16, m16n8k8 and m16n8k4 of TF32 are)", iss.ins.line)
     K, na, nb = spec
     f32 = mods[1:2] == ("F32",) or "F32" in mods[:2]
     d, a, b, c = iss.ins.operands[:4]

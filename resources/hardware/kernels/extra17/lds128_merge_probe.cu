@@ -1,7 +1,7 @@
 // block: 32
 // input: cases = lds128_cases.npy
 // the 16-byte companion of lds64_merge_probe_a: 16 predicated LDS.128 by one warp, words of a
-// shared double2[512] (bank slot = index % 8), from scripts/make_extra17_inputs.py
+// shared double2[512] (bank slot = index % 8), from make_inputs.py (this folder)
 __global__ void lds128_merge_probe(const int *cases, double *out) {
     __shared__ __align__(128) double2 xs[512];
     int lane = threadIdx.x;

@@ -2,7 +2,7 @@
 // input: cases = lds64_cases_b.npy
 // a probe of when the H100 serves an 8-byte shared load (LDS.64) of one warp in one phase: 24
 // predicated LDS.64 by one warp, each with its own lanes (index -1: the lane loads nothing) and
-// words of a shared double[1024] (bank slot = index % 16), from scripts/make_extra17_inputs.py
+// words of a shared double[1024] (bank slot = index % 16), from make_inputs.py (this folder)
 __global__ void lds64_merge_probe_b(const int *cases, double *out) {
     __shared__ __align__(128) double xs[1024];
     int lane = threadIdx.x;

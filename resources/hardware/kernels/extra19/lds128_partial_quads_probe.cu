@@ -3,7 +3,7 @@
 // a probe of the bucket sort's LDS.128 (lanes 4j+1..4j+3 reading slot j of one 128-byte row):
 // 16 predicated LDS.128 by one warp over a shared double2[512] (bank slot = index % 8), each
 // case a variation (all four lanes, one lane, one half, another row, reversed, ...), from
-// scripts/make_extra19_inputs.py
+// make_inputs.py (this folder)
 __global__ void lds128_quads_probe(const int *cases, double *out) {
     __shared__ __align__(128) double2 xs[512];
     int lane = threadIdx.x;

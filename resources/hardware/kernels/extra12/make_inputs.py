@@ -1,14 +1,11 @@
-#!/usr/bin/env python3
-"""Write the input arrays of resources/hardware/kernels/extra12/ (the ``// input: NAME = FILE.npy``
-lines of its kernels): small, C-order, from one fixed seed, so the files in the repository can be
-made again byte for byte. Each fills the start of its pointer parameter's buffer on the GPU (the
-rest stays zero) and in the emulator (``--arg NAME=FILE.npy``).
+"""The input arrays of the kernels of extra12/ (their ``// input:`` lines), from fixed seeds
+(what every recipe promises: ``scripts/kernel_inputs.py``).
 
 Only int32, uint32, uint8 and float32 arrays are written; the one kernel that reads 16-bit samples
 (``cub_histogram_ushort``) gets them packed two to a ``uint32`` (little-endian, so the bytes are
 those of the ``unsigned short`` array it reads).
 
-usage: python scripts/make_extra12_inputs.py [--out resources/hardware/kernels/extra12]
+usage: python scripts/kernel_inputs.py extra12 [--out DIR]  (default: this folder)
 """
 
 from __future__ import annotations
@@ -17,33 +14,13 @@ from pathlib import Path
 
 import numpy as np
 
-import kernel_inputs  # scripts/kernel_inputs.py
+import kernel_inputs  # scripts/kernel_inputs.py: what every batch's recipe shares
 
-ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "resources" / "hardware" / "kernels" / "extra12"
-
-WORDS = ("the of and to in is that for it as was with be by on not he this are or his from at which "
-         "but have an they you were her she there had all one word their we can been has more if no "
-         "out so said what up its about into than them only other new some could time these two may "
-         "then do first any like now my such make over our even most me state after also made many "
-         "shared memory bank conflict warp thread block kernel").split()
 
 # the dictionary of trie_walk_words: some frequent words of the text, some prefixes of others
 # ("the" / "then" / "there" / "these"), some that never occur
 DICT = ("the then there these their them they this that than thread block bank warp was with word "
         "were what which shared share memory kernel conflict of on one only or our out zebra quartz").split()
-
-
-def text(rng: np.random.Generator, n: int) -> np.ndarray:
-    """English-like bytes: frequent words separated by spaces, commas, full stops and newlines."""
-    p = 1.0 / np.arange(1, len(WORDS) + 1)  # Zipf's law over the list, most frequent first
-    out = bytearray()
-    while len(out) < n:
-        w = WORDS[rng.choice(len(WORDS), p=p / p.sum())]
-        r = rng.random()
-        sep = b". " if r < 0.06 else b", " if r < 0.12 else b"\n" if r < 0.16 else b" "
-        out += w.encode() + sep
-    return np.frombuffer(bytes(out[:n]), np.uint8).copy()
 
 
 def trie(words: list[str]) -> np.ndarray:
@@ -62,36 +39,16 @@ def trie(words: list[str]) -> np.ndarray:
     return np.array(nodes, np.int32).ravel()
 
 
-def graph_csr(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """An undirected graph on n nodes: a ring of 16-node rows (a 16 x 16 grid with wrap-around in x)
-    plus a few random long edges, as CSR with sorted neighbour lists."""
-    adj: list[set[int]] = [set() for _ in range(n)]
-    for v in range(n):
-        r, c = divmod(v, 16)
-        for u in (r * 16 + (c + 1) % 16, (r + 1) * 16 + c):
-            if u < n:
-                adj[v].add(u); adj[u].add(v)
-    for _ in range(n // 8):
-        a, b = rng.integers(0, n, 2)
-        if a != b:
-            adj[a].add(int(b)); adj[b].add(int(a))
-    return kernel_inputs.csr(adj)
-
-
 def make(out: Path) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(20251212)
-    a: dict[str, np.ndarray] = {}
-    a["ints_1024"] = rng.integers(0, 1000, 1024, dtype=np.int32)
-    a["floats_1024"] = rng.normal(0, 1, 1024).astype(np.float32)
-    a["keys_1024"] = rng.integers(-2**31, 2**31, 1024, dtype=np.int64).astype(np.int32)
-    a["ukeys_1024"] = rng.integers(0, 2**32, 1024, dtype=np.uint64).astype(np.uint32)
+    a = kernel_inputs.normal_four(rng)
     # geometric byte values: many small keys, few large ones (runs of equal keys for the sort)
     a["bytes_2048"] = np.minimum(rng.geometric(0.03, 2048) - 1, 255).astype(np.uint8)
     # 16-bit samples 0..511, two to a word: a mix of a normal bump and a flat floor
     u16 = np.where(rng.random(1024) < 0.7, np.clip(rng.normal(200, 40, 1024), 0, 511),
                    rng.integers(0, 512, 1024)).astype(np.uint16)
     a["ushort_pairs_512"] = u16.view(np.uint32).copy()
-    a["text_4096"] = text(rng, 4096)
+    a["text_4096"] = kernel_inputs.zipf_text(rng, 4096, kernel_inputs.WORDS, kernel_inputs.punctuated)
     a["trie_dict"] = trie(DICT)
     a["stream_4096"] = rng.integers(0, 1 << 20, 4096, dtype=np.int32)
     # 256 nodes in 12 clusters: most edges inside a cluster, a few across; 256 edges as (u, v) pairs
@@ -104,7 +61,7 @@ def make(out: Path) -> dict[str, np.ndarray]:
         if u != v:
             edges.append((u, v))
     a["uf_edges_512"] = np.array(edges, np.int32).ravel()
-    a["bfs_row_ptr_257"], a["bfs_col"] = graph_csr(rng, 256)
+    a["bfs_row_ptr_257"], a["bfs_col"] = kernel_inputs.grid_graph(rng, 256, 256 // 8)
     # ELL: 256 rows, up to 8 entries a row, stored slot-major ([slot][row]); -1 pads a short row
     ell_col = np.full((8, 256), -1, np.int32)
     ell_val = np.zeros((8, 256), np.float32)
@@ -146,6 +103,3 @@ def make(out: Path) -> dict[str, np.ndarray]:
 
     return kernel_inputs.save(out, a, max_bytes=64 * 1024 - 1)
 
-
-if __name__ == "__main__":
-    kernel_inputs.main(make, OUT, __doc__)

@@ -1,10 +1,7 @@
-#!/usr/bin/env python3
-"""Write the input arrays of resources/hardware/kernels/extra19/ (the ``// input: NAME = FILE.npy``
-lines of its kernels): small, C-order, from one fixed seed, so the files in the repository can be
-made again byte for byte. Each fills the start of its pointer parameter's buffer on the GPU (the
-rest stays zero) and in the emulator (``--arg NAME=FILE.npy``).
+"""The input arrays of the kernels of extra19/ (their ``// input:`` lines), from fixed seeds
+(what every recipe promises: ``scripts/kernel_inputs.py``).
 
-usage: python scripts/make_extra19_inputs.py [--out resources/hardware/kernels/extra19]
+usage: python scripts/kernel_inputs.py extra19 [--out DIR]  (default: this folder)
 """
 
 from __future__ import annotations
@@ -13,22 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-import kernel_inputs  # scripts/kernel_inputs.py
-
-ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "resources" / "hardware" / "kernels" / "extra19"
-
-
-def csr(rng: np.random.Generator, rows: int, cols: int, max_nnz: int) -> tuple[np.ndarray, ...]:
-    """A random sparse matrix in CSR: 0..max_nnz entries a row (skewed: most rows short), sorted
-    distinct columns, values small multiples of 1/4."""
-    ptr, col = [0], []
-    for _ in range(rows):
-        k = int(min(rng.geometric(0.22) - 1, max_nnz))
-        col += sorted(rng.choice(cols, k, replace=False).tolist())
-        ptr.append(len(col))
-    val = rng.integers(-8, 9, len(col)).astype(np.float32) * np.float32(0.25)
-    return np.array(ptr, np.int32), np.array(col, np.int32), val
+import kernel_inputs  # scripts/kernel_inputs.py: what every batch's recipe shares
 
 
 def sliced_ell(ptr: np.ndarray, col: np.ndarray, val: np.ndarray, slice_rows: int) -> tuple[np.ndarray, ...]:
@@ -49,22 +31,6 @@ def sliced_ell(ptr: np.ndarray, col: np.ndarray, val: np.ndarray, slice_rows: in
         sval += v.ravel().tolist()
         sptr.append(len(scol))
     return np.array(sptr, np.int32), np.array(scol, np.int32), np.array(sval, np.float32)
-
-
-def undirected(rng: np.random.Generator, n: int, extra: int, components: int) -> tuple[np.ndarray, np.ndarray]:
-    """An undirected graph in CSR with sorted adjacency: ``components`` groups of nodes (a random
-    node labelling), each a path plus ``extra`` random edges inside the group."""
-    label = rng.permutation(n)
-    groups = np.array_split(label, components)
-    adj: list[set[int]] = [set() for _ in range(n)]
-    for g in groups:
-        for a, b in zip(g[:-1], g[1:]):
-            adj[a].add(int(b)); adj[b].add(int(a))
-        for _ in range(extra * len(g) // n):
-            a, b = rng.choice(g, 2)
-            if a != b:
-                adj[a].add(int(b)); adj[b].add(int(a))
-    return kernel_inputs.csr(adj)
 
 
 def tree(rng: np.random.Generator, nodes: int, features: int) -> np.ndarray:
@@ -121,10 +87,10 @@ def make(out: Path) -> dict[str, np.ndarray]:
     p = 1.0 / np.arange(1, 4097) ** 1.1
     a["zipf12_4096"] = rng.permutation(4096)[rng.choice(4096, 4096, p=p / p.sum())].astype(np.int32)
     a["idx_1024"] = rng.integers(0, 1024, 1024).astype(np.int32)
-    a["csr_ptr_257"], a["csr_col"], a["csr_val"] = csr(rng, 256, 1024, 14)
+    a["csr_ptr_257"], a["csr_col"], a["csr_val"] = kernel_inputs.sparse_csr(rng, 256, 1024, 14)
     a["sell_ptr"], a["sell_col"], a["sell_val"] = sliced_ell(a["csr_ptr_257"], a["csr_col"], a["csr_val"], 32)
-    a["tg_ptr_129"], a["tg_col"] = undirected(rng, 128, 384, 1)
-    a["cc_ptr_513"], a["cc_col"] = undirected(rng, 512, 160, 7)
+    a["tg_ptr_129"], a["tg_col"] = kernel_inputs.undirected(rng, 128, 384, 1)
+    a["cc_ptr_513"], a["cc_col"] = kernel_inputs.undirected(rng, 512, 160, 7)
     # a sorted table with skewed gaps (interpolation search is far from uniform), queries half hits
     sorted_tab = np.cumsum(rng.geometric(0.05, 1024) ** 2 % 5000 + 1).astype(np.int64)
     a["sorted_1024"] = sorted_tab.astype(np.int32)
@@ -150,6 +116,3 @@ def make(out: Path) -> dict[str, np.ndarray]:
     a["lds128_quads"] = lds128_quads()
     return kernel_inputs.save(out, a)
 
-
-if __name__ == "__main__":
-    kernel_inputs.main(make, OUT, __doc__)

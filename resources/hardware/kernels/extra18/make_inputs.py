@@ -1,10 +1,7 @@
-#!/usr/bin/env python3
-"""Write the input arrays of resources/hardware/kernels/extra18/ (the ``// input: NAME = FILE.npy``
-lines of its kernels): small, C-order, from one fixed seed, so the files in the repository can be
-made again byte for byte. Each fills the start of its pointer parameter's buffer on the GPU (the
-rest stays zero) and in the emulator (``--arg NAME=FILE.npy``).
+"""The input arrays of the kernels of extra18/ (their ``// input:`` lines), from fixed seeds
+(what every recipe promises: ``scripts/kernel_inputs.py``).
 
-usage: python scripts/make_extra18_inputs.py [--out resources/hardware/kernels/extra18]
+usage: python scripts/kernel_inputs.py extra18 [--out DIR]  (default: this folder)
 """
 
 from __future__ import annotations
@@ -13,10 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-import kernel_inputs  # scripts/kernel_inputs.py
-
-ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "resources" / "hardware" / "kernels" / "extra18"
+import kernel_inputs  # scripts/kernel_inputs.py: what every batch's recipe shares
 
 
 def trie(rng: np.random.Generator, words: int, length: int) -> tuple[np.ndarray, np.ndarray]:
@@ -107,6 +101,3 @@ def make(out: Path) -> dict[str, np.ndarray]:
     a["centroids_64"] = rng.integers(-12, 13, 64).astype(np.float32)
     return kernel_inputs.save(out, a)
 
-
-if __name__ == "__main__":
-    kernel_inputs.main(make, OUT, __doc__)

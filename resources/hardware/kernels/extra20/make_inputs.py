@@ -1,10 +1,7 @@
-#!/usr/bin/env python3
-"""Write the input arrays of resources/hardware/kernels/extra20/ (the ``// input: NAME = FILE.npy``
-lines of its kernels): small, C-order, from one fixed seed, so the files in the repository can be
-made again byte for byte. Each fills the start of its pointer parameter's buffer on the GPU (the
-rest stays zero) and in the emulator (``--arg NAME=FILE.npy``).
+"""The input arrays of the kernels of extra20/ (their ``// input:`` lines), from fixed seeds
+(what every recipe promises: ``scripts/kernel_inputs.py``).
 
-usage: python scripts/make_extra20_inputs.py [--out resources/hardware/kernels/extra20]
+usage: python scripts/kernel_inputs.py extra20 [--out DIR]  (default: this folder)
 """
 
 from __future__ import annotations
@@ -13,11 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-import kernel_inputs  # scripts/kernel_inputs.py
-from make_extra19_inputs import csr, undirected
-
-ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "resources" / "hardware" / "kernels" / "extra20"
+import kernel_inputs  # scripts/kernel_inputs.py: what every batch's recipe shares
 
 P = 998244353  # NTT prime: 119 * 2**23 + 1, primitive root 3
 
@@ -112,9 +105,9 @@ def make(out: Path) -> dict[str, np.ndarray]:
     a["bytes_4096"] = rng.integers(0, 256, 4096).astype(np.uint8)
     a["idx_1024"] = rng.integers(0, 1024, 1024).astype(np.int32)
     a["ntt_roots_256"] = ntt_roots()
-    a["csr_ptr_257"], a["csr_col"], a["csr_val"] = csr(rng, 256, 1024, 14)
+    a["csr_ptr_257"], a["csr_col"], a["csr_val"] = kernel_inputs.sparse_csr(rng, 256, 1024, 14)
     assert a["csr_ptr_257"][-1] <= 2048
-    a["g_ptr_257"], a["g_col"] = undirected(rng, 256, 500, 2)
+    a["g_ptr_257"], a["g_col"] = kernel_inputs.undirected(rng, 256, 500, 2)
     assert a["g_ptr_257"][-1] <= 4096
     # cuckoo: 400 distinct keys (never the empty marker), queries 60 % present
     ck = rng.choice(np.arange(1, 1 << 31, 9973, dtype=np.int64), 512, replace=False).astype(np.uint32)
@@ -144,6 +137,3 @@ def make(out: Path) -> dict[str, np.ndarray]:
     kernel_inputs.save(out / "yield", yield_trips())
     return kernel_inputs.save(out, a)
 
-
-if __name__ == "__main__":
-    kernel_inputs.main(make, OUT, __doc__)

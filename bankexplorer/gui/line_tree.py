@@ -1,26 +1,23 @@
-"""An executed kernel per source line: for every line with shared-memory SASS, its instructions
+"""The per-line tree of an executed kernel: for every line with shared-memory SASS, its instructions
 with executed warp instructions, threads, wavefronts and ideal (the columns of Nsight Compute's
 source page), the lines whose addresses depend on the data in a pointer parameter or on the
 order between warps marked; worst lines first.
 
-Two sources give the same rows: a fresh run (:func:`stats_from_run`, what Import CUDA shows) and
-an imported kernel's pattern with its current analysis (:func:`stats_from_pattern`: the executed
-counts from the run it came from, the wavefronts from the analysis, so a padding what-if shows at
-once). :class:`LineTree` draws them (a row per line, its SASS under it) and says which line or
+The rows are :mod:`bankexplorer.sass.line_totals`'s (a fresh run's, what Import CUDA shows, or an
+imported kernel's pattern with its current analysis, so a padding what-if shows at once);
+:class:`LineTree` draws them (a row per line, its SASS under it) and says which line or
 instruction was picked.
 """
 
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
 
-import numpy as np
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeWidget, QTreeWidgetItem
 
-from ..sass.opcode import opcode_of
+from ..sass.line_totals import LineStat
 from .palette import SCREEN
 from .scroll_bar import flat_scroll_bars
 
@@ -30,136 +27,6 @@ GOOD = QColor(30, 130, 60)
 DATA = QColor(120, 60, 170)  # addresses that depend on a pointer parameter's data
 TIMING = QColor(200, 110, 0)  # addresses that depend on the order between warps
 FAINT = QColor(*SCREEN.faint)
-
-
-@dataclass(frozen=True)
-class SassStat:
-    """One shared-memory SASS instruction of the block's run."""
-
-    pc: int
-    sass: str
-    line: int
-    executed: int
-    threads: int
-    wavefronts: int
-    ideal: int
-    data: tuple[str, ...] = ()
-    timing: bool = False
-    instruction: int | None = None  # its instruction in the pattern (None: never executed)
-    #: what says the GPU's scheduling decided its counts (a policy that does not fit all its probes)
-    schedule: str = ""
-
-    @property
-    def excess(self) -> int:
-        return max(self.wavefronts - self.ideal, 0)
-
-    @property
-    def opcode(self) -> str:
-        return opcode_of(self.sass)
-
-
-@dataclass(frozen=True)
-class LineStat:
-    line: int
-    sass: tuple[SassStat, ...]
-
-    @property
-    def executed(self) -> int:
-        return sum(s.executed for s in self.sass)
-
-    @property
-    def threads(self) -> int:
-        return sum(s.threads for s in self.sass)
-
-    @property
-    def wavefronts(self) -> int:
-        return sum(s.wavefronts for s in self.sass)
-
-    @property
-    def ideal(self) -> int:
-        return sum(s.ideal for s in self.sass)
-
-    @property
-    def excess(self) -> int:
-        return max(self.wavefronts - self.ideal, 0)
-
-    @property
-    def data(self) -> tuple[str, ...]:
-        return tuple(sorted({d for s in self.sass for d in s.data}))
-
-    @property
-    def timing(self) -> bool:
-        return any(s.timing for s in self.sass)
-
-    @property
-    def schedule(self) -> str:
-        return next((s.schedule for s in self.sass if s.schedule), "")
-
-    @property
-    def instructions(self) -> tuple[int, ...]:
-        return tuple(s.instruction for s in self.sass if s.instruction is not None)
-
-    def summary(self) -> str:
-        """``4 x LDS, LDS.128``: the line's shared-memory opcodes."""
-        ops: dict[str, int] = {}
-        for s in self.sass:
-            ops[s.opcode] = ops.get(s.opcode, 0) + 1
-        return ", ".join(f"{n} x {op}" if n > 1 else op for op, n in ops.items())
-
-
-def _by_line(stats: list[SassStat]) -> list[LineStat]:
-    lines: dict[int, list[SassStat]] = {}
-    for s in stats:
-        lines.setdefault(s.line, []).append(s)
-    out = [LineStat(ln, tuple(xs)) for ln, xs in lines.items()]
-    out.sort(key=lambda ls: (-ls.excess, -ls.wavefronts, ls.line))  # the worst first
-    return out
-
-
-def stats_from_run(run) -> list[LineStat]:
-    """Per line, from a ``KernelRun``: every shared-memory SASS instruction, executed or not, but
-    those that made no access (``SassRow.guarded_off``: "3 x LDS" on a line that reads nothing)."""
-    return _by_line([SassStat(r.pc, r.sass, r.line, r.executed, r.threads, r.wavefronts or 0, r.ideal or 0,
-                              tuple(r.data), bool(r.timing),
-                              schedule=", ".join(r.schedule) and f"scheduling policy {', '.join(r.schedule)}")
-                     for r in run.rows if r.wavefronts is not None and not r.guarded_off])
-
-
-def instruction_lines(pattern) -> dict[int, int]:
-    """Pattern instruction -> its source line, for an imported kernel (empty otherwise)."""
-    k = pattern.kernel
-    if k is None:
-        return {}
-    line_of = {row[0]: row[2] for row in k.sass}
-    return {j: line_of[ins.pc] for j, ins in enumerate(pattern.instructions) if ins.pc in line_of}
-
-
-def stats_from_pattern(pattern, an) -> list[LineStat]:
-    """Per line, for an imported kernel: executed and threads as the kernel ran, wavefronts and
-    ideal from ``an`` (the analysis of the pattern as it is now: a what-if shows)."""
-    k = pattern.kernel
-    if k is None:
-        return []
-    by_pc = {ins.pc: j for j, ins in enumerate(pattern.instructions) if ins.pc is not None}
-    wf = ideal = None
-    if an is not None and len(an):
-        n = len(pattern.instructions)
-        c = an.counts()
-        wf = np.bincount(an.source, weights=c.total_wavefronts(), minlength=n).astype(np.int64)
-        ideal = np.bincount(an.source, weights=c.total_ideal(), minlength=n).astype(np.int64)
-    from ..sass.run import SCHEDULE_NOTE
-
-    scheduled = {ln: m for ln, m in k.notes if m.startswith(SCHEDULE_NOTE)}
-    stats = []
-    for pc, sass, line, executed, threads, _pred, w, i, data, timing in k.sass:
-        if w < 0:  # not a shared-memory instruction
-            continue
-        j = by_pc.get(pc)
-        if j is not None and wf is not None:
-            w, i = int(wf[j]), int(ideal[j])
-        stats.append(SassStat(pc, sass, line, executed, threads, w, i, tuple(data), bool(timing), j,
-                              scheduled.get(line, "")))
-    return _by_line(stats)
 
 
 COLUMNS = ["line", "source / SASS", "executed", "threads", "wavefronts", "ideal", "excess", "depends on"]

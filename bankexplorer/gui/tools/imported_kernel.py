@@ -2,7 +2,7 @@
 
 * The **Source lines** dock (tabbed with the instruction list, shown when a kernel is imported or
   opened): the kernel's lines with shared-memory SASS, worst first, each with its instructions
-  (:class:`~bankexplorer.gui.kernel_lines.LineTree`); the wavefronts follow the analysis, so a
+  (:class:`~bankexplorer.gui.line_tree.LineTree`); the wavefronts follow the analysis, so a
   layout edit shows at once. Clicking a line selects its instructions (the document's selection:
   the instruction list marks them all, the views draw the costliest); clicking an instruction
   selects it.
@@ -28,7 +28,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLay
 from ..lazy_dock import LazyDock
 
 if TYPE_CHECKING:
-    from ..app import MainWindow
+    from .host import ToolHost
     from ..kernel_runner import KernelRunner, Outcome
 
 AMBER_BG = "#fff3d6"
@@ -82,8 +82,8 @@ def what_if_notes(an) -> list[str]:
 class KernelLinesPanel(QWidget):
     title = "Source lines"
 
-    def __init__(self, window: "MainWindow"):
-        from ..kernel_lines import LineTree
+    def __init__(self, window: "ToolHost"):
+        from ..line_tree import LineTree
 
         super().__init__()
         self.window_ = window
@@ -137,7 +137,7 @@ class KernelLinesPanel(QWidget):
                               "executes one.")
             self.banner.setVisible(False)
             return
-        from ..kernel_lines import stats_from_pattern
+        from ...sass.line_totals import stats_from_pattern
 
         stats = stats_from_pattern(p, an)
         self.tree.set_stats(stats, k.text.split("\n"))
@@ -167,7 +167,7 @@ class KernelLinesPanel(QWidget):
         self._selection()
 
     def _line_picked(self, line: int) -> None:
-        from ..kernel_lines import instruction_lines
+        from ...sass.line_totals import instruction_lines
 
         ks = [k for k, ln in instruction_lines(self.doc.pattern).items() if ln == line]
         if ks:
@@ -185,7 +185,7 @@ class KernelLinesPanel(QWidget):
         p = self.doc.pattern
         if not 0 <= s.instruction < len(p.instructions):
             return
-        from ..kernel_lines import instruction_lines
+        from ...sass.line_totals import instruction_lines
 
         line = instruction_lines(p).get(s.instruction)
         self.tree.select_line(line, None if len(s.group) > 1 else p.instructions[s.instruction].pc)
@@ -196,7 +196,7 @@ class KernelTool:
     made when first needed (a kernel comes in, the dock is shown, Re-run): most sessions have no
     kernel, and the window starts faster without them."""
 
-    def __init__(self, window: "MainWindow"):
+    def __init__(self, window: "ToolHost"):
         self.window = window
         self.doc = window.document
         dock = self.dock = LazyDock(KernelLinesPanel.title, self._make_panel, window)
@@ -289,9 +289,7 @@ class KernelTool:
     def _inputs(self, k) -> tuple[dict[str, bytes], str | None, int | None]:
         """The attached arrays' bytes (kept from the import, else read beside the pattern file),
         the kernel's file and its extern size."""
-        from ..kernel_runner import session_of
-
-        s = session_of(k)
+        s = self.doc.launch_of(k)
         if s is not None:
             return dict(s.arrays), s.path, s.extern_bytes
         from ..cuda_dialog import load_npy
@@ -337,8 +335,8 @@ class KernelTool:
         return True
 
     def _rerun_done(self, gen: int, out: "Outcome") -> None:
-        from ..kernel_lines import instruction_lines
-        from ..kernel_runner import Session, remember
+        from ...sass.line_totals import instruction_lines
+        from ..document import KernelLaunch
 
         pending, self._pending = self._pending, None
         self.panel.rerun_button.setText("Re-run as compiled")
@@ -363,7 +361,8 @@ class KernelTool:
             where, msg = self.doc.errors[0]
             bar.showMessage(f"Re-run not applied: {where}: {msg}", 15000)
             return
-        remember(new.kernel, Session(dict(out.launch.arrays), out.launch.path, out.launch.extern_bytes))
+        self.doc.remember_launch(new.kernel, KernelLaunch(dict(out.launch.arrays), out.launch.path,
+                                                          out.launch.extern_bytes))
         ks = [j for j, ln in instruction_lines(new).items() if ln == line]
         if ks:
             self.doc.select_group(ks)
@@ -371,5 +370,5 @@ class KernelTool:
                         f"what-if)", 15000)
 
 
-def install(window: "MainWindow") -> None:
-    window.kernel_tool = KernelTool(window)
+def install(window: "ToolHost") -> KernelTool:
+    return KernelTool(window)

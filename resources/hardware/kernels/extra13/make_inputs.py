@@ -1,14 +1,11 @@
-#!/usr/bin/env python3
-"""Write the input arrays of resources/hardware/kernels/extra13/ (the ``// input: NAME = FILE.npy``
-lines of its kernels): small, C-order, from one fixed seed, so the files in the repository can be
-made again byte for byte. Each fills the start of its pointer parameter's buffer on the GPU (the
-rest stays zero) and in the emulator (``--arg NAME=FILE.npy``).
+"""The input arrays of the kernels of extra13/ (their ``// input:`` lines), from fixed seeds
+(what every recipe promises: ``scripts/kernel_inputs.py``).
 
 Only int32, uint32, uint8 and float32 arrays are written; kernels that read 16-bit or 64-bit
 values get them packed into ``uint32`` words (little-endian, so the bytes are those of the
 ``short`` / ``unsigned long long`` array the kernel reads).
 
-usage: python scripts/make_extra13_inputs.py [--out resources/hardware/kernels/extra13]
+usage: python scripts/kernel_inputs.py extra13 [--out DIR]  (default: this folder)
 """
 
 from __future__ import annotations
@@ -17,10 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-import kernel_inputs  # scripts/kernel_inputs.py
-
-ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "resources" / "hardware" / "kernels" / "extra13"
+import kernel_inputs  # scripts/kernel_inputs.py: what every batch's recipe shares
 
 WORDS = ("the of and to in is that for it as was with be by on not he this are or his from at which "
          "but have an they you were her she there had all one word their we can been has more if no "
@@ -30,45 +24,13 @@ WORDS = ("the of and to in is that for it as was with be by on not he this are o
 HASH_SLOTS = 1024  # hash_join_probe: slot = (key * 0x9E3779B1) >> 22, linear probing
 
 
-def text(rng: np.random.Generator, n: int) -> np.ndarray:
-    """English-like bytes: frequent words separated by spaces, commas, full stops and newlines."""
-    p = 1.0 / np.arange(1, len(WORDS) + 1)
-    out = bytearray()
-    while len(out) < n:
-        w = WORDS[rng.choice(len(WORDS), p=p / p.sum())]
-        r = rng.random()
-        sep = b". " if r < 0.06 else b", " if r < 0.12 else b"\n" if r < 0.16 else b" "
-        out += w.encode() + sep
-    return np.frombuffer(bytes(out[:n]), np.uint8).copy()
-
-
-def graph_csr(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """An undirected graph on n nodes: a 16-wide grid (4 neighbours, wrap-around in x) plus random
-    long edges, as CSR with sorted neighbour lists."""
-    adj: list[set[int]] = [set() for _ in range(n)]
-    for v in range(n):
-        r, c = divmod(v, 16)
-        for u in (r * 16 + (c + 1) % 16, (r + 1) * 16 + c):
-            if u < n:
-                adj[v].add(u); adj[u].add(v)
-    for _ in range(n // 4):
-        a, b = rng.integers(0, n, 2)
-        if a != b:
-            adj[a].add(int(b)); adj[b].add(int(a))
-    return kernel_inputs.csr(adj)
-
-
 def hash_slot(k: int) -> int:
     return ((k * 0x9E3779B1) & 0xFFFFFFFF) >> 22
 
 
 def make(out: Path) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(20260113)
-    a: dict[str, np.ndarray] = {}
-    a["ints_1024"] = rng.integers(0, 1000, 1024, dtype=np.int32)
-    a["floats_1024"] = rng.normal(0, 1, 1024).astype(np.float32)
-    a["keys_1024"] = rng.integers(-2**31, 2**31, 1024, dtype=np.int64).astype(np.int32)
-    a["ukeys_1024"] = rng.integers(0, 2**32, 1024, dtype=np.uint64).astype(np.uint32)
+    a = kernel_inputs.normal_four(rng)
     a["bytes_2048"] = np.minimum(rng.geometric(0.02, 2048) - 1, 255).astype(np.uint8)
     # 1024 short keys (both signs, many repeats) packed two to a word
     s16 = rng.integers(-300, 300, 1024).astype(np.int16)
@@ -77,7 +39,7 @@ def make(out: Path) -> dict[str, np.ndarray]:
     hi = rng.integers(0, 2**32, 512, dtype=np.uint64)
     lo = rng.choice(np.array([0, 1, 0xFFFFFFFF, 12345], np.uint64), 512)
     a["u64_pairs_1024"] = ((hi << np.uint64(32)) | lo).astype(np.uint64).view(np.uint32).copy()
-    a["text_4096"] = text(rng, 4096)
+    a["text_4096"] = kernel_inputs.zipf_text(rng, 4096, WORDS, kernel_inputs.punctuated)
     # four 8-byte patterns, zero-padded: 'the ', 'shared', 'warp', 'zebra' (never occurs)
     pats = np.zeros((4, 8), np.uint8)
     for i, w in enumerate([b"the ", b"shared", b"warp", b"zebra"]):
@@ -107,7 +69,7 @@ def make(out: Path) -> dict[str, np.ndarray]:
     a["ht_vals_1024"] = np.where(table >= 0, rng.integers(0, 1000, HASH_SLOTS), 0).astype(np.int32)
     probes = np.where(rng.random(1024) < 0.5, rng.choice(build, 1024), rng.integers(1, 1 << 20, 1024))
     a["probe_keys_1024"] = probes.astype(np.int32)
-    a["gc_row_ptr_257"], a["gc_col"] = graph_csr(rng, 256)
+    a["gc_row_ptr_257"], a["gc_col"] = kernel_inputs.grid_graph(rng, 256, 256 // 4)
     a["prio_256"] = rng.permutation(256).astype(np.int32)
     # 256 64-bit table entries as word pairs
     a["lut64_512"] = rng.integers(0, 2**32, 512, dtype=np.uint64).astype(np.uint32)
@@ -130,6 +92,3 @@ def make(out: Path) -> dict[str, np.ndarray]:
 
     return kernel_inputs.save(out, a)
 
-
-if __name__ == "__main__":
-    kernel_inputs.main(make, OUT, __doc__)

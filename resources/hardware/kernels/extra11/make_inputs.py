@@ -1,40 +1,15 @@
-#!/usr/bin/env python3
-"""Write the input arrays of resources/hardware/kernels/extra11/ (the ``// input: NAME = FILE.npy``
-lines of its kernels): small, C-order, from one fixed seed, so the files in the repository can be
-made again byte for byte. Each fills the start of its pointer parameter's buffer on the GPU (the
-rest stays zero) and in the emulator (``--arg NAME=FILE.npy``).
+"""The input arrays of the kernels of extra11/ (their ``// input:`` lines), from fixed seeds
+(what every recipe promises: ``scripts/kernel_inputs.py``).
 
-usage: python scripts/make_extra11_inputs.py [--out resources/hardware/kernels/extra11]
+usage: python scripts/kernel_inputs.py extra11 [--out DIR]  (default: this folder)
 """
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 import numpy as np
-
-ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "resources" / "hardware" / "kernels" / "extra11"
-
-WORDS = ("the of and to in is that for it as was with be by on not he this are or his from at which "
-         "but have an they you were her she there had all one word their we can been has more if no "
-         "out so said what up its about into than them only other new some could time these two may "
-         "then do first any like now my such make over our even most me state after also made many "
-         "shared memory bank conflict warp thread block kernel").split()
-
-
-def text(rng: np.random.Generator, n: int) -> np.ndarray:
-    """English-like bytes: frequent words, spaces, the odd capital and full stop."""
-    p = 1.0 / np.arange(1, len(WORDS) + 1)  # Zipf's law over the list, most frequent first
-    out = bytearray()
-    while len(out) < n:
-        w = WORDS[rng.choice(len(WORDS), p=p / p.sum())]
-        if rng.random() < 0.05:
-            w = w.capitalize()
-        out += w.encode() + (b". " if rng.random() < 0.07 else b" ")
-    return np.frombuffer(bytes(out[:n]), np.uint8).copy()
-
+import kernel_inputs  # scripts/kernel_inputs.py: what every batch's recipe shares
 
 def csr(rng: np.random.Generator, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A banded sparse matrix with a few random entries a row (like a discretised operator)."""
@@ -49,6 +24,13 @@ def csr(rng: np.random.Generator, rows: int, cols: int) -> tuple[np.ndarray, np.
             rng.normal(0, 1, len(col)).astype(np.float32))
 
 
+def capitalized(rng: np.random.Generator, word: str) -> bytes:
+    """A word, the odd one capitalized, then a space or now and then a full stop."""
+    if rng.random() < 0.05:
+        word = word.capitalize()
+    return word.encode() + (b". " if rng.random() < 0.07 else b" ")
+
+
 def make(out: Path) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(20251125)
     arrays: dict[str, np.ndarray] = {}
@@ -56,7 +38,7 @@ def make(out: Path) -> dict[str, np.ndarray]:
     arrays["floats_1024"] = rng.normal(0, 1, 1024).astype(np.float32)
     arrays["keys_1024"] = rng.integers(-2**31, 2**31, 1024, dtype=np.int64).astype(np.int32)
     arrays["u64_1024"] = rng.integers(0, 2**63, 1024, dtype=np.int64).astype(np.uint64)
-    arrays["text_4096"] = text(rng, 4096)
+    arrays["text_4096"] = kernel_inputs.zipf_text(rng, 4096, kernel_inputs.WORDS, capitalized)
     arrays["pattern_4"] = np.frombuffer(b"the ", np.uint8).copy()
     # clustered around the middle: the 64 bins (v >> 4) & 63 of hist_per_warp_subhist are uneven
     arrays["values_2048"] = np.clip(rng.normal(512, 120, 2048), 0, 1023).astype(np.int32)
@@ -81,20 +63,5 @@ def make(out: Path) -> dict[str, np.ndarray]:
     g = np.exp(-((np.arange(5) - 2) ** 2) / 2.0)
     arrays["weights_25"] = (np.outer(g, g) / np.outer(g, g).sum()).astype(np.float32).ravel()
 
-    out.mkdir(parents=True, exist_ok=True)
-    for name, a in arrays.items():
-        assert a.nbytes <= 64 * 1024, name
-        np.save(out / f"{name}.npy", np.ascontiguousarray(a))
-    return arrays
+    return kernel_inputs.save(out, arrays, max_bytes=64 * 1024, dtypes=kernel_inputs.DTYPES + (np.uint64,))
 
-
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=OUT)
-    args = ap.parse_args()
-    for name, a in make(args.out).items():
-        print(f"{name}.npy  {a.dtype}  {a.shape}")
-
-
-if __name__ == "__main__":
-    main()

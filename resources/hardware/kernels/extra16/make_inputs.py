@@ -1,13 +1,10 @@
-#!/usr/bin/env python3
-"""Write the input arrays of resources/hardware/kernels/extra16/ (the ``// input: NAME = FILE.npy``
-lines of its kernels): small, C-order, from one fixed seed, so the files in the repository can be
-made again byte for byte. Each fills the start of its pointer parameter's buffer on the GPU (the
-rest stays zero) and in the emulator (``--arg NAME=FILE.npy``).
+"""The input arrays of the kernels of extra16/ (their ``// input:`` lines), from fixed seeds
+(what every recipe promises: ``scripts/kernel_inputs.py``).
 
 Only int32, uint32, uint8 and float32 arrays are written; kernels that read 16-bit or 64-bit
 values get them packed into ``uint32`` words (little-endian).
 
-usage: python scripts/make_extra16_inputs.py [--out resources/hardware/kernels/extra16]
+usage: python scripts/kernel_inputs.py extra16 [--out DIR]  (default: this folder)
 """
 
 from __future__ import annotations
@@ -16,10 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-import kernel_inputs  # scripts/kernel_inputs.py
-
-ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "resources" / "hardware" / "kernels" / "extra16"
+import kernel_inputs  # scripts/kernel_inputs.py: what every batch's recipe shares
 
 
 def zipf(rng: np.random.Generator, n: int, k: int, s: float) -> np.ndarray:
@@ -147,6 +141,3 @@ def make(out: Path) -> dict[str, np.ndarray]:
 
     return kernel_inputs.save(out, a)
 
-
-if __name__ == "__main__":
-    kernel_inputs.main(make, OUT, __doc__)

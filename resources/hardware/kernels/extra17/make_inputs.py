@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Write the case arrays of resources/hardware/kernels/extra17/: the LDS.64 / LDS.128 merge probes.
 
 Each array holds cases of 32 lane indices (int32, -1: the lane loads nothing); probe kernel K
@@ -9,7 +8,7 @@ time: the wavefronts each half (8-byte) or quarter (16-byte) costs alone, whethe
 slots overlap, whether they hold the same words, whether neighbours are inactive or equal; the
 random ones (fixed seed) draw sparse and paired lane sets with conflicts.
 
-usage: python scripts/make_extra17_inputs.py [--out resources/hardware/kernels/extra17]
+usage: python scripts/kernel_inputs.py extra17 [--out DIR]  (default: this folder)
 """
 
 from __future__ import annotations
@@ -18,10 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-import kernel_inputs  # scripts/kernel_inputs.py
-
-ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "resources" / "hardware" / "kernels" / "extra17"
+import kernel_inputs  # scripts/kernel_inputs.py: what every batch's recipe shares
 
 
 def case(d: dict[int, int]) -> list[int]:
@@ -112,7 +108,7 @@ def lds64_repeat() -> list[list[int]]:
     import json
 
     rows = {}
-    with open(ROOT / "resources" / "hardware" / "h100_shared_wavefronts.jsonl") as f:
+    with open(kernel_inputs.REPO / "resources" / "hardware" / "h100_shared_wavefronts.jsonl") as f:
         for line in f:
             r = json.loads(line)
             if r["id"] in (952, 955, 989, 961):
@@ -127,7 +123,7 @@ def lds128_repeat(rng: np.random.Generator) -> list[list[int]]:
     import json
 
     rows = {}
-    with open(ROOT / "resources" / "hardware" / "h100_shared_wavefronts.jsonl") as f:
+    with open(kernel_inputs.REPO / "resources" / "hardware" / "h100_shared_wavefronts.jsonl") as f:
         for line in f:
             r = json.loads(line)
             if r["id"] in (999, 1002, 1017):
@@ -143,6 +139,3 @@ def make(out: Path) -> dict[str, np.ndarray]:
              "lds128_repeat_cases": lds128_repeat(np.random.default_rng(20260301))}
     return kernel_inputs.save(out, {k: np.array(cs, np.int32).reshape(-1) for k, cs in cases.items()})
 
-
-if __name__ == "__main__":
-    kernel_inputs.main(make, OUT, __doc__)
