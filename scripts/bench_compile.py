@@ -32,7 +32,7 @@ from bankexplorer.compiler import nvrtc  # noqa: E402
 from bankexplorer.cudaimport import ImportOptions, import_cuda  # noqa: E402
 from bankexplorer.model.analysis import analyze  # noqa: E402
 from bankexplorer.sass.launch import LaunchConfig  # noqa: E402
-from bankexplorer.sass.run import emulate  # noqa: E402
+from bankexplorer.kernels.cuda_source import emulate  # noqa: E402
 
 KERNEL = ROOT / "resources" / "examples" / "cuda" / "13_gemm_tile_as_compiled.cu"
 GOAL_S = 1.5

@@ -68,7 +68,7 @@ def stages(path: Path, block) -> dict[str, float]:
     from bankexplorer.compiler.kernel import disassemble_text
     from bankexplorer.kernels.cuda_source import compile_text as build
     from bankexplorer.sass.launch import LaunchConfig
-    from bankexplorer.sass.run import emulate
+    from bankexplorer.kernels.cuda_source import emulate
 
     src = path.read_text()
     t0 = time.perf_counter()
@@ -103,7 +103,7 @@ def loop_kernels(repeat: int, against: str | None = None, only: str | None = Non
     kernel in turn with this code so that both meet the same load; its rates and the ratio are printed too."""
     from bankexplorer.compiler.kernel import build
     from bankexplorer.sass.launch import LaunchConfig
-    from bankexplorer.sass.run import emulate
+    from bankexplorer.kernels.cuda_source import emulate
 
     rates = {}
     for path in sorted(LOOPS.glob("*.cu")):
@@ -144,7 +144,8 @@ def loop_kernels(repeat: int, against: str | None = None, only: str | None = Non
 def budget_time(budget: int) -> None:
     """How long the endless loop runs before a budget of ``budget`` warp instructions stops it."""
     from bankexplorer.sass.launch import LaunchConfig
-    from bankexplorer.sass.run import BudgetExceeded, emulate
+    from bankexplorer.sass.run import BudgetExceeded
+    from bankexplorer.kernels.cuda_source import emulate
 
     path = LOOPS / "endless_loop.cu"
     src = path.read_text()

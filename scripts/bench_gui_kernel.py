@@ -4,7 +4,7 @@ executes 100,000 shared-memory warp instructions.
 
 The kernel (below) is a 1,024-thread block that reads a column of a 32x32 float tile in a loop of
 ``n`` = 3,125 steps: 32 warps x 3,125 = 100,000 column reads (32-way conflicts), plus the stores
-that fill the tile. It is compiled with NVRTC and executed on the CPU (``sass.run.emulate``), then
+that fill the tile. It is compiled with NVRTC and executed on the CPU (``kernels.cuda_source.emulate``), then
 imported into the window as Tools > Import CUDA does (``kernel_pattern``, one undoable edit).
 
 Measured, as ``bench_gui.py`` measures the examples: the side panel's padding spin box of the
@@ -58,7 +58,7 @@ __global__ void column_loop(float *out, int n)
 
 def build_pattern(steps: int):
     from bankexplorer.sass.launch import LaunchConfig
-    from bankexplorer.sass.run import emulate
+    from bankexplorer.kernels.cuda_source import emulate
     from bankexplorer.sass.to_pattern import kernel_pattern
 
     cfg = LaunchConfig((1024, 1, 1), scalars={"n": steps})

@@ -13,7 +13,7 @@ from bankexplorer.advisor import advise
 from bankexplorer.compiler import nvrtc
 from bankexplorer.model.analysis import analyze
 from bankexplorer.sass.launch import LaunchConfig
-from bankexplorer.sass.run import emulate
+from bankexplorer.kernels.cuda_source import emulate
 from bankexplorer.sass.to_pattern import kernel_pattern
 from bankexplorer.sass.whatif import rerun_source
 

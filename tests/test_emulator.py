@@ -82,7 +82,7 @@ TIMING = {"extra11/bucket_scatter", "extra12/bfs_frontier_shared", "extra12/cuck
 
 def run_kernel(name: str):
     from bankexplorer.sass.launch import LaunchConfig
-    from bankexplorer.sass.run import emulate
+    from bankexplorer.kernels.cuda_source import emulate
 
     t = TRUTH[name]
     path = ROOT / f"{name}.cu"

@@ -21,7 +21,8 @@ pytestmark = pytest.mark.skipif(not nvrtc.available(), reason="NVRTC / nvdisasm 
 
 def emulate(src: str, block=(32, 1, 1), budget: int | None = None, **arrays):
     from bankexplorer.sass.launch import LaunchConfig
-    from bankexplorer.sass.run import MAX_WARP_INSTRUCTIONS, emulate as run
+    from bankexplorer.sass.run import MAX_WARP_INSTRUCTIONS
+    from bankexplorer.kernels.cuda_source import emulate as run
 
     cfg = LaunchConfig(block, arrays={k: np.ascontiguousarray(v).tobytes() for k, v in arrays.items()})
     return run(src, cfg, budget=budget or MAX_WARP_INSTRUCTIONS)
@@ -214,7 +215,8 @@ def test_another_thread_stops_a_run_within_milliseconds_and_reads_its_progress()
     import threading
 
     from bankexplorer.sass.launch import LaunchConfig
-    from bankexplorer.sass.run import Control, Stopped, emulate as run
+    from bankexplorer.sass.run import Control, Stopped
+    from bankexplorer.kernels.cuda_source import emulate as run
 
     control = Control()
     seen: list = []
@@ -290,7 +292,7 @@ def test_printf_runs_and_shows_what_it_printed(tmp_path):
     kernel could not be executed. Now each calling thread's line is formatted from the emulated
     stack and strings, in both builds, and the kernel goes on."""
     from bankexplorer.sass.launch import LaunchConfig
-    from bankexplorer.sass.run import emulate as run
+    from bankexplorer.kernels.cuda_source import emulate as run
 
     want = ["t=  0 warp 0: s=  0.00 lo A 0 0%", "t= 16 warp 0: s=  8.00 lo Q -16 ff0%",
             "t= 32 warp 1: s= 16.00 hi G -32 1fe0%", "t= 48 warp 1: s= 24.00 hi W -48 2fd0%"]
@@ -313,7 +315,7 @@ def test_a_failed_assert_stops_the_kernel_and_names_it():
     in both builds, and a kernel whose asserts hold runs as before."""
     from bankexplorer.sass.issue import EmulationError
     from bankexplorer.sass.launch import LaunchConfig
-    from bankexplorer.sass.run import emulate as run
+    from bankexplorer.kernels.cuda_source import emulate as run
 
     src = ("#include <cassert>\n__global__ void ak(const int *in, int *out) {\n  __shared__ int s[32];\n"
            "  s[threadIdx.x] = in[threadIdx.x];\n  __syncthreads();\n  assert(s[threadIdx.x] >= 0);\n"
@@ -938,7 +940,7 @@ def test_order_free_atomics_of_several_warps_are_not_timing(mode):
     same in any order, so neither the addresses made of them nor the buffer depend on timing; a
     plain store from another warp between the adds still makes them timing's."""
     from bankexplorer.sass.launch import LaunchConfig
-    from bankexplorer.sass.run import emulate as run
+    from bankexplorer.kernels.cuda_source import emulate as run
 
     data = np.random.default_rng(5).integers(0, 1000, 256).astype(np.int32)
     r = run(ORDER_FREE_ATOMICS.replace("MODE", str(mode)), LaunchConfig((256, 1, 1), arrays={"in": data.tobytes()}))

@@ -137,7 +137,7 @@ def _compiled(text: str, opts: ImportOptions, optimize: bool) -> str:
     from bankexplorer.sass.decode import DecodeError
     from bankexplorer.sass.issue import EmulationError
     from bankexplorer.sass.launch import LaunchConfig, LaunchError
-    from bankexplorer.sass.run import emulate
+    from bankexplorer.kernels.cuda_source import emulate
     from bankexplorer.sass.state import MemoryFault
 
     try:

@@ -36,7 +36,7 @@ __global__ void column_loop(float *out, int n)
 
 def kernel(name: str, block, text: str | None = None, **scalars):
     from bankexplorer.sass.launch import LaunchConfig
-    from bankexplorer.sass.run import emulate
+    from bankexplorer.kernels.cuda_source import emulate
     from bankexplorer.sass.to_pattern import kernel_pattern
 
     path = KERNELS / name if text is None else None

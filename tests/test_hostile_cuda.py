@@ -103,7 +103,7 @@ def test_outside_names_are_refused_by_name_and_nothing_is_read(tree, opened_file
 def test_the_compiled_path_refuses_them_before_the_compiler(tree, monkeypatch, head, optimize):
     """Both builds the emulator runs (as compiled, and -G as written) go through the same rules."""
     from bankexplorer.sass.launch import LaunchConfig
-    from bankexplorer.sass.run import emulate
+    from bankexplorer.kernels.cuda_source import emulate
 
     monkeypatch.setattr(nvrtc, "_in_child", lambda *a: pytest.fail("the compiler was called"))
     src = _kernel(tree, head)
@@ -124,7 +124,7 @@ def test_the_compiler_gets_the_users_headers_in_memory_and_no_folder_but_the_cud
     real = nvrtc._in_child
     monkeypatch.setattr(nvrtc, "_in_child", lambda req, *a: seen.append(req) or real(req, *a))
     from bankexplorer.sass.launch import LaunchConfig
-    from bankexplorer.sass.run import emulate
+    from bankexplorer.kernels.cuda_source import emulate
     from bankexplorer.sass.to_pattern import kernel_pattern
 
     run = emulate(src.read_text(), LaunchConfig((32, 1, 1)), path=str(src), include_dirs=[str(tree / "inc")])
@@ -381,7 +381,7 @@ def test_printf_of_long_strings_in_a_whole_block_is_counted_against_a_budget(tmp
 
     from bankexplorer.sass import calls
     from bankexplorer.sass.launch import LaunchConfig
-    from bankexplorer.sass.run import emulate
+    from bankexplorer.kernels.cuda_source import emulate
 
     text = np.full(4097, ord("x"), np.uint8)
     text[-1] = 0
@@ -453,7 +453,8 @@ SPIN = """__global__ void k(int *o) {
 def test_an_endless_loop_stops_at_the_time_budget():
     """At 13,000 warp instructions a second the instruction budget alone was about 25 minutes."""
     from bankexplorer.sass.launch import LaunchConfig
-    from bankexplorer.sass.run import MAX_SECONDS, BudgetExceeded, emulate
+    from bankexplorer.sass.run import MAX_SECONDS, BudgetExceeded
+    from bankexplorer.kernels.cuda_source import emulate
 
     assert MAX_SECONDS <= 30  # the default: an endless loop ends in well under a minute
     t = time.monotonic()
@@ -486,7 +487,7 @@ def test_the_time_budget_on_the_command_line(tmp_path):
 def test_a_misaligned_global_access_faults_naming_its_line(body, line, width, optimize):
     """The GPU faults ("misaligned address"); the emulator executed them silently."""
     from bankexplorer.sass.launch import LaunchConfig
-    from bankexplorer.sass.run import emulate
+    from bankexplorer.kernels.cuda_source import emulate
 
     src = ("__global__ void k(float *o, const float *in) {\n  __shared__ float s[32];\n" + body
            + "  o[threadIdx.x] = s[threadIdx.x ^ 1];\n}\n")
@@ -512,7 +513,7 @@ __global__ void k(int *o) {
 def test_a_recursive_device_function_runs_with_the_default_command(tmp_path):
     """The -G build's stack size reads 0xFFFFFFFF (unknown): "out of memory" before."""
     from bankexplorer.sass.launch import LaunchConfig
-    from bankexplorer.sass.run import emulate
+    from bankexplorer.kernels.cuda_source import emulate
 
     p, _took = _bounded("import-cuda", str(_cu(tmp_path, RECURSIVE)), seconds=60)
     assert p.returncode == 0, p.stderr[-2000:]
@@ -527,7 +528,7 @@ def test_a_recursive_device_function_runs_with_the_default_command(tmp_path):
 def test_a_recursion_deeper_than_the_stack_faults(tmp_path):
     """The stack is bounded: a deep recursion ends with a message, as a stack overflow on the GPU."""
     from bankexplorer.sass.launch import LaunchConfig
-    from bankexplorer.sass.run import emulate
+    from bankexplorer.kernels.cuda_source import emulate
 
     deep = RECURSIVE.replace("fact(threadIdx.x % 6)", "fact(100000 + threadIdx.x)")
     with pytest.raises(Exception, match="local address .* outside the 1,0.. bytes of local memory|calls nest deeper"):
@@ -538,7 +539,7 @@ def test_a_recursion_deeper_than_the_stack_faults(tmp_path):
 def test_a_trap_names_its_line():
     from bankexplorer.sass.issue import EmulationError
     from bankexplorer.sass.launch import LaunchConfig
-    from bankexplorer.sass.run import emulate
+    from bankexplorer.kernels.cuda_source import emulate
 
     src = ("__global__ void k(int *o) {\n  __shared__ int s[32];\n  s[threadIdx.x] = threadIdx.x;\n"
            "  if (s[threadIdx.x ^ 1] == 3) __trap();\n  o[threadIdx.x] = s[threadIdx.x];\n}\n")

@@ -24,7 +24,7 @@ needs_compiler = pytest.mark.skipif(not nvrtc.available(), reason="NVRTC / nvdis
 
 def imported(name: str, block, **arrays):
     from bankexplorer.sass.launch import LaunchConfig
-    from bankexplorer.sass.run import emulate
+    from bankexplorer.kernels.cuda_source import emulate
     from bankexplorer.sass.to_pattern import kernel_pattern
 
     path = KERNELS / name

@@ -225,7 +225,7 @@ def test_every_hmma_shape_computes_the_ptx_fragment_layouts():
     """m16n8k16 BF16, m16n8k8 F16 (F32 and F16 accumulators), m16n8k4 TF32, m16n8k8 BF16: D as
     numpy computes it from the fragments PTX's mma layouts give each lane (g = lane/4, q = lane%4)."""
     from bankexplorer.sass.launch import LaunchConfig
-    from bankexplorer.sass.run import emulate
+    from bankexplorer.kernels.cuda_source import emulate
 
     rng = np.random.default_rng(41)
     halves = rng.integers(-16, 17, (6, 32, 2)) / 8  # bfloat16 pairs; the F16 and TF32 forms read the same bits
@@ -344,7 +344,7 @@ def test_from_source_nvrtc_matches_the_gpu(name, same_code):
     MMA takes 20-40 s to compile (the tests run without the compile cache)."""
     from bankexplorer.cuda.kernels import compare_sass
     from bankexplorer.sass.launch import LaunchConfig
-    from bankexplorer.sass.run import emulate
+    from bankexplorer.kernels.cuda_source import emulate
 
     path = CUTE / f"{name}.cu"
     r = emulate(path.read_text(), LaunchConfig(tuple(TRUTH[name]["block"]), arrays=_inputs(name)), path=str(path))
@@ -406,7 +406,7 @@ def test_a_structure_parameter_takes_its_bytes():
     (--arg NAME=FILE.npy, or by position for a binary); without them it is zero-filled and the
     run says so."""
     from bankexplorer.sass.launch import LaunchConfig, LaunchError
-    from bankexplorer.sass.run import emulate
+    from bankexplorer.kernels.cuda_source import emulate
 
     r = emulate(STRUCT, LaunchConfig((32, 1, 1)))
     assert any("a (Args, 24 bytes) is zero-filled" in m for _l, m in r.notes)

@@ -1,6 +1,6 @@
 """Opcode families on hand-written SASS, with no compiler: text in nvdisasm's format goes straight
 into decode and one block's execution (a Program and a Block built here, the seam that
-``sass.run.emulate`` fills from a cubin), and what each instruction did is checked against numpy
+``kernels.cuda_source.emulate`` fills from a cubin), and what each instruction did is checked against numpy
 and the bank rule: integer and float arithmetic, predicates and guards, shared loads and stores with
 their wavefronts, a divergent branch that reconverges, a counted loop. These run where NVRTC is not
 installed; ``test_emulator_semantics.py`` checks the same families on what NVRTC makes of CUDA."""

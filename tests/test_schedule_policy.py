@@ -33,7 +33,7 @@ def test_policies_are_chosen_by_name_and_say_where_they_come_from():
 
 def _run(name: str, schedule: str | None = None):
     from bankexplorer.sass.launch import LaunchConfig
-    from bankexplorer.sass.run import emulate
+    from bankexplorer.kernels.cuda_source import emulate
 
     truth = json.loads((KERNELS / Path(name).parent / "persass.json").read_text())[name]
     path = KERNELS / f"{name}.cu"

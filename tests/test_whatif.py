@@ -84,7 +84,7 @@ def test_the_rerun_compiles_to_what_the_what_if_said():
 
     from bankexplorer.model.analysis import analyze
     from bankexplorer.sass.launch import LaunchConfig
-    from bankexplorer.sass.run import emulate
+    from bankexplorer.kernels.cuda_source import emulate
     from bankexplorer.sass.to_pattern import kernel_pattern
 
     path = KERNELS / "transpose_naive.cu"

@@ -25,7 +25,7 @@ from bankexplorer.model import hardware as hwr
 from bankexplorer.sass.compare import written_vs_compiled
 from bankexplorer.sass.launch import GLOBALS_BUFFER
 from bankexplorer.sass.launch import LaunchConfig
-from bankexplorer.sass.run import emulate
+from bankexplorer.kernels.cuda_source import emulate
 
 ROOT = Path(__file__).resolve().parent.parent
 HW = ROOT / "resources" / "hardware"

@@ -31,7 +31,7 @@ SHARED = ("LDS", "STS", "ATOMS")
 
 def _run(f: dict):
     from bankexplorer.sass.launch import LaunchConfig
-    from bankexplorer.sass.run import emulate
+    from bankexplorer.kernels.cuda_source import emulate
 
     path = DIR / f"{f['stem']}.cu"
     cfg = LaunchConfig((32 * f["warps"], 1, 1), arrays={"keys": np.load(DIR / f"{f['stem']}.npy").tobytes()})

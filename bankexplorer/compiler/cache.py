@@ -22,7 +22,6 @@ import os
 import tempfile
 import threading
 from collections import OrderedDict
-from functools import lru_cache
 
 MAX_DISK_BYTES = 512 << 20
 MAX_MEMORY_ENTRIES = 64
@@ -40,36 +39,10 @@ def folder() -> str | None:
     return os.path.join(base, "bankexplorer", "compile")
 
 
-@lru_cache(maxsize=1)
-def toolchain() -> str:
-    """What the installed compiler and headers are: NVRTC's version, the versions of the packages
-    whose headers NVRTC reads, and our own headers' text (a change to any is a new key)."""
-    from importlib import metadata
-
-    from . import nvrtc
-
-    parts = []
-    try:
-        parts.append("nvrtc " + nvrtc.version())
-    except Exception:  # noqa: BLE001 - no compiler: nothing will be compiled, the key does not matter
-        parts.append("nvrtc ?")
-    for dist in ("nvidia-cuda-nvrtc", "nvidia-cuda-cccl", "nvidia-cuda-runtime", "nvidia-cuda-crt", "nvidia-cutlass",
-                 "nvidia-cuda-nvdisasm"):
-        try:
-            parts.append(f"{dist} {metadata.version(dist)}")
-        except metadata.PackageNotFoundError:
-            parts.append(f"{dist} -")
-    for root, _dirs, files in sorted(os.walk(nvrtc.OWN_INCLUDE)):
-        for f in sorted(files):
-            with open(os.path.join(root, f), "rb") as fh:
-                parts.append(f"{os.path.relpath(os.path.join(root, f), nvrtc.OWN_INCLUDE)} "
-                             f"{hashlib.sha256(fh.read()).hexdigest()}")
-    return "\n".join(parts)
-
-
-def key(kind: str, **parts) -> str:
-    """A hex key for ``kind`` (``"compile"``, ``"disassemble"``) of the toolchain and ``parts``."""
-    blob = json.dumps({"kind": kind, "toolchain": toolchain(), **parts}, sort_keys=True, default=str)
+def key(kind: str, toolchain: str, **parts) -> str:
+    """A hex key for ``kind`` (``"compile"``, ``"disassemble"``) of the ``toolchain`` (what the installed
+    compiler and headers are: :func:`.nvrtc.toolchain`) and ``parts``."""
+    blob = json.dumps({"kind": kind, "toolchain": toolchain, **parts}, sort_keys=True, default=str)
     return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()
 
 

@@ -41,7 +41,7 @@ def disassemble_text(cubin: bytes) -> str:
     """``nvdisasm -gi`` of a cubin: the SASS with each instruction's source line."""
     from . import cache
 
-    k = cache.key("disassemble", cubin=hashlib.sha256(cubin).hexdigest())
+    k = cache.key("disassemble", nvrtc.toolchain(), cubin=hashlib.sha256(cubin).hexdigest())
     hit = cache.get(k)
     if hit is not None:
         return hit.decode("utf-8")

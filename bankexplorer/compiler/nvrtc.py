@@ -16,6 +16,7 @@ from __future__ import annotations
 import base64
 import ctypes
 import glob
+import hashlib
 import json
 import os
 import sys
@@ -152,7 +153,7 @@ def compile_cuda(source: str, arch: str = DEFAULT_ARCH, name: str = "kernel.cu",
                "headers": dict(headers or {})}
     from . import cache
 
-    k = cache.key("compile", request=request)
+    k = cache.key("compile", toolchain(), request=request)
     hit = cache.get(k)
     if hit is not None:
         d = json.loads(hit)
@@ -267,3 +268,28 @@ def include_dirs() -> list[str]:
 
 if __name__ == "__main__":
     _child(sys.argv[1:])
+
+
+@lru_cache(maxsize=1)
+def toolchain() -> str:
+    """What the installed compiler and headers are: NVRTC's version, the versions of the packages
+    whose headers NVRTC reads, and our own headers' text (a change to any is a new key)."""
+    from importlib import metadata
+
+    parts = []
+    try:
+        parts.append("nvrtc " + version())
+    except Exception:  # noqa: BLE001 - no compiler: nothing will be compiled, the key does not matter
+        parts.append("nvrtc ?")
+    for dist in ("nvidia-cuda-nvrtc", "nvidia-cuda-cccl", "nvidia-cuda-runtime", "nvidia-cuda-crt", "nvidia-cutlass",
+                 "nvidia-cuda-nvdisasm"):
+        try:
+            parts.append(f"{dist} {metadata.version(dist)}")
+        except metadata.PackageNotFoundError:
+            parts.append(f"{dist} -")
+    for root, _dirs, files in sorted(os.walk(OWN_INCLUDE)):
+        for f in sorted(files):
+            with open(os.path.join(root, f), "rb") as fh:
+                parts.append(f"{os.path.relpath(os.path.join(root, f), OWN_INCLUDE)} "
+                             f"{hashlib.sha256(fh.read()).hexdigest()}")
+    return "\n".join(parts)

@@ -253,7 +253,7 @@ def predict(text: str, block: tuple[int, int, int], path: str | None = None,
     ``sass`` list): compiled with NVRTC for ``arch`` and executed on the CPU."""
     from ..cudaimport.device_source import kernel_parameters
     from ..sass.launch import LaunchConfig
-    from ..sass.run import emulate
+    from ..kernels.cuda_source import emulate
 
     defines = dict(defines or {})
     params = kernel_parameters(text)

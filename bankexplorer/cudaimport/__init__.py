@@ -2,7 +2,7 @@
 
 This is all this package is for: a snippet with no ``__global__`` function, which cannot be
 compiled. A whole kernel is compiled and executed instead (``bankexplorer.compiler.kernel.build``
-and ``bankexplorer.sass.run.emulate``), as compiled and as written (its unoptimised ``-G`` build);
+and ``bankexplorer.kernels.cuda_source.emulate``), as compiled and as written (its unoptimised ``-G`` build);
 from here it only borrows the include rules (:mod:`.includes`, :mod:`.directives`) and what NVRTC is
 given (:mod:`.device_source`).
 

@@ -10,7 +10,7 @@ block index, grid, architecture, and a row per kernel parameter: a pointer gets 
 (:class:`~bankexplorer.gui.line_tree.LineTree`: executed warp instructions, threads, wavefronts
 vs ideal, worst lines first, each line's SASS under it) and the run's notes.
 
-A whole kernel (a ``__global__`` function) goes through :func:`bankexplorer.sass.run.emulate` and
+A whole kernel (a ``__global__`` function) goes through :func:`bankexplorer.kernels.cuda_source.emulate` and
 :func:`bankexplorer.sass.to_pattern.kernel_pattern` on a worker thread
 (:class:`~bankexplorer.gui.kernel_runner.KernelRunner`): edits are debounced, and a result for a
 text or launch that has changed since is dropped. A few lines with no ``__global__`` function are

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from dataclasses import replace
 
 from ..compiler import nvrtc
@@ -19,6 +20,7 @@ from ..sass.cubin import read as read_image
 from ..sass.decode import entry_names
 from ..sass.kernel import Kernel, KernelParam, LaunchDefaults, Setting
 from ..sass.launch import LaunchConfig, LaunchError, demangle_name, has_extern_shared, kernel_params, text_settings
+from ..sass.run import MAX_SECONDS, MAX_WARP_INSTRUCTIONS, CompileFailed, Control, KernelRun, execute
 
 _COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 #: words followed by "(" between ``__global__`` and the kernel's name
@@ -69,7 +71,6 @@ def from_source(text: str, arch: str = "sm_90", defines: dict[str, int | float] 
     """Compile ``text`` (``build``: an already compiled :class:`~bankexplorer.compiler.kernel.Build`)
     and make the kernel object of ``kernel`` (the text's first kernel when None). ``defines``
     that name a kernel or template parameter are launch values, the rest macros."""
-    from ..sass.run import CompileFailed
 
     b = build or compile_text(text, arch, dict(defines or {}), path, include_dirs, optimize=optimize)
     optimize = getattr(b, "optimized", optimize)
@@ -146,3 +147,27 @@ def launch_values(kernel: Kernel, cfg: LaunchConfig) -> LaunchConfig:
     if extra <= kernel_parameters(kernel.source_text):
         return replace(cfg, scalars={k: v for k, v in cfg.scalars.items() if k not in extra})
     return cfg
+
+
+def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None = None,
+            defines: dict[str, int | float] | None = None, include_dirs: list[str] | None = None,
+            kernel: str | None = None, budget: int = MAX_WARP_INSTRUCTIONS, build=None,
+            timings: dict[str, float] | None = None, optimize: bool = True,
+            control: Control | None = None, seconds: float | None = MAX_SECONDS,
+            schedule: str | None = None) -> KernelRun:
+    """Compile CUDA source ``text``, run one block of ``kernel`` (the first one when None) and
+    count: the CUDA source front end (:func:`from_source`) then
+    :func:`bankexplorer.sass.run.execute`. ``timings``, when given, receives the seconds of each stage; ``control``
+    lets another thread stop the run and follow it. ``budget`` and ``seconds`` bound the execution
+    (warp instructions, seconds; None: no time limit). ``optimize=False``: the source as written,
+    from the unoptimised build (-G): one instruction per source access, each costed as the
+    shared-memory instruction it stands for. ``schedule``: the scheduling policies by name
+    (:data:`bankexplorer.sass.policy.SCHEDULES`; default the measured ``"h100"``)."""
+    t0 = time.perf_counter()
+    k = from_source(text, arch, {**(defines or {}), **cfg.scalars}, path, include_dirs, kernel, optimize, build)
+    t1 = time.perf_counter()
+    run = execute(k, launch_values(k, cfg), budget, control, timings, seconds, schedule)
+    if timings is not None:
+        timings["prepare"] = t1 - t0
+    run.seconds = time.perf_counter() - t0
+    return run

@@ -389,32 +389,6 @@ def _branch_target(ins) -> int | None:
     return next((o.target for o in ins.operands if isinstance(o, Label)), None)
 
 
-def emulate(text: str, cfg: LaunchConfig, arch: str = "sm_90", path: str | None = None,
-            defines: dict[str, int | float] | None = None, include_dirs: list[str] | None = None,
-            kernel: str | None = None, budget: int = MAX_WARP_INSTRUCTIONS, build=None,
-            timings: dict[str, float] | None = None, optimize: bool = True,
-            control: Control | None = None, seconds: float | None = MAX_SECONDS,
-            schedule: str | None = None) -> KernelRun:
-    """Compile CUDA source ``text``, run one block of ``kernel`` (the first one when None) and
-    count: the CUDA source front end (:func:`bankexplorer.kernels.cuda_source.from_source`) then
-    :func:`execute`. ``timings``, when given, receives the seconds of each stage; ``control``
-    lets another thread stop the run and follow it. ``budget`` and ``seconds`` bound the execution
-    (warp instructions, seconds; None: no time limit). ``optimize=False``: the source as written,
-    from the unoptimised build (-G): one instruction per source access, each costed as the
-    shared-memory instruction it stands for. ``schedule``: the scheduling policies by name
-    (:data:`.policy.SCHEDULES`; default the measured ``"h100"``)."""
-    from ..kernels.cuda_source import from_source, launch_values
-
-    t0 = time.perf_counter()
-    k = from_source(text, arch, {**(defines or {}), **cfg.scalars}, path, include_dirs, kernel, optimize, build)
-    t1 = time.perf_counter()
-    run = execute(k, launch_values(k, cfg), budget, control, timings, seconds, schedule)
-    if timings is not None:
-        timings["prepare"] = t1 - t0
-    run.seconds = time.perf_counter() - t0
-    return run
-
-
 @dataclass
 class Prepared:
     """A kernel laid out for one block's launch: its decoded code, the block's state (registers,

@@ -509,7 +509,7 @@ def _contended_results(iss: Issue, space: "_SharedSpace", a: np.ndarray, warp: n
     The first warp to arrive cannot know that others will follow: the run notes each (word, barrier
     epoch) with the warp that took an untainted result from it (``fresh``: lanes not already marked,
     as lanes of several warps in one issue are), and where another warp comes after it, the block is
-    executed again knowing those words from the start (:attr:`Run.contended`, :func:`.run.emulate`)."""
+    executed again knowing those words from the start (:attr:`Run.contended`, :func:`.run.execute`)."""
     run = iss.run
     key = a * (1 << 32) + run.sched.bars.epoch  # word and barrier epoch in one integer
     known = run.contended
