@@ -51,3 +51,12 @@ def opened_files(_audit_hook):
             _OPENED = None
 
     return record
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _one_qapplication(qapp):
+    """The tests share one process, so one QApplication, made first: a command run in-process (an
+    export renders offscreen) would otherwise make a bare QGuiApplication, and a later widget test
+    in the same session would abort the interpreter (Qt refuses widgets without a QApplication).
+    The app itself runs each command in its own process."""
+    yield qapp
