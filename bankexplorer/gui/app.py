@@ -31,6 +31,7 @@ from ..model.layout import SharedArray
 from ..startup import collector_on
 from .document import Document
 from .editors import EditorPanel
+from .keys import redo_keys  # noqa: F401 - the window's Redo action; tests reach it here too
 from .lazy_dock import LazyDock
 from .screen_fit import area_value, fit_restored, place_main_window
 from .views import BanksView, InstructionList, MatrixView, SummaryView, TileView, TimelineView
@@ -89,17 +90,6 @@ def new_pattern() -> Pattern:
         block=(32, 1, 1),
         instructions=(Instruction("load", array="s", index=("0", "threadIdx.x")),),
     )
-
-
-def redo_keys() -> list[QKeySequence]:
-    """The platform's Redo keys plus Ctrl+Shift+Z and Ctrl+Y, each once: on X11 the standard Redo
-    already is Ctrl+Shift+Z, and a key bound twice is an "ambiguous shortcut" that fires neither."""
-    keys: list[QKeySequence] = []
-    for k in QKeySequence.keyBindings(QKeySequence.StandardKey.Redo) + [QKeySequence("Ctrl+Shift+Z"),
-                                                                        QKeySequence("Ctrl+Y")]:
-        if not k.isEmpty() and k not in keys:
-            keys.append(k)
-    return keys
 
 
 def instruction_tooltip(title: str, error: str = "", note: str = "") -> str:

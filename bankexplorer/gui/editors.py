@@ -352,7 +352,7 @@ class EditorPanel(QScrollArea):
 
     @staticmethod
     def _is_undo_key(ev) -> bool:
-        from .app import redo_keys
+        from .keys import redo_keys
 
         seq = QKeySequence(ev.keyCombination())
         return ev.matches(QKeySequence.StandardKey.Undo) or any(
