@@ -126,19 +126,11 @@ def from_cuda(source: str | os.PathLike, block: tuple[int, ...] | int | None = N
             raise ValueError(f"source: cannot read {path!r} ({e.strerror or e})") from e
     if not isinstance(source, str):
         raise ValueError(f"source: expected CUDA text or a pathlib.Path, got {type(source).__name__}")
-    from ..sass.limits import check_block, check_index
-
     if block is None:
         from ..sass.launch import text_settings
 
         block = text_settings(source).get("block", (DEFAULT_BLOCK,))[0]
-    dims = _dims3(block, "block", 1)
-    index = _dims3(block_index, "block_index", 0)
-    for name, check, value in (("block", check_block, dims), ("block_index", check_index, index)):
-        try:
-            check(value)
-        except ValueError as e:
-            raise ValueError(f"{name}: {e}") from None
+    dims, index = _launch_shape(block, block_index)
     if math.prod(dims) > MAX_THREADS:
         raise ValueError(f"block: {math.prod(dims):,} threads is more than a block can have ({MAX_THREADS})")
     for k, v in defines.items():
@@ -160,6 +152,21 @@ def _dims3(value, name: str, low: int) -> tuple[int, int, int]:
         raise ValueError(f"{name}: expected 1 to 3 sizes of at least {low} such as (32, 8), got {value!r}")
     return tuple(int(d) for d in dims) + (low if name == "block_index" else 1,) * (3 - len(dims))  # type: ignore
 
+
+
+def _launch_shape(block, block_index) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    """The block and the block index as three dimensions each, within CUDA's limits (ValueError
+    naming the argument otherwise)."""
+    from ..sass.limits import check_block, check_index
+
+    dims = _dims3(block, "block", 1)
+    index = _dims3(block_index, "block_index", 0)
+    for what, check, value in (("block", check_block, dims), ("block_index", check_index, index)):
+        try:
+            check(value)
+        except ValueError as e:
+            raise ValueError(f"{what}: {e}") from None
+    return dims, index
 
 def _read_binary(path: str) -> bytes | None:
     """A binary's bytes (by its first bytes: ELF or fatbin); None for a text."""
@@ -184,7 +191,7 @@ def _from_binary(data: bytes, path: str, block, block_index, args: dict, arch: s
     ``block`` left out: the block the binary requires or its ``__launch_bounds__``, else (32, 8)."""
     from ..kernels.service import KernelSource, RunFailed, execute, load
     from ..sass.launch import EXTERN_BYTES, LaunchConfig
-    from ..sass.limits import array_bytes, check_block, check_index
+    from ..sass.limits import array_bytes
 
     try:
         k = load(KernelSource(binary=data, path=path, arch=arch, kernel=kernel))
@@ -192,13 +199,7 @@ def _from_binary(data: bytes, path: str, block, block_index, args: dict, arch: s
         raise ValueError(f"source: {e}") from None
     if block is None:
         block = k.launch.block.value if k.launch.block is not None else DEFAULT_BLOCK
-    dims = _dims3(block, "block", 1)
-    index = _dims3(block_index, "block_index", 0)
-    for what, check, value in (("block", check_block, dims), ("block_index", check_index, index)):
-        try:
-            check(value)
-        except ValueError as e:
-            raise ValueError(f"{what}: {e}") from None
+    dims, index = _launch_shape(block, block_index)
     arrays, scalars = {}, {k2: v for k2, v in defines.items()}
     for key, v in args.items():
         name = str(key)
