@@ -49,7 +49,7 @@ from .scroll_bar import flat_scroll_bars
 from .screen_fit import dialog_size, work_area
 
 if TYPE_CHECKING:
-    from .app import MainWindow
+    from .tools.host import ToolHost
 
 #: pause after the last keystroke before compiling and running again
 DEBOUNCE_MS = 400
@@ -908,7 +908,7 @@ def _esc(s: str) -> str:
     return html.escape(s)
 
 
-def open_dialog(window: "MainWindow", path: str | None = None) -> CudaImportDialog:
+def open_dialog(window: "ToolHost", path: str | None = None) -> CudaImportDialog:
     """Show the dialog (one per window); with ``path``, on that kernel's text (a ``.cu`` file
     opened from the command line, File > Open or a drop)."""
     tool = window.tools["cuda_import"]

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QKeySequence
 
 if TYPE_CHECKING:
-    from ..app import MainWindow
     from ..cuda_dialog import CudaImportDialog
     from .host import ToolHost
 
@@ -21,7 +20,7 @@ class CudaImportTool:
         self.dialog: "CudaImportDialog | None" = None
 
 
-def open_dialog(window: "MainWindow", path: str | None = None) -> "CudaImportDialog":
+def open_dialog(window: "ToolHost", path: str | None = None) -> "CudaImportDialog":
     from ..cuda_dialog import open_dialog as open_
 
     return open_(window, path)
