@@ -22,7 +22,7 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
 
 def manifest(cases, model) -> dict:
     """What each launch of the program is and what the model predicts for it."""
-    from ..cuda.probe import plan_launches
+    from ..cuda.probe import REPS, plan_launches
 
     launches = []
     for ln in plan_launches(cases):
