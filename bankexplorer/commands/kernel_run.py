@@ -28,7 +28,9 @@ from ..sass.run import Control, KernelRun, SassRow
 from ..terminal import EXIT_BAD_INPUT, UsageError, printable
 
 
-def _dims(text: str, what: str) -> tuple[int, int, int]:
+def launch_dims(text: str, what: str) -> tuple[int, int, int]:
+    """``--block``/``--block-index``/``--grid`` as three dimensions within CUDA's limits (every front
+    end's command takes them so); a UsageError naming the option otherwise."""
     try:
         if sum(c.isdigit() for c in text) > 3 * 20:
             raise ValueError
@@ -100,7 +102,7 @@ def launch_shape(args: argparse.Namespace, block_default: tuple | None, extern_d
     """(block, where it came from, block index, grid, dynamic shared bytes) from the arguments, else
     the kernel's own defaults (``block_default``: (dims, origin) or None), checked."""
     if args.block:
-        block, origin = _dims(args.block, "block"), "given"
+        block, origin = launch_dims(args.block, "block"), "given"
     elif block_default is not None:
         block, origin = block_default
     else:
@@ -109,8 +111,8 @@ def launch_shape(args: argparse.Namespace, block_default: tuple | None, extern_d
         check_block(block)
     except ValueError as e:
         raise UsageError(f"block {block}: {e}") from None
-    index = _dims(args.block_index, "block-index") if args.block_index else (0, 0, 0)
-    grid = _dims(args.grid, "grid") if args.grid else tuple(i + 1 for i in index)
+    index = launch_dims(args.block_index, "block-index") if args.block_index else (0, 0, 0)
+    grid = launch_dims(args.grid, "grid") if args.grid else tuple(i + 1 for i in index)
     if any(i >= g for i, g in zip(index, grid)):
         raise UsageError(f"--block-index {index} is outside the grid {grid}")
     extern = args.extern_size if args.extern_size is not None else extern_default

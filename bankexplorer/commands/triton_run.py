@@ -47,14 +47,14 @@ def run_triton(args: argparse.Namespace, where: str) -> int:
     from ..sass.launch import LaunchError
     from ..sass.run import execute
     from ..sass.state import MemoryFault
-    from .kernel_run import _dims, finish, load_npy, progress_line
+    from .kernel_run import finish, launch_dims, load_npy, progress_line
 
     t0 = time.perf_counter()
     _refuse(args, where)
     values = _values(args.defines)
     arrays = dict(load_npy(a) for a in args.arrays)
-    index = _dims(args.block_index, "block-index") if args.block_index else (0, 0, 0)
-    grid = _dims(args.grid, "grid") if args.grid else None
+    index = launch_dims(args.block_index, "block-index") if args.block_index else (0, 0, 0)
+    grid = launch_dims(args.grid, "grid") if args.grid else None
     if grid and any(i >= g for i, g in zip(index, grid)):
         raise UsageError(f"--block-index {index} is outside the grid {grid}")
     try:
