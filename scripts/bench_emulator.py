@@ -101,9 +101,8 @@ def loop_kernels(repeat: int, against: str | None = None, only: str | None = Non
     its compile time (NVRTC + nvdisasm, in process). ``against``: another checkout's folder (the
     emulator before a change: the reference), run on the same kernels in a subprocess, kernel by
     kernel in turn with this code so that both meet the same load; its rates and the ratio are printed too."""
-    from bankexplorer.compiler.kernel import build
     from bankexplorer.sass.launch import LaunchConfig
-    from bankexplorer.kernels.cuda_source import emulate
+    from bankexplorer.kernels.cuda_source import compile_text, emulate
 
     rates = {}
     for path in sorted(LOOPS.glob("*.cu")):
@@ -113,7 +112,7 @@ def loop_kernels(repeat: int, against: str | None = None, only: str | None = Non
         block = (*(int(x) for x in _header(src, "block").split(",")), 1, 1)[:3]
         scalars = {k: int(v) for k, v in (d.split("=") for d in (_header(src, "define") or "").split() if d)}
         t = time.perf_counter()
-        b = build(src, "sm_90", scalars, str(path))
+        b = compile_text(src, "sm_90", scalars, str(path))
         compile_s = time.perf_counter() - t
         best = cpu = None
         for _ in range(repeat):
