@@ -42,8 +42,7 @@ class Issue:
         b = self.b = run.block
         self.ins = ins
         self.S = S
-        t = b.tainted
-        self._tr, self._tur, self._tp, self._tup = t["R"], t["UR"], t["P"], t["UP"]
+        self._tr, self._tur, self._tp, self._tup = b.taint_flags
         g = ins.guard
         self.taint = 0  # data taint of every operand read so far (a bit per pointer parameter)
         self.on = S if g is None or g.index == PT and not g.neg else S & self.pred(g)
@@ -82,11 +81,11 @@ class Issue:
         elif p.uniform:
             v = self.b.UP[p.index][self.b.warp_of]
             if self._tup[p.index]:
-                self.taint = self.taint | self.b.UPT[p.index][self.b.warp_of]
+                self.taint = _with(self.taint, self.b.UPT[p.index][self.b.warp_of])
         else:
             v = self.b.P[p.index]
             if self._tp[p.index]:
-                self.taint = self.taint | self.b.PTT[p.index]
+                self.taint = _with(self.taint, self.b.PTT[p.index])
         return ~v if (p.neg and not isinstance(v, bool)) else (not v if p.neg else v)
 
     def p(self, i: int) -> np.ndarray | bool:
@@ -105,21 +104,21 @@ class Issue:
             i = o.index
             if o.uniform:
                 if i == URZ:
-                    return U32(0)
+                    return _ZERO
                 if self._tur[i]:
-                    self.taint = self.taint | self.b.URT[i][self.b.warp_of]
+                    self.taint = _with(self.taint, self.b.URT[i][self.b.warp_of])
                 return self.b.UR[i][self.b.warp_of]
             if i == RZ:
-                return U32(0)
+                return _ZERO
             if self._tr[i]:
-                self.taint = self.taint | self.b.RT[i]
+                self.taint = _with(self.taint, self.b.RT[i])
             return self.b.R[i]
-        if isinstance(o, Imm):
-            return U32(o.bits)
+        if type(o) is Imm:
+            return U32(o.value & MASK32)
         if isinstance(o, FImm):
             return np.float32(o.value).view(U32)
         if isinstance(o, Const):
-            return self.const(o, 4).view(U32) if o.reg is not None else U32(self.const_scalar(o, 4))
+            return self.const(o, 4).view(U32) if o.reg is not None else self._const_word(o)
         if isinstance(o, Special):
             return self.special(o.name)
         raise EmulationError(f"{self.ins.text!r}: cannot read {o!r} as a value")
@@ -204,6 +203,15 @@ class Issue:
             return self.const(o, 8).view(np.uint64) if o.reg is not None else np.uint64(self.const_scalar(o, 8))
         raise EmulationError(f"{self.ins.text!r}: cannot read {o!r} as a 64-bit value")
 
+    def _const_word(self, o: Const) -> np.uint32:
+        """``c[bank][offset]`` as a uint32 (constant banks do not change while a block runs: each
+        word is read from its bank once, on its first use, and kept by the block)."""
+        key = (o.bank, o.offset)
+        v = self.b.const_words.get(key)
+        if v is None:
+            v = self.b.const_words[key] = U32(self.const_scalar(o, 4))
+        return v
+
     def const_scalar(self, o: Const, size: int) -> int:
         bank = self.b.const.get(o.bank)
         if bank is None or o.offset < 0 or o.offset + size > bank.size:
@@ -282,7 +290,7 @@ class Issue:
             raise EmulationError(f"{self.ins.text!r}: register R{index} does not exist")
         np.copyto(self.b.R[index], v, where=on)
         if not _clean(t, self._tr, index):
-            np.copyto(self.b.RT[index], t, where=on)
+            _write_taint(self.b.RT, self._tr, index, t, on, self.b.n)
 
     def setf(self, i: int, v) -> None:
         self.set(i, np.asarray(v, np.float32).view(U32) if np.ndim(v) else np.float32(v).view(U32))
@@ -317,7 +325,7 @@ class Issue:
             return
         np.copyto(self.b.P[o.index], v, where=self.on)
         if not _clean(self.taint, self._tp, o.index):
-            np.copyto(self.b.PTT[o.index], self.taint, where=self.on)
+            _write_taint(self.b.PTT, self._tp, o.index, self.taint, self.on, self.b.n)
 
     # ------------------------------------------------------------------ addresses
     def address(self, i: int) -> np.ndarray:
@@ -325,21 +333,40 @@ class Issue:
         o = self.op(i)
         if not isinstance(o, Mem):
             raise EmulationError(f"{self.ins.text!r}: operand {i + 1} is not a memory address")
-        wide = o.wide or ("E" in self.ins.mods and self.ins.base in ("QSPC", "LD", "ST", "ATOM", "RED", "CCTL"))
+        base = self.ins.base
+        wide = o.wide or ("E" in self.ins.mods and base in ("QSPC", "LD", "ST", "ATOM", "RED", "CCTL"))
+        reg = o.reg if o.reg is not None and not o.reg.zero else None
+        ureg = o.ureg if o.ureg is not None and not o.ureg.zero else None
+        if not wide and not (ureg is not None and o.reg is None and base in _WIDE_UNIFORM):
+            # a 32-bit address (shared, local): the sum wraps, as the hardware's adder does, so it
+            # is summed in uint32 and widened once
+            a = None
+            if reg is not None:
+                a = self.bits(reg)
+                if o.scale != 1:
+                    a = a * U32(o.scale)
+            if ureg is not None:
+                u = self.bits(ureg)
+                a = u if a is None else a + u
+            if a is None:
+                return np.full(self.b.lanes, o.offset & MASK32, np.int64)
+            if o.offset:
+                a = a + U32(o.offset & MASK32)
+            return a.astype(np.int64)
         a = None  # the sum so far (a new int64 array), None: 0
-        if o.reg is not None and not o.reg.zero:
+        if reg is not None:
             if wide:
-                a = self._u64_plain(o.reg).astype(np.int64)
+                a = self._u64_plain(reg).astype(np.int64)
             else:
-                a = self.bits(o.reg).astype(np.int64)
+                a = self.bits(reg).astype(np.int64)
                 if o.scale != 1:
                     a *= o.scale
-        if o.ureg is not None and not o.ureg.zero:
-            if o.wide or (o.reg is None and self.ins.base in ("LDG", "STG", "LD", "ST", "ATOM", "ATOMG", "RED")):
-                u = self._u64_plain(o.ureg).astype(np.int64)
+        if ureg is not None:
+            if o.wide or (o.reg is None and base in _WIDE_UNIFORM):
+                u = self._u64_plain(ureg).astype(np.int64)
                 wide = True
             else:
-                u = self.bits(o.ureg).astype(np.int64)
+                u = self.bits(ureg).astype(np.int64)
             a = u if a is None else a + u
         if a is None:
             a = np.full(self.b.lanes, o.offset, np.int64)
@@ -349,21 +376,57 @@ class Issue:
             a &= MASK32
         return a
 
+    def lanes_on(self) -> np.ndarray:
+        """The lanes whose guard holds, as ascending indices (the block's every lane, one array kept
+        for the run, when they are all of them: the usual case, told without a search)."""
+        on = self.on
+        if np.count_nonzero(on) == on.size:
+            every = self.b.every_lane
+            if every is None or every.size != on.size:
+                every = self.b.every_lane = np.arange(on.size)
+            return every
+        return np.flatnonzero(on)
+
+
+#: opcodes whose uniform-register-only address is a 64-bit global one (a register pair)
+_WIDE_UNIFORM = ("LDG", "STG", "LD", "ST", "ATOM", "ATOMG", "RED")
+
+
+_ZERO = U32(0)
+_U32 = np.dtype(U32)
+
+
+def _with(taint, row: np.ndarray) -> np.ndarray:
+    """The taint read so far with a register's taint row ORed in (a copy of the row when it is the
+    first: ORing a Python 0 into an array costs three times as much)."""
+    return row.copy() if type(taint) is int and taint == 0 else taint | row
+
 
 def _clean(taint, tainted: list[bool], index: int) -> bool:
     """Writing ``taint`` leaves register ``index``'s taint row all zero, as it is (``tainted``: the
     block's flags, :attr:`.state.Block.tainted`), so there is nothing to write; otherwise the row is
     flagged, to be written and read from now on."""
     if not tainted[index]:
-        if not (taint.any() if isinstance(taint, np.ndarray) else taint):
+        if not (np.count_nonzero(taint) if isinstance(taint, np.ndarray) else taint):
             return True
         tainted[index] = True
     return False
 
 
+def _write_taint(rows: np.ndarray, tainted: list[bool], index: int, taint, on: np.ndarray, threads: int) -> None:
+    """Write ``taint`` into the flagged row ``index`` where ``on``. When that is every thread and
+    the taint is none, the row is all zero again and its flag is cleared, so that reads stop ORing
+    it (a register reused for an address after it held a loaded value)."""
+    if np.count_nonzero(on) == threads and not (np.count_nonzero(taint) if isinstance(taint, np.ndarray) else taint):
+        rows[index].fill(0)
+        tainted[index] = False
+    else:
+        np.copyto(rows[index], taint, where=on)
+
+
 def as_u32(v) -> np.ndarray:
     """Any integer or float32 value(s) as uint32 bit patterns (python ints wrap modulo 2**32)."""
-    if type(v) is np.ndarray and v.dtype == U32:
+    if type(v) is np.ndarray and v.dtype is _U32:
         return v
     if isinstance(v, int | bool):
         return np.asarray(int(v) & MASK32, U32)

@@ -19,6 +19,8 @@ from .decode import Program
 from .issue import Issue
 from .state import WARP
 
+U32 = np.uint32
+
 TIMING = np.uint32(1 << 31)  #: the taint bit of values whose order of arrival between warps decides them
 
 
@@ -54,7 +56,8 @@ class Recorder:
         self.as_written = as_written
         #: the -G build's member-by-member copies of one value (:func:`.written.aggregate_runs`)
         self.aggregate_runs: list = []
-        #: per instruction (Python ints: one addition per issue, where a numpy element costs more)
+        #: per instruction (Python ints: one addition per issue, where a numpy element costs more): the
+        #: run's loop adds each issue's warps, threads and threads predicated on
         self.executed = [0] * n
         self.threads = [0] * n
         self.pred_on = [0] * n
@@ -63,39 +66,34 @@ class Recorder:
         self._mask: np.ndarray | None = None  # the last mask _warps_of answered for, and its answer
         self._mask_warps: np.ndarray | None = None
 
-    def issue(self, k: int, warps: int, threads: int, S: np.ndarray, on: np.ndarray) -> None:
-        """Instruction ``k`` issued by ``warps`` warps, ``threads`` threads (``S``), ``on`` of them
-        predicated on."""
-        self.executed[k] += warps
-        self.threads[k] += threads
-        self.pred_on[k] += int(np.count_nonzero(on)) if on is not S else threads
-
     def shared_access(self, iss: Issue, kind: str, width: int, addr: np.ndarray, mask: np.ndarray,
                       matrices: int = 0, op: str = "add", space: str = "shared") -> None:
-        m = mask.reshape(-1, WARP)
         warps = self._warps_of(mask)
         if warps is None:  # every warp (the usual case): their rows as they are, no gather
-            warps, a, act = self._every_warp(m.shape[0]), addr.reshape(-1, WARP), m
+            a, act = addr.reshape(-1, WARP), mask.reshape(-1, WARP)
+            warps = self._every_warp(act.shape[0])
         else:
             if warps.size == 0:
                 return
-            a, act = addr.reshape(-1, WARP)[warps], m[warps]
+            a, act = addr.reshape(-1, WARP)[warps], mask.reshape(-1, WARP)[warps]
         if space == "generic" and self.as_written:
             space = "shared"
         code = _kind_code(kind, width, space, op)
         if kind in hwr.MATRIX_KINDS:  # every lane gives a row address; the hardware reads them all
             act = np.broadcast_to(iss.S.reshape(-1, WARP)[warps], act.shape)
-        if np.ndim(iss.taint) == 0:  # one taint for every lane (nearly always 0): each row has it
-            taint = iss.taint
-        else:
-            t = np.asarray(iss.taint, np.uint32).reshape(-1, WARP)[warps]
-            taint = np.bitwise_or.reduce(np.where(act, t, 0), axis=1)
-        idx = self.program.index_of[iss.ins.pc]
-        line = iss.ins.line
-        if not iss.ins.own_line:  # a header function's code: the line of the user's call, where there is one
+        taint = iss.taint
+        if type(taint) is np.ndarray and taint.ndim:
+            if np.count_nonzero(taint):  # per lane: each row has the OR over its active lanes
+                t = taint.reshape(-1, WARP)[warps]
+                taint = np.bitwise_or.reduce(np.where(act, t, U32(0)), axis=1)
+            else:  # a register flagged as tainted that holds no taint now: one for all (the usual case)
+                taint = 0
+        ins = iss.ins
+        line = ins.line
+        if not ins.own_line:  # a header function's code: the line of the user's call, where there is one
             site = np.where(act, iss.run.sched.calls.site.reshape(-1, WARP)[warps], 0).max(axis=1)
             line = np.where(site > 0, site, line)
-        self._rows.append(idx, warps, code, width, matrices, a, act, taint, line)
+        self._rows.append(self.program.index_of[ins.pc], warps, code, width, matrices, a, act, taint, line)
 
     def _warps_of(self, mask: np.ndarray) -> np.ndarray | None:
         """The warps with a lane in ``mask`` (None: every warp). The same mask object comes back issue
@@ -159,28 +157,30 @@ class _RowStore:
     def append(self, index: int, warps: np.ndarray, kind: int, width: int, matrices: int, addr: np.ndarray,
                active: np.ndarray, taint: np.ndarray | int, line: np.ndarray | int) -> None:
         """One row per warp of ``warps``; ``taint`` and ``line`` are per row or one for all."""
-        k = warps.size
-        end = self.n + k
-        cap = len(self.cols["addr"])
-        if end > cap:
-            cap = max(end, 2 * cap)
-            for f, col in self.cols.items():
+        n = self.n
+        end = n + warps.size
+        c = self.cols
+        if end > len(c["addr"]):
+            cap = max(end, 2 * len(c["addr"]))
+            for f, col in c.items():
                 grown = np.zeros((cap, *col.shape[1:]), col.dtype)
-                grown[:self.n] = col[:self.n]
-                self.cols[f] = grown
-        c, sl, i = self.cols, slice(self.n, end), self.issues
-        c["issue"][sl] = len(i["index"])
-        c["warp"][sl], c["addr"][sl], c["active"][sl] = warps, addr, active
+                grown[:n] = col[:n]
+                c[f] = grown
+        i = self.issues
+        c["issue"][n:end] = len(i["index"])
+        c["warp"][n:end] = warps
+        c["addr"][n:end] = addr
+        c["active"][n:end] = active
         i["index"].append(index)
         i["kind"].append(kind)
         i["width"].append(width)
         i["matrices"].append(matrices)
-        many_t, many_l = np.ndim(taint) > 0, np.ndim(line) > 0
+        many_t = type(taint) is np.ndarray and taint.ndim > 0
+        many_l = type(line) is np.ndarray and line.ndim > 0
         i["taint"].append(0 if many_t else int(taint))
         i["line"].append(0 if many_l else int(line))
         if many_t or many_l:
-            self.per_row.append((self.n, end, np.asarray(taint) if many_t else None,
-                                 np.asarray(line) if many_l else None))
+            self.per_row.append((n, end, taint if many_t else None, line if many_l else None))
         self.n = end
 
     def accesses(self) -> Accesses:

@@ -333,6 +333,7 @@ class Run:
         if self.control is not None:
             self.control.begin()
         memos: list[dict] = [{} for _ in steps]  # per instruction: what its semantics worked out once (Issue.memo)
+        executed, issued_threads, pred_on = record.executed, record.threads, record.pred_on
         with np.errstate(all="ignore"):
             while True:
                 nxt = sched.next()
@@ -352,7 +353,10 @@ class Run:
                         sched.moved_on(start, pending)
                         pending = 0
                     iss = Issue(self, ins, S, memos[k])
-                    record.issue(k, warps, threads, S, iss.on)
+                    # the counts of Nsight's source page (:class:`.record.Recorder`), in line: every issue adds them
+                    executed[k] += warps
+                    issued_threads[k] += threads
+                    pred_on[k] += threads if iss.on is S else int(np.count_nonzero(iss.on))
                     self.issued += warps
                     if self.issued > self._check_at:
                         self._checkpoint(ins)
@@ -369,7 +373,7 @@ class Run:
                             self.data_branches[k] = self.data_branches.get(k, 0) | int(t)
                     if self_advancing:
                         break
-                    if sched.straight(pc, iss):
+                    if sched.alone and not iss.jumps and iss.exited is None and pc + 16 in index_of:  # sched.straight
                         if not pending:
                             start = pc
                         pending += 1

@@ -205,6 +205,7 @@ class Scheduler:
         # stores and atomics a spinning thread of the same warp could be waiting for (shared or generic)
         self.write_pcs = {ins.pc for ins in run.program.instructions if ins.base in WRITE_OPCODES}
         self.calls = CallSites(b.lanes)
+        self._threads: tuple[bytes, np.ndarray | None] = (b"", None)  # the last threads :meth:`next` gave
 
     def _check_pc(self, pc: int) -> None:
         if pc not in self.run.program.index_of:
@@ -277,7 +278,10 @@ class Scheduler:
         bits = np.zeros(self.W, "<u4")
         for g in chosen:
             bits[g.warp] = g.bits
-        return pc, _lanes(bits)
+        key = bits.tobytes()
+        if key != self._threads[0]:  # the same threads as the last issue: the same array (what the
+            self._threads = (key, _lanes(bits))  # run and the recorder work out for them is kept by it)
+        return pc, self._threads[1]
 
     def _spun(self, g: Group, pc: int) -> None:
         """A group of a warp whose long-running or yielding group was set aside (:meth:`_add`,
@@ -341,13 +345,16 @@ class Scheduler:
                     g.pc, g.bits, g.age = pc + 16, bits, g.age + 1
                     self._add(g, first=True)
         else:
-            nxt = np.full(S.shape, pc + 16, np.int64)
-            for mask, target in iss.jumps:
-                nxt[mask & S] = target
-            per = nxt.reshape(-1, WARP)
-            live = S.reshape(-1, WARP) if gone is None else (S & ~iss.exited).reshape(-1, WARP)
-            lo = np.where(live, per, np.iinfo(np.int64).max).min(axis=1)
-            hi = np.where(live, per, np.iinfo(np.int64).min).max(axis=1)
+            if hold is not None and not iss.jumps and (only is None or all(g.warp in only for g in self.chosen)):
+                per = live = lo = hi = None  # every issuing group waits (a barrier): no next pc to work out
+            else:
+                nxt = np.full(S.shape, pc + 16, np.int64)
+                for mask, target in iss.jumps:
+                    nxt[mask & S] = target
+                per = nxt.reshape(-1, WARP)
+                live = S.reshape(-1, WARP) if gone is None else (S & ~iss.exited).reshape(-1, WARP)
+                lo = np.where(live, per, np.iinfo(np.int64).max).min(axis=1)
+                hi = np.where(live, per, np.iinfo(np.int64).min).max(axis=1)
             for g in self.chosen:
                 bits = g.bits & ~int(gone[g.warp]) if gone is not None else g.bits
                 if not bits:
@@ -564,8 +571,11 @@ class Scheduler:
                                  f"the block's threads (got {count})")
         bars = self.bars
         bars.count[bar] = count
-        # a warp arrives when some thread of it has the guard true
-        arriving = {int(w) for w in np.flatnonzero(iss.on.reshape(-1, WARP).any(axis=1))}
+        # a warp arrives when some thread of it has the guard true (unguarded: every issuing warp)
+        if iss.on is iss.S:
+            arriving = {g.warp for g in self.chosen}
+        else:
+            arriving = {int(w) for w in np.flatnonzero(iss.on.reshape(-1, WARP).any(axis=1))}
         if not wait:
             bars.arrived[bar] = bars.arrived.get(bar, 0) + WARP * len(arriving)
             self.advance(iss.ins.pc, iss)

@@ -115,6 +115,7 @@ class Block:
         #: per register (predicate...): False while its taint row is all zero, which is nearly always
         #: (data-dependent values are rare); :class:`.issue.Issue` then skips reading and writing it
         self.tainted = {"R": [False] * 256, "UR": [False] * 64, "P": [False] * 8, "UP": [False] * 8}
+        self.taint_flags = (self.tainted["R"], self.tainted["UR"], self.tainted["P"], self.tainted["UP"])
         self.shared = np.zeros(self.shared_bytes, np.uint8)
         self.shared_taint = np.zeros(self.shared_bytes, np.uint32)
         #: who last wrote each byte and when, in one number (one gather per access, not two): the
@@ -124,6 +125,17 @@ class Block:
         #: byte's taint may be other than 0: where neither says otherwise, a shared load skips reading them
         self.shared_written = -1
         self.shared_tainted = False
+        #: the barriers completed at the last write to shared memory narrower than a word (-1: none
+        #: yet): until then the race checks keep stamps by word (:class:`.ops.memory._SharedSpace`)
+        self.shared_subword = -1
+        #: whether an order-free atomic ever wrote shared memory (else every code in ``shared_atomic`` is 0)
+        self.shared_atomics = False
+        #: every lane's index (``Issue.lanes_on``), made once; the stamps the last lanes to write
+        #: shared memory leave, by epoch (``ops.memory._SharedSpace._mine``)
+        self.every_lane: np.ndarray | None = None
+        self.last_mine: tuple | None = None
+        #: constant words read so far, by (bank, offset) (``Issue._const_word``)
+        self.const_words: dict[tuple[int, int], np.uint32] = {}
         #: the order-free atomic (ops.memory.ORDER_FREE_ATOMICS, its code) that last wrote each byte; 0: any other write
         self.shared_atomic = np.zeros(self.shared_bytes, np.int16)
         self.local = np.zeros((lanes, max(self.local_bytes, 0)), np.uint8)

@@ -93,14 +93,16 @@ def _write_regs(iss: Issue, dst: int, regs: list[np.ndarray], idx: np.ndarray, t
 def _check(addr: np.ndarray, width: int, size: int, space: str, iss: Issue) -> None:
     if addr.size == 0:
         return
-    # the usual case in two reductions; where they fail, the first bad lane is named
-    if addr.min() < 0 or addr.max() + width > size:
+    # the usual case in two reductions (a negative address sets the OR's sign bit, a misaligned one
+    # its low bits); where they fail, the first bad lane is named
+    ored = int(np.bitwise_or.reduce(addr))
+    if ored < 0 or int(addr.max()) + width > size:
         bad = (addr < 0) | (addr + width > size)
         a = int(addr[np.flatnonzero(bad)[0]])
         # (the emulator names the instruction and its line around this message)
         raise MemoryFault(f"{space} address {a:#x} is outside the {size:,} bytes of {space} memory"
                           + (block_hint(iss.b.dim) if space == "shared" else ""))
-    if width > 1 and (addr & (width - 1) if width & (width - 1) == 0 else addr % width).any():
+    if width > 1 and (ored & (width - 1) if width & (width - 1) == 0 else (addr % width).any()):
         a = int(addr[np.flatnonzero(addr % width)[0]])
         raise MemoryFault(f"{space} address {a:#x} is not aligned to {width} bytes")
 
@@ -132,77 +134,145 @@ class _SharedSpace(_Space):
 
     The bytes an access touches are indexed byte-major, ``(width, lanes)`` (:func:`_bytes_of`): numpy
     reduces over the short byte axis far faster that way than along rows of 4 or 8 bytes, and these
-    run on every shared-memory issue."""
+    run on every shared-memory issue.
+
+    Stamps and atomic codes by word: while every write since the last barrier covered whole aligned
+    4-byte words (nearly always; ``Block.shared_subword`` says when not), every byte written since
+    then has the stamp and atomic code of its word's first byte, and bytes written before have
+    stamps at or below :attr:`since`, which all mean the same. Then the race checks read and write
+    one stamp a word (a quarter of the elements), and only those first bytes are kept up to date;
+    the first write of a narrower value after a barrier copies them to the other bytes
+    (:meth:`_by_bytes`) and the checks go byte by byte until the next barrier."""
 
     def __init__(self, iss: Issue):
         b = iss.b
-        self.data, self.taint, self.iss = b.shared, b.shared_taint, iss
+        self.b, self.data, self.taint, self.iss = b, b.shared, b.shared_taint, iss
         self.stamp, self.atomic = b.shared_stamp, b.shared_atomic
+        self.epoch = iss.run.sched.bars.epoch
         #: a byte whose stamp is above this was written since the last barrier (``Block.shared_stamp``)
-        self.since = iss.run.sched.bars.epoch * WRITERS
+        self.since = self.epoch * WRITERS
 
     def _mine(self, lanes) -> np.ndarray:
-        """The stamp a write of ``lanes`` (an index array, or one lane) leaves now, per lane."""
-        w = self.iss.b.warp_of
+        """The stamp a write of ``lanes`` (an index array, or one lane) leaves now, per lane (the
+        last answer is kept: the same array of every lane comes issue after issue)."""
+        b = self.b
+        last = b.last_mine
+        if last is not None and last[0] is lanes and last[1] == self.epoch:
+            return last[2]
+        w = b.warp_of
         w = w if isinstance(lanes, np.ndarray) and lanes.size == w.size else w[lanes]
-        return w + (self.since + 1)
+        mine = w + (self.since + 1)
+        if isinstance(lanes, np.ndarray):
+            b.last_mine = (lanes, self.epoch, mine)
+        return mine
+
+    def _by_bytes(self) -> None:
+        """A write narrower than a word comes: from now until the next barrier, stamps and atomic
+        codes byte by byte (each word's first byte's copied to the others)."""
+        for a in (self.stamp, self.atomic):
+            if a.size >= 4:
+                w = a[:a.size & ~3].reshape(-1, 4)
+                w[:, 1:] = w[:, :1]
+        self.b.shared_subword = self.epoch
+
+    def _checked(self, addr, width, idx):
+        """(stamps, atomic codes, where): of each word an access touches (``(lanes,)``, or ``(words,
+        lanes)`` for wider accesses) while the checks go by words, else of each byte (``idx``)."""
+        if width & 3 or self.b.shared_subword == self.epoch:
+            return self.stamp, self.atomic, idx if idx is not None else _bytes_of(addr, width)
+        w = addr >> 2
+        if width > 4:
+            n = width >> 2
+            rows = _WORD_ROWS.get(n)
+            if rows is None:
+                rows = _WORD_ROWS[n] = np.arange(n, dtype=np.int64)[:, None]
+            w = rows + w
+        return self.stamp[::4], self.atomic[::4], w
 
     def read(self, addr, width, lanes):
-        idx = _bytes_of(addr, width)
-        b = self.iss.b
-        t = np.bitwise_or.reduce(self.taint[idx], axis=0) if b.shared_tainted else np.zeros(addr.size, U32)
+        b = self.b
+        idx = _bytes_of(addr, width) if b.shared_tainted else None
+        t = np.bitwise_or.reduce(self.taint[idx], axis=0) if idx is not None else U32(0)
         words = _words(self.data, width)
         if words is not None:  # aligned (every shared access is checked so): a word per lane, no byte gather
             data = words[addr >> _SHIFT[width]].view(np.uint8).reshape(-1, width)
         else:
+            idx = idx if idx is not None else _bytes_of(addr, width)
             data = np.ascontiguousarray(self.data[idx].T)
-        if b.shared_written != self.iss.run.sched.bars.epoch:  # nothing was written since the last barrier
+        if b.shared_written != self.epoch:  # nothing was written since the last barrier
             return data, t
-        st = self.stamp[idx]
+        stamp, _atomic, at = self._checked(addr, width, idx)
+        st = stamp[at]
         # written since the last barrier by another warp
-        raced = ((st > self.since) & (st != self._mine(lanes))).any(axis=0)
+        raced = (st > self.since) & (st != self._mine(lanes))
+        if raced.ndim > 1:
+            raced = raced.any(axis=0)
+        if not np.count_nonzero(raced):
+            return data, t
         return data, np.where(raced, t | TIMING, t)
 
     def write(self, addr, raw, taint, lanes, atomic_op=0):
+        b = self.b
         width = raw.shape[1]
-        idx = _bytes_of(addr, width)
+        if width & 3 and b.shared_subword != self.epoch:
+            self._by_bytes()
         words = _words(self.data, width)
-        if words is not None:
-            words_in = np.ascontiguousarray(raw).view(words.dtype).reshape(-1)
-        raw = raw.T
+        raw_t = raw.T
         mine = self._mine(lanes)
+        idx = _bytes_of(addr, width)
         # another warp wrote here since the last barrier: which store lands last is up to timing,
         # unless both writes are the same order-free atomic (integer add, min, max, and, or, xor):
         # then what the word holds once all of them are done is the same in any order; likewise a
         # plain store of the byte the other warp left there (flags set to 1 by several warps)
-        st = self.stamp[idx]
+        stamp, atomic, at = self._checked(addr, width, idx)
+        st = stamp[at]
         raced = (st > self.since) & (st != mine)
         t = np.asarray(taint, U32) if np.ndim(taint) else U32(taint)  # per lane (broadcast over the bytes) or one
+        kept = U32(0)  # the timing bit of raced bytes that get the value they hold again: a byte already raced stays raced
         if atomic_op:
-            raced &= self.atomic[idx] != atomic_op
+            raced = _per_byte(raced & (atomic[at] != atomic_op), width)
             t = t | (self.taint[idx] & TIMING)  # combined with the old value: a raced old value stays raced
-        elif raced.any():
-            same = raced & (self.data[idx] == raw) & (self.atomic[idx] == 0)
-            raced &= ~same
-            t = np.where(same, t | (self.taint[idx] & TIMING), t)  # a byte already raced stays raced
-        if words is not None:  # aligned: a word per lane (repeated words: the last lane's, as bytes would)
-            words[addr >> _SHIFT[width]] = words_in
+        elif np.count_nonzero(raced):
+            raced = _per_byte(raced, width)
+            same = self.data[idx] == raw_t
+            if b.shared_atomics:  # (else every atomic code is 0)
+                same &= _per_byte(atomic[at] == 0, width)
+            kept = np.where(raced & same, self.taint[idx] & TIMING, kept)
+            raced = raced & ~same
         else:
-            self.data[idx] = raw
-        self.stamp[idx] = mine
-        self.atomic[idx] = atomic_op
-        b = self.iss.b
-        b.shared_written = self.iss.run.sched.bars.epoch
-        if not atomic_op:
-            raced |= _raced_within(idx, raw, mine, self.stamp)
-        if b.shared_tainted or np.ndim(t) or t or raced.any():
-            self.taint[idx] = np.where(raced, t | TIMING, t)
+            raced = None
+        if words is not None:  # aligned: a word per lane (repeated words: the last lane's, as bytes would)
+            words[addr >> _SHIFT[width]] = np.ascontiguousarray(raw).view(words.dtype).reshape(-1)
+        else:
+            self.data[idx] = raw_t
+        stamp[at] = mine
+        if atomic_op or b.shared_atomics:
+            atomic[at] = atomic_op
+            b.shared_atomics = True
+        b.shared_written = self.epoch
+        if not atomic_op and mine.size > 1 and mine[0] != mine[-1] and np.count_nonzero(stamp[at] != mine):
+            # warps of this store wrote the same word: with different values, timing decides
+            within = _raced_within(idx, raw_t, mine)
+            raced = within if raced is None else raced | within
+        if b.shared_tainted or np.ndim(t) or t or raced is not None and np.count_nonzero(raced):
+            self.taint[idx] = t if raced is None else t | np.where(raced, TIMING, kept)
             b.shared_tainted = True
 
 
 _BYTE_COLUMNS: dict[int, np.ndarray] = {}
+_WORD_ROWS: dict[int, np.ndarray] = {}
 _WORD_TYPES = {4: np.uint32, 8: np.uint64}
 _SHIFT = {4: 2, 8: 3}
+
+
+def _per_byte(by_word: np.ndarray, width: int) -> np.ndarray:
+    """A per-word check (``(lanes,)`` or ``(words, lanes)``, or already per byte) as one that
+    broadcasts to ``(width, lanes)`` (a ``(1, lanes)`` view for one word a lane)."""
+    if by_word.ndim == 1:
+        return by_word[None]
+    if by_word.shape[0] == width:
+        return by_word
+    return np.repeat(by_word, 4, axis=0)
 
 
 def _words(data: np.ndarray, width: int) -> np.ndarray | None:
@@ -219,15 +289,12 @@ def _bytes_of(addr: np.ndarray, width: int) -> np.ndarray:
     return cols + addr
 
 
-def _raced_within(idx: np.ndarray, raw: np.ndarray, warp: np.ndarray, writer: np.ndarray) -> np.ndarray:
+def _raced_within(idx: np.ndarray, raw: np.ndarray, warp: np.ndarray) -> np.ndarray:
     """Bytes that warps issuing one store together write with different values: the GPU runs
     those warps in some order, so which value lands is up to timing (one warp's own lanes land in
     a fixed order). ``idx``, ``raw``: (width, lanes); ``warp``: each lane's (any number that tells
-    warps apart); ``writer``: the same numbers per byte, this store's already written (a byte that
-    two warps wrote holds one of theirs, so the usual case, no byte written by two warps, is told
-    without a sort). (width, lanes) bool."""
-    if idx.size < 2 or np.ndim(warp) == 0 or warp.min() == warp.max() or not (writer[idx] != warp).any():
-        return np.zeros(idx.shape, bool)
+    warps apart). Called where two warps wrote one word (the usual case, no word written by two
+    warps, is told by the stamps left). (width, lanes) bool."""
     a, v, w = idx.ravel(), raw.ravel(), np.broadcast_to(warp, idx.shape).ravel()
     order = np.argsort(a, kind="stable")
     sa, sv, sw = a[order], v[order].astype(np.int64), w[order]
@@ -258,25 +325,34 @@ def _split_generic(iss: Issue, addr: np.ndarray, idx: np.ndarray):
 
 
 # ---------------------------------------------------------------------- shared loads and stores
+class _Form:
+    """What an LDS or STS instruction alone decides (its width, where its address and data are),
+    worked out on its first issue (:meth:`.Issue.memo`), not on every one."""
+
+    __slots__ = ("width", "mem", "signed")
+
+    def __init__(self, ins):
+        self.width, self.mem, self.signed = width_of(ins.mods), _mem_index(ins), _signed(ins.mods)
+
+
 @op("LDS")
 def lds(iss: Issue) -> None:
-    width = width_of(iss.ins.mods)
-    addr = iss.address(_mem_index(iss.ins))
-    idx = np.flatnonzero(iss.on)
-    _check(_of(addr, idx), width, iss.b.shared.size, "shared", iss)
-    iss.run.record.shared_access(iss, "load", width, addr, iss.on)
-    _load(iss, _shared(iss), addr, idx, width)
+    f = iss.memo(_Form, _Form)
+    addr = iss.address(f.mem)
+    idx = iss.lanes_on()
+    _check(_of(addr, idx), f.width, iss.b.shared.size, "shared", iss)
+    iss.run.record.shared_access(iss, "load", f.width, addr, iss.on)
+    _load(iss, _shared(iss), addr, idx, f.width)
 
 
 @op("STS")
 def sts(iss: Issue) -> None:
-    width = width_of(iss.ins.mods)
-    m = _mem_index(iss.ins)
-    addr = iss.address(m)
-    idx = np.flatnonzero(iss.on)
-    _check(_of(addr, idx), width, iss.b.shared.size, "shared", iss)
-    iss.run.record.shared_access(iss, "store", width, addr, iss.on)
-    _store(iss, _shared(iss), addr, idx, width, m + 1)
+    f = iss.memo(_Form, _Form)
+    addr = iss.address(f.mem)
+    idx = iss.lanes_on()
+    _check(_of(addr, idx), f.width, iss.b.shared.size, "shared", iss)
+    iss.run.record.shared_access(iss, "store", f.width, addr, iss.on)
+    _store(iss, _shared(iss), addr, idx, f.width, f.mem + 1)
 
 
 # ---------------------------------------------------------------------- ldmatrix / stmatrix
@@ -633,8 +709,11 @@ class _LocalView(_Space):
 def _load(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: int, dst: int = 0) -> None:
     at = iss.taint
     raw, t = space.read(_of(addr, idx), width, idx)
-    t = np.asarray(t, U32) | (np.asarray(at)[idx] if np.ndim(at) else U32(at))
-    if idx.size == iss.b.lanes:  # every lane, in order (idx: ascending): t is theirs already (or one for all)
+    if type(at) is np.ndarray and at.ndim:
+        t = np.asarray(t, U32) | at[idx]
+    elif at:
+        t = np.asarray(t, U32) | U32(at)
+    if idx.size == iss.b.lanes or np.ndim(t) == 0:  # every lane, in order (idx: ascending): t is theirs already (or one for all)
         full_t = t
     else:
         full_t = np.zeros(iss.b.lanes, U32)
@@ -646,10 +725,12 @@ def _store(iss: Issue, space: _Space, addr: np.ndarray, idx: np.ndarray, width: 
     # where a store lands, when the warps' order decided it, decides what those bytes hold: the
     # address's timing taint goes with the value (``xwarp_atomics`` family: slots taken with a
     # contended atomicAdd hold other threads' indices on the GPU)
-    at = np.asarray(iss.taint, U32) & TIMING
+    at = iss.taint
+    at = at & TIMING if type(at) is np.ndarray else U32(at) & TIMING
     iss.taint = 0
     raw = _from_regs(iss, src, width, idx)
-    t = np.asarray(iss.taint, U32) | at
+    t = iss.taint
+    t = (t | at if np.ndim(at) or at else t) if type(t) is np.ndarray else np.asarray(t, U32) | at
     space.write(_of(addr, idx), raw, _of(t, idx) if np.ndim(t) else t, idx)
 
 
