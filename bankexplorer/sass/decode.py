@@ -55,14 +55,15 @@ class Instruction:
     #: the line is the user's file's (False: a header function's own line, as in code built without
     #: inlining, -G, where the line that matters is that of the user's call: :mod:`.simt` tracks it)
     own_line: bool = True
+    #: the opcode without and its modifiers (``IMAD``, ``("WIDE", "U32")``): plain fields, set from
+    #: ``opcode`` once, since the opcodes' semantics read them on every issue
+    base: str = field(init=False, repr=False, compare=False)
+    mods: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
-    @property
-    def base(self) -> str:
-        return _parts(self.opcode)[0]
-
-    @property
-    def mods(self) -> tuple[str, ...]:
-        return _parts(self.opcode)[1]
+    def __post_init__(self) -> None:
+        base, mods = _parts(self.opcode)
+        object.__setattr__(self, "base", base)
+        object.__setattr__(self, "mods", mods)
 
     def has(self, *mods: str) -> bool:
         m = self.mods

@@ -46,7 +46,7 @@ class Issue:
         g = ins.guard
         self.taint = 0  # data taint of every operand read so far (a bit per pointer parameter)
         self.on = S if g is None or g.index == PT and not g.neg else S & self.pred(g)
-        self.jumps: list[tuple[np.ndarray, int]] = []
+        self.jumps: list[tuple[np.ndarray, int]] | tuple = ()  # a list from the first jump on (most issues make none)
         self.exited: np.ndarray | None = None
 
     def memo(self, key, make):
@@ -59,6 +59,8 @@ class Issue:
 
     # ------------------------------------------------------------------ control (used by simt)
     def jump(self, mask: np.ndarray, target: int) -> None:
+        if not self.jumps:
+            self.jumps = []
         self.jumps.append((mask, target))
 
     def exit(self, mask: np.ndarray) -> None:
@@ -288,9 +290,12 @@ class Issue:
             return
         if index > RZ:
             raise EmulationError(f"{self.ins.text!r}: register R{index} does not exist")
-        np.copyto(self.b.R[index], v, where=on)
+        if self.b.every(on):
+            self.b.R[index] = v
+        else:
+            np.copyto(self.b.R[index], v, where=on)
         if not _clean(t, self._tr, index):
-            _write_taint(self.b.RT, self._tr, index, t, on, self.b.n)
+            _write_taint(self.b.RT, self._tr, index, t, on, self.b)
 
     def setf(self, i: int, v) -> None:
         self.set(i, np.asarray(v, np.float32).view(U32) if np.ndim(v) else np.float32(v).view(U32))
@@ -323,9 +328,12 @@ class Issue:
                 t = np.asarray(self.taint)
                 self.b.UPT[o.index][warps] = t if t.ndim == 0 else t[lanes]
             return
-        np.copyto(self.b.P[o.index], v, where=self.on)
+        if self.b.every(self.on):
+            self.b.P[o.index] = v
+        else:
+            np.copyto(self.b.P[o.index], v, where=self.on)
         if not _clean(self.taint, self._tp, o.index):
-            _write_taint(self.b.PTT, self._tp, o.index, self.taint, self.on, self.b.n)
+            _write_taint(self.b.PTT, self._tp, o.index, self.taint, self.on, self.b)
 
     # ------------------------------------------------------------------ addresses
     def address(self, i: int) -> np.ndarray:
@@ -413,12 +421,16 @@ def _clean(taint, tainted: list[bool], index: int) -> bool:
     return False
 
 
-def _write_taint(rows: np.ndarray, tainted: list[bool], index: int, taint, on: np.ndarray, threads: int) -> None:
+def _write_taint(rows: np.ndarray, tainted: list[bool], index: int, taint, on: np.ndarray, b) -> None:
     """Write ``taint`` into the flagged row ``index`` where ``on``. When that is every thread and
     the taint is none, the row is all zero again and its flag is cleared, so that reads stop ORing
     it (a register reused for an address after it held a loaded value)."""
-    if np.count_nonzero(on) == threads and not (np.count_nonzero(taint) if isinstance(taint, np.ndarray) else taint):
-        rows[index].fill(0)
+    if b.every(on):
+        rows[index] = taint
+        if not (np.count_nonzero(taint) if isinstance(taint, np.ndarray) else taint):
+            tainted[index] = False
+    elif not (np.count_nonzero(taint) if isinstance(taint, np.ndarray) else taint) and np.count_nonzero(on) == b.n:
+        rows[index].fill(0)  # every thread (the lanes past a partial last warp hold no taint)
         tainted[index] = False
     else:
         np.copyto(rows[index], taint, where=on)

@@ -134,6 +134,8 @@ class Block:
         #: shared memory leave, by epoch (``ops.memory._SharedSpace._mine``)
         self.every_lane: np.ndarray | None = None
         self.last_mine: tuple | None = None
+        self._every_mask: np.ndarray | None = None  # the last mask :meth:`every` answered for, and its answer
+        self._every = False
         #: constant words read so far, by (bank, offset) (``Issue._const_word``)
         self.const_words: dict[tuple[int, int], np.uint32] = {}
         #: the order-free atomic (ops.memory.ORDER_FREE_ATOMICS, its code) that last wrote each byte; 0: any other write
@@ -145,6 +147,14 @@ class Block:
         self.lane_id = (t % WARP).astype(np.uint32)
         x, y, z = self.dim
         self.tid = ((t % x).astype(np.uint32), ((t // x) % y).astype(np.uint32), (t // (x * y)).astype(np.uint32))
+
+    def every(self, mask: np.ndarray) -> bool:
+        """Whether ``mask`` holds for every lane (then a masked write is a plain one, several times
+        cheaper). The last mask asked about is kept with its answer: the threads of a stretch of
+        code come as one array, issue after issue (:meth:`.simt.Scheduler.next`)."""
+        if mask is not self._every_mask:
+            self._every_mask, self._every = mask, np.count_nonzero(mask) == mask.size
+        return self._every
 
     def first_lanes(self, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(warps, lane index of each warp's first thread in ``mask``): where a uniform result is read."""

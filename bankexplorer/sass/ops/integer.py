@@ -62,8 +62,12 @@ def iadd3(iss: Issue) -> None:
         iss.set64(0, total64)
         return
     if not pouts and "X" not in iss.ins.mods:  # no carry in or out: the sum modulo 2**32, in uint32
-        total = iss.u(srcs[0])
-        for i in srcs[1:]:
+        ops = iss.ins.operands
+        # a zero register (RZ, ``IADD3 R1, R2, R3, RZ``) adds nothing: it is not added (each numpy
+        # addition of a scalar costs as much as one of two vectors)
+        terms = [i for i in srcs if not (type(ops[i]) is Reg and ops[i].zero)] or srcs[:1]
+        total = iss.u(terms[0])
+        for i in terms[1:]:
             total = total + iss.u(i)
         iss.set(0, total)
         return

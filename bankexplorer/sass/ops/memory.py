@@ -60,7 +60,7 @@ def _from_regs(iss: Issue, src: int, width: int, idx: np.ndarray) -> np.ndarray:
         regs = []
         for j in range(n):
             v = iss.bits(o if j == 0 or o.zero else Reg(o.index + j, o.uniform))
-            regs.append(v[idx] if np.ndim(v) else np.full(idx.size, v, U32))
+            regs.append(_of(v, idx) if np.ndim(v) else np.full(idx.size, v, U32))  # (every lane: the row itself)
         if n == 1:
             return np.asarray(regs[0], U32).reshape(-1, 1).view(np.uint8)[:, :width]
     else:
@@ -175,12 +175,13 @@ class _SharedSpace(_Space):
                 w[:, 1:] = w[:, :1]
         self.b.shared_subword = self.epoch
 
-    def _checked(self, addr, width, idx):
+    def _checked(self, addr, width, idx, word=None):
         """(stamps, atomic codes, where): of each word an access touches (``(lanes,)``, or ``(words,
-        lanes)`` for wider accesses) while the checks go by words, else of each byte (``idx``)."""
+        lanes)`` for wider accesses) while the checks go by words, else of each byte (``idx``).
+        ``word``: ``addr >> 2`` where the caller has it."""
         if width & 3 or self.b.shared_subword == self.epoch:
             return self.stamp, self.atomic, idx if idx is not None else _bytes_of(addr, width)
-        w = addr >> 2
+        w = addr >> 2 if word is None else word
         if width > 4:
             n = width >> 2
             rows = _WORD_ROWS.get(n)
@@ -194,14 +195,16 @@ class _SharedSpace(_Space):
         idx = _bytes_of(addr, width) if b.shared_tainted else None
         t = np.bitwise_or.reduce(self.taint[idx], axis=0) if idx is not None else U32(0)
         words = _words(self.data, width)
+        wi = None
         if words is not None:  # aligned (every shared access is checked so): a word per lane, no byte gather
-            data = words[addr >> _SHIFT[width]].view(np.uint8).reshape(-1, width)
+            wi = addr >> _SHIFT[width]
+            data = words[wi].view(np.uint8).reshape(-1, width)
         else:
             idx = idx if idx is not None else _bytes_of(addr, width)
             data = np.ascontiguousarray(self.data[idx].T)
         if b.shared_written != self.epoch:  # nothing was written since the last barrier
             return data, t
-        stamp, _atomic, at = self._checked(addr, width, idx)
+        stamp, _atomic, at = self._checked(addr, width, idx, wi if width == 4 else None)
         st = stamp[at]
         # written since the last barrier by another warp
         raced = (st > self.since) & (st != self._mine(lanes))
@@ -217,6 +220,7 @@ class _SharedSpace(_Space):
         if width & 3 and b.shared_subword != self.epoch:
             self._by_bytes()
         words = _words(self.data, width)
+        wi = addr >> _SHIFT[width] if words is not None else None
         raw_t = raw.T
         mine = self._mine(lanes)
         idx = _bytes_of(addr, width)
@@ -224,7 +228,7 @@ class _SharedSpace(_Space):
         # unless both writes are the same order-free atomic (integer add, min, max, and, or, xor):
         # then what the word holds once all of them are done is the same in any order; likewise a
         # plain store of the byte the other warp left there (flags set to 1 by several warps)
-        stamp, atomic, at = self._checked(addr, width, idx)
+        stamp, atomic, at = self._checked(addr, width, idx, wi if width == 4 else None)
         st = stamp[at]
         raced = (st > self.since) & (st != mine)
         t = np.asarray(taint, U32) if np.ndim(taint) else U32(taint)  # per lane (broadcast over the bytes) or one
@@ -242,7 +246,7 @@ class _SharedSpace(_Space):
         else:
             raced = None
         if words is not None:  # aligned: a word per lane (repeated words: the last lane's, as bytes would)
-            words[addr >> _SHIFT[width]] = np.ascontiguousarray(raw).view(words.dtype).reshape(-1)
+            words[wi] = np.ascontiguousarray(raw).view(words.dtype).reshape(-1)
         else:
             self.data[idx] = raw_t
         stamp[at] = mine
