@@ -9,6 +9,7 @@ compute garbage that is never written, which keeps every opcode free of masks.
 from __future__ import annotations
 
 import struct
+import sys
 
 import numpy as np
 
@@ -166,7 +167,7 @@ class Issue:
             if o.zero:
                 return np.uint64(0)
             lo = self.bits(o)
-            hi = self.bits(Reg(o.index + 1, o.uniform))
+            hi = self.bits(_high_half(o))
             v = np.asarray(lo).astype(np.uint64) | (np.asarray(hi).astype(np.uint64) << np.uint64(32))
             if o.neg:
                 v = (np.uint64(0) - v).astype(np.uint64)
@@ -199,7 +200,7 @@ class Issue:
             if o.zero:
                 return np.uint64(0)
             lo = self.bits(o)
-            hi = self.bits(Reg(o.index + 1, o.uniform))
+            hi = self.bits(_high_half(o))
             return np.asarray(lo).astype(np.uint64) | (np.asarray(hi).astype(np.uint64) << np.uint64(32))
         if isinstance(o, Const):
             return self.const(o, 8).view(np.uint64) if o.reg is not None else np.uint64(self.const_scalar(o, 8))
@@ -265,6 +266,8 @@ class Issue:
     # ------------------------------------------------------------------ writes
     def set(self, i: int, v) -> None:
         o = self.op(i)
+        if type(o) is Reg:
+            return self.write(o.index, o.uniform, v)
         if isinstance(o, Pred):
             return self.setp(i, v)
         if not isinstance(o, Reg):
@@ -310,8 +313,13 @@ class Issue:
         if v.dtype == np.float64:
             v = v.view(np.uint64)
         v = v.astype(np.uint64)
-        self.write(o.index, o.uniform, (v & np.uint64(MASK32)).astype(U32), mask, taint)
-        self.write(o.index + 1, o.uniform, (v >> np.uint64(32)).astype(U32), mask, taint)
+        if v.ndim == 1 and _LITTLE:  # the two words of each value, as views (no arithmetic)
+            words = v.view(U32).reshape(-1, 2)
+            lo, hi = words[:, 0], words[:, 1]
+        else:
+            lo, hi = (v & np.uint64(MASK32)).astype(U32), (v >> np.uint64(32)).astype(U32)
+        self.write(o.index, o.uniform, lo, mask, taint)
+        self.write(o.index + 1, o.uniform, hi, mask, taint)
 
     def setp(self, i: int, v) -> None:
         o = self.op(i)
@@ -401,6 +409,17 @@ _WIDE_UNIFORM = ("LDG", "STG", "LD", "ST", "ATOM", "ATOMG", "RED")
 
 
 _ZERO = U32(0)
+_LITTLE = sys.byteorder == "little"
+_HIGH_HALVES: dict[tuple[int, bool], Reg] = {}
+
+
+def _high_half(o: Reg) -> Reg:
+    """The register after ``o`` (the high word of the pair ``o`` names), made once per register."""
+    key = (o.index, o.uniform)
+    r = _HIGH_HALVES.get(key)
+    if r is None:
+        r = _HIGH_HALVES[key] = Reg(o.index + 1, o.uniform)
+    return r
 _U32 = np.dtype(U32)
 
 

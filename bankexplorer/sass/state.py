@@ -134,6 +134,7 @@ class Block:
         #: shared memory leave, by epoch (``ops.memory._SharedSpace._mine``)
         self.every_lane: np.ndarray | None = None
         self.last_mine: tuple | None = None
+        self.shared_space = None  # shared memory's view for the race checks, for the current epoch (ops.memory._shared)
         self._every_mask: np.ndarray | None = None  # the last mask :meth:`every` answered for, and its answer
         self._every = False
         #: constant words read so far, by (bank, offset) (``Issue._const_word``)

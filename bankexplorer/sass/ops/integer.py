@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..issue import EmulationError, Issue
-from ..operands import Imm, Pred, Reg
+from ..operands import PT, Imm, Pred, Reg
 from . import op
 
 U32 = np.uint32
@@ -183,6 +183,9 @@ def imad(iss: Issue) -> None:
         else:
             prod = np.asarray(a).astype(np.uint64) * np.asarray(b).astype(np.uint64)
         c64 = iss.u64(csrc) if csrc is not None else np.uint64(0)
+        if not pouts and "X" not in mods:  # no carry in or out: the sum modulo 2**64, in uint64
+            iss.set64(0, np.asarray(prod, np.uint64) + c64)
+            return
         cin = np.asarray(_carry_in(iss, pins) if "X" in mods else 0).astype(np.uint64)
         res, carry = _add64(prod, c64, cin)
         iss.set64(0, res)
@@ -233,7 +236,12 @@ def imad(iss: Issue) -> None:
 def lea(iss: Issue) -> None:
     mods = iss.ins.mods
     pouts, srcs, pins = _split(iss)
-    shift = int(np.asarray(iss.u(srcs[-1])).max()) & 63
+    so = iss.ins.operands[srcs[-1]]
+    shift = (so.value if type(so) is Imm else int(np.asarray(iss.u(srcs[-1])).max())) & 63
+    if not pouts and shift < 32 and "HI" not in mods and "X" not in mods:
+        # the usual form (LEA R4, R0, UR4, 0x2): b + (a << s) modulo 2**32, in uint32
+        iss.set(0, iss.u(srcs[1]) + (iss.u(srcs[0]) << U32(shift)))
+        return
     if "HI" in mods:
         # LEA.HI d, a, b, c, s: b + high word of ((c:a) << s); SX32: c is a's sign
         a = np.asarray(iss.u(srcs[0])).astype(np.uint64)
@@ -373,6 +381,10 @@ _BOOL = {"AND": np.logical_and, "OR": np.logical_or, "XOR": np.logical_xor}
 
 
 def combine(mods, value, pc):
+    """``value`` combined with the predicate ``pc`` by the instruction's ``.AND`` / ``.OR`` / ``.XOR``
+    (``.AND`` when none is written)."""
+    if pc is True and ("AND" in mods or "OR" not in mods and "XOR" not in mods):
+        return value  # AND with PT, the usual form: the value itself (a numpy call saved on each issue)
     for name, fn in _BOOL.items():
         if name in mods:
             return fn(value, pc)
@@ -407,7 +419,9 @@ def isetp(iss: Issue) -> None:
         r = _CMP[cmp](a, b)
     pc = iss.p(4)
     iss.setp(0, combine(mods, r, pc))
-    iss.setp(1, combine(mods, ~np.asarray(r), pc))
+    second = iss.ins.operands[1]
+    if not (isinstance(second, Pred) and second.index == PT):  # (a write to PT is no write)
+        iss.setp(1, combine(mods, ~np.asarray(r), pc))
 
 
 def _minmax(iss: Issue, a, b, pick_min):

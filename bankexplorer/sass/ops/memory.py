@@ -144,11 +144,10 @@ class _SharedSpace(_Space):
     the first write of a narrower value after a barrier copies them to the other bytes
     (:meth:`_by_bytes`) and the checks go byte by byte until the next barrier."""
 
-    def __init__(self, iss: Issue):
-        b = iss.b
-        self.b, self.data, self.taint, self.iss = b, b.shared, b.shared_taint, iss
+    def __init__(self, b, epoch: int):
+        self.b, self.data, self.taint = b, b.shared, b.shared_taint
         self.stamp, self.atomic = b.shared_stamp, b.shared_atomic
-        self.epoch = iss.run.sched.bars.epoch
+        self.epoch = epoch
         #: a byte whose stamp is above this was written since the last barrier (``Block.shared_stamp``)
         self.since = self.epoch * WRITERS
 
@@ -311,7 +310,12 @@ def _raced_within(idx: np.ndarray, raw: np.ndarray, warp: np.ndarray) -> np.ndar
 
 
 def _shared(iss: Issue) -> _Space:
-    return _SharedSpace(iss)
+    """The block's shared memory as it stands between two barriers (one object per epoch)."""
+    b, epoch = iss.b, iss.run.sched.bars.epoch
+    space = b.shared_space
+    if space is None or space.epoch != epoch:
+        space = b.shared_space = _SharedSpace(b, epoch)
+    return space
 
 
 def _of(v: np.ndarray, idx: np.ndarray) -> np.ndarray:

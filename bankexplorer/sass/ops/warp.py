@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..issue import EmulationError, Issue
-from ..operands import Pred, Reg
+from ..operands import Imm, Pred, Reg
 from ..state import WARP
 from . import op
 
@@ -25,6 +25,23 @@ def shfl(iss: Issue) -> None:
     mode = next((m for m in iss.ins.mods if m in ("IDX", "UP", "DOWN", "BFLY")), None)
     if mode is None:
         raise EmulationError(f"{iss.ins.text!r}: shuffle mode not modelled")
+    ops = iss.ins.operands
+    if all(isinstance(ops[i], Imm) or type(ops[i]) is Reg and ops[i].zero for i in (3, 4)):
+        # b and c written in the code (``SHFL.UP P0, R5, R38, 0x1, RZ``): each lane's source is the
+        # same on every issue, worked out on the first
+        src_lane, ok = iss.memo(shfl, lambda ins: _sources(iss, mode))
+    else:
+        src_lane, ok = _sources(iss, mode)
+    src = np.broadcast_to(np.asarray(iss.raw(2), U32), (iss.b.lanes,))
+    t = np.broadcast_to(np.asarray(iss.taint, U32), (iss.b.lanes,))
+    iss.taint = t[src_lane]
+    iss.set(1, src[src_lane])
+    if isinstance(ops[0], Pred):
+        iss.setp(0, ok)
+
+
+def _sources(iss: Issue, mode: str) -> tuple[np.ndarray, np.ndarray]:
+    """(the thread each lane reads from, whether its source lane was in range) of a shuffle."""
     b = np.broadcast_to(np.asarray(iss.u(3), np.int64), (iss.b.lanes,))
     c = np.broadcast_to(np.asarray(iss.u(4), np.int64), (iss.b.lanes,))
     lane = iss.b.lane_id.astype(np.int64)
@@ -44,13 +61,7 @@ def shfl(iss: Issue) -> None:
         j = lane ^ (b & 0x1F)
         ok = j <= max_lane
     j = np.where(ok, j, lane)
-    src = np.broadcast_to(np.asarray(iss.raw(2), U32), (iss.b.lanes,))
-    t = np.broadcast_to(np.asarray(iss.taint, U32), (iss.b.lanes,))
-    base = iss.b.warp_of * WARP
-    iss.taint = t[base + j]
-    iss.set(1, src[base + j])
-    if isinstance(iss.ins.operands[0], Pred):
-        iss.setp(0, ok)
+    return iss.b.warp_of * WARP + j, ok
 
 
 @op("VOTE")
