@@ -110,7 +110,7 @@ class Issue:
                     return _ZERO
                 if self._tur[i]:
                     self.taint = _with(self.taint, self.b.URT[i][self.b.warp_of])
-                return self.b.UR[i][self.b.warp_of]
+                return self.b.uniform_lanes(i)
             if i == RZ:
                 return _ZERO
             if self._tr[i]:
@@ -284,6 +284,7 @@ class Issue:
             warps, lanes = self.b.first_lanes(on)
             if warps.size:
                 self.b.UR[index][warps] = v if v.ndim == 0 else v[lanes]
+                self.b.ur_lanes[index] = None
                 if _clean(t, self._tur, index):
                     return
                 t = np.asarray(t)

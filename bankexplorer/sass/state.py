@@ -135,6 +135,8 @@ class Block:
         self.every_lane: np.ndarray | None = None
         self.last_mine: tuple | None = None
         self.shared_space = None  # shared memory's view for the race checks, for the current epoch (ops.memory._shared)
+        #: each uniform register spread to its warps' lanes, where read since its last write (:meth:`uniform_lanes`)
+        self.ur_lanes: list[np.ndarray | None] = [None] * 64
         self._every_mask: np.ndarray | None = None  # the last mask :meth:`every` answered for, and its answer
         self._every = False
         #: constant words read so far, by (bank, offset) (``Issue._const_word``)
@@ -148,6 +150,14 @@ class Block:
         self.lane_id = (t % WARP).astype(np.uint32)
         x, y, z = self.dim
         self.tid = ((t % x).astype(np.uint32), ((t // x) % y).astype(np.uint32), (t // (x * y)).astype(np.uint32))
+
+    def uniform_lanes(self, i: int) -> np.ndarray:
+        """Uniform register ``i`` spread to its warps' lanes (kept until it is written: uniform
+        registers change rarely and are read by addresses on every issue). Read only."""
+        v = self.ur_lanes[i]
+        if v is None:
+            v = self.ur_lanes[i] = self.UR[i][self.warp_of]
+        return v
 
     def every(self, mask: np.ndarray) -> bool:
         """Whether ``mask`` holds for every lane (then a masked write is a plain one, several times

@@ -231,19 +231,20 @@ class _SharedSpace(_Space):
         st = stamp[at]
         raced = (st > self.since) & (st != mine)
         t = np.asarray(taint, U32) if np.ndim(taint) else U32(taint)  # per lane (broadcast over the bytes) or one
-        kept = U32(0)  # the timing bit of raced bytes that get the value they hold again: a byte already raced stays raced
+        extra = None  # the timing bit each byte gets besides t (None: none)
         if atomic_op:
             raced = _per_byte(raced & (atomic[at] != atomic_op), width)
             t = t | (self.taint[idx] & TIMING)  # combined with the old value: a raced old value stays raced
+            if np.count_nonzero(raced):
+                extra = np.where(raced, TIMING, U32(0))
         elif np.count_nonzero(raced):
-            raced = _per_byte(raced, width)
             same = self.data[idx] == raw_t
             if b.shared_atomics:  # (else every atomic code is 0)
                 same &= _per_byte(atomic[at] == 0, width)
-            kept = np.where(raced & same, self.taint[idx] & TIMING, kept)
-            raced = raced & ~same
-        else:
-            raced = None
+            # a raced byte that gets the value it holds again keeps its timing bit (a byte already
+            # raced stays raced); any other raced byte is raced now
+            timed = _per_byte(raced, width) & (~same | (self.taint[idx] >= TIMING))  # (TIMING: the top bit)
+            extra = np.left_shift(timed, 31, dtype=U32)
         if words is not None:  # aligned: a word per lane (repeated words: the last lane's, as bytes would)
             words[wi] = np.ascontiguousarray(raw).view(words.dtype).reshape(-1)
         else:
@@ -256,9 +257,9 @@ class _SharedSpace(_Space):
         if not atomic_op and mine.size > 1 and mine[0] != mine[-1] and np.count_nonzero(stamp[at] != mine):
             # warps of this store wrote the same word: with different values, timing decides
             within = _raced_within(idx, raw_t, mine)
-            raced = within if raced is None else raced | within
-        if b.shared_tainted or np.ndim(t) or t or raced is not None and np.count_nonzero(raced):
-            self.taint[idx] = t if raced is None else t | np.where(raced, TIMING, kept)
+            extra = np.where(within, TIMING, U32(0) if extra is None else extra)
+        if b.shared_tainted or np.ndim(t) or t or extra is not None and np.count_nonzero(extra):
+            self.taint[idx] = t if extra is None else t | extra
             b.shared_tainted = True
 
 
