@@ -118,6 +118,9 @@ class Block:
         self.taint_flags = (self.tainted["R"], self.tainted["UR"], self.tainted["P"], self.tainted["UP"])
         self.shared = np.zeros(self.shared_bytes, np.uint8)
         self.shared_taint = np.zeros(self.shared_bytes, np.uint32)
+        #: the OR of each 4-byte word's taint (a load of whole words reads one number a word), kept
+        #: beside the bytes' by every write; None where the size is not a multiple of 4
+        self.shared_taint_words = np.zeros(self.shared_bytes // 4, np.uint32) if self.shared_bytes % 4 == 0 else None
         #: who last wrote each byte and when, in one number (one gather per access, not two): the
         #: block barriers completed by then x :data:`WRITERS`, plus the writing warp + 1; 0: never written
         self.shared_stamp = np.zeros(self.shared_bytes, np.int64)

@@ -182,25 +182,48 @@ class _SharedSpace(_Space):
             return self.stamp, self.atomic, idx if idx is not None else _bytes_of(addr, width)
         w = addr >> 2 if word is None else word
         if width > 4:
-            n = width >> 2
-            rows = _WORD_ROWS.get(n)
-            if rows is None:
-                rows = _WORD_ROWS[n] = np.arange(n, dtype=np.int64)[:, None]
-            w = rows + w
+            w = _word_rows(width >> 2) + w
         return self.stamp[::4], self.atomic[::4], w
+
+    def _taint_of(self, addr, width, word):
+        """The OR of the taint of each lane's bytes: by words where the access is of whole words
+        (``Block.shared_taint_words``: one gather), else byte by byte."""
+        tw = self.b.shared_taint_words
+        if tw is not None and not width & 3:
+            w = addr >> 2 if word is None else word
+            return tw[w] if width == 4 else np.bitwise_or.reduce(tw[_word_rows(width >> 2) + w], axis=0)
+        return np.bitwise_or.reduce(self.taint[_bytes_of(addr, width)], axis=0)
+
+    def _set_taint(self, addr, width, idx, new) -> None:
+        """Bytes ``idx`` get taint ``new`` (per byte, per lane or one), and their words the OR."""
+        self.taint[idx] = new
+        tw = self.b.shared_taint_words
+        if tw is None:
+            return
+        w = addr >> 2
+        if width & 3:  # narrower than a word: its words' ORs from their bytes again
+            tw[w] = np.bitwise_or.reduce(self.taint[:tw.size * 4].reshape(-1, 4)[w], axis=1)
+            return
+        n = width >> 2
+        if n > 1:
+            w = _word_rows(n) + w
+        if np.ndim(new) == 2 and new.shape[0] == width:  # per byte: the OR of each word's four
+            new = np.bitwise_or.reduce(new.reshape(n, 4, -1), axis=1)
+            new = new[0] if n == 1 else new
+        tw[w] = new
 
     def read(self, addr, width, lanes):
         b = self.b
-        idx = _bytes_of(addr, width) if b.shared_tainted else None
-        t = np.bitwise_or.reduce(self.taint[idx], axis=0) if idx is not None else U32(0)
+        idx = None
         words = _words(self.data, width)
         wi = None
         if words is not None:  # aligned (every shared access is checked so): a word per lane, no byte gather
             wi = addr >> _SHIFT[width]
             data = words[wi].view(np.uint8).reshape(-1, width)
         else:
-            idx = idx if idx is not None else _bytes_of(addr, width)
+            idx = _bytes_of(addr, width)
             data = np.ascontiguousarray(self.data[idx].T)
+        t = self._taint_of(addr, width, wi if width == 4 else None) if b.shared_tainted else U32(0)
         if b.shared_written != self.epoch:  # nothing was written since the last barrier
             return data, t
         stamp, _atomic, at = self._checked(addr, width, idx, wi if width == 4 else None)
@@ -259,7 +282,7 @@ class _SharedSpace(_Space):
             within = _raced_within(idx, raw_t, mine)
             extra = np.where(within, TIMING, U32(0) if extra is None else extra)
         if b.shared_tainted or np.ndim(t) or t or extra is not None and np.count_nonzero(extra):
-            self.taint[idx] = t if extra is None else t | extra
+            self._set_taint(addr, width, idx, t if extra is None else t | extra)
             b.shared_tainted = True
 
 
@@ -267,6 +290,14 @@ _BYTE_COLUMNS: dict[int, np.ndarray] = {}
 _WORD_ROWS: dict[int, np.ndarray] = {}
 _WORD_TYPES = {4: np.uint32, 8: np.uint64}
 _SHIFT = {4: 2, 8: 3}
+
+
+def _word_rows(n: int) -> np.ndarray:
+    """``(n, 1)``: the word offsets 0..n-1 of an ``n``-word access, to add to its first word's index."""
+    rows = _WORD_ROWS.get(n)
+    if rows is None:
+        rows = _WORD_ROWS[n] = np.arange(n, dtype=np.int64)[:, None]
+    return rows
 
 
 def _per_byte(by_word: np.ndarray, width: int) -> np.ndarray:
