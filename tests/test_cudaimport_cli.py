@@ -72,8 +72,9 @@ def test_stdin(monkeypatch, capsys):
     (["k.cu"], "__shared__ float s[32];\ns[threadIdx.x = 1;\n", "first at line 2, column 18: syntax error"),
     (["k.cu"], "int x = threadIdx.x;\n", "no shared-memory access found"),
     (["k.cu"], b"\xff\xfe__shared__", "line 1: not UTF-8 text"),
-    (["k.cu", "--block", "0,2"], "", "--block '0,2': write 1 to 3 positive sizes"),
-    (["k.cu", "--block", "64,64"], "", "--block '64,64': 4,096 threads is more than a block can have (1024)"),
+    (["k.cu", "--block", "0,2"], "", "--block '0,2': x = 0: a block has 1 to 1,024 threads in x"),
+    (["k.cu", "--block", "2,-2"], "", "--block '2,-2': write 1 to 3 sizes, e.g. 32,8"),
+    (["k.cu", "--block", "64,64"], "", "--block '64,64': 4,096 threads: a block has 1 to 1,024"),
     (["k.cu", "-D", "N"], "", "-D 'N': write NAME=INTEGER"),
     (["k.cu", "--extern-size", "0"], "", "--extern-size must be from 1"),
 ])

@@ -234,9 +234,7 @@ def wavefronts(addresses: Addresses, *, width: int | Sequence[int] | np.ndarray 
             out-of-range width or matrix count, or an address that is negative (other than -1),
             beyond 2**40 or misaligned for its width; also when the batch does not fit in memory.
     """
-    from .layouts import Access
-
-    if isinstance(addresses, Access):
+    if callable(getattr(addresses, "wavefronts", None)):  # an Access counts itself
         return addresses.wavefronts(hardware=hardware)
     hw = resolve_hardware(hardware)
     W = hw.warp_size

@@ -19,6 +19,8 @@ from ..model.libraries import access as libaccess
 from ..model.libraries import cute, from_text
 from ..model.pattern import Instruction, Pattern
 from .counts import DEFAULT_HARDWARE, HardwareLike, resolve_hardware
+from .drawing import default_figure
+from .patterns import Pattern as ApiPattern
 
 #: numpy-style names accepted for ``dtype`` besides the CUDA names of :data:`DTYPES`
 DTYPE_ALIASES = {"float16": "half", "float32": "float", "float64": "double", "bfloat16": "bf16",
@@ -222,8 +224,6 @@ class Access:
     @property
     def pattern(self) -> Pattern:
         """A pattern with the layout's array and this instruction (one warp unless a sweep)."""
-        from .patterns import Pattern as ApiPattern
-
         return ApiPattern(name=self.instruction.label or self.instruction.title(), block=self.block,
                           arrays=(self.layout.array,), instructions=(self.instruction,))
 
@@ -264,9 +264,7 @@ class Access:
         return f"<bx.Access {self.instruction.title()} on {self.layout!r}>"
 
     def _repr_png_(self) -> bytes | None:
-        from .figures import figure
-
-        return figure(self)._repr_png_()
+        return default_figure(self.pattern)._repr_png_()
 
 
 def layout(text: str, dtype: Any = "half", *, shape: Sequence[int] | None = None, base: int = 0) -> Layout:

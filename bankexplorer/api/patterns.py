@@ -16,6 +16,7 @@ from ..model.analysis import Analysis
 from ..model.analysis import analyze as _analyze
 from ..model.errors import BankExplorerError
 from .counts import HardwareLike, resolve_hardware
+from .drawing import default_figure
 
 
 class Pattern(_pattern.Pattern):
@@ -39,9 +40,7 @@ class Pattern(_pattern.Pattern):
     __hash__ = _pattern.Pattern.__hash__
 
     def _repr_png_(self) -> bytes | None:
-        from .figures import figure
-
-        return figure(self)._repr_png_()
+        return default_figure(self)._repr_png_()
 
 
 PatternLike = Union[_pattern.Pattern, str, os.PathLike, Any]
@@ -288,14 +287,11 @@ def _from_cuda_as_written(source, path, dims, defines) -> Pattern:
 
 
 def as_pattern(obj: Any, name: str = "pattern", allow_path: bool = True) -> _pattern.Pattern:
-    """A model pattern from a pattern, an access, a result or (``allow_path``) a file name."""
-    from .layouts import Access
-
+    """A model pattern from a pattern, an access or a result (each has the pattern it stands for
+    as ``.pattern``) or (``allow_path``) a file name."""
     if isinstance(obj, _pattern.Pattern):
         return obj
-    if isinstance(obj, Access):
-        return obj.pattern
-    if isinstance(obj, Result):
+    if isinstance(getattr(obj, "pattern", None), _pattern.Pattern):  # bx.Access, bx.Result
         return obj.pattern
     if allow_path and isinstance(obj, (str, os.PathLike)):
         try:
@@ -383,9 +379,7 @@ class Result:
                 f"wavefronts (ideal {t['ideal']}, efficiency {t['efficiency']:.0%}), worst {t['worst_degree']}-way>")
 
     def _repr_png_(self) -> bytes | None:
-        from .figures import figure
-
-        return figure(self)._repr_png_()
+        return default_figure(self.pattern, self.analysis)._repr_png_()
 
 
 def _totals(an: Analysis) -> dict[str, Any]:

@@ -22,7 +22,7 @@ import numpy as np
 from ..compiler.kernel import includes_cutlass
 from ..kernels.service import KernelSource, RunFailed, run as run_kernel
 from ..sass.launch import EXTERN_BYTES, LaunchConfig, text_settings
-from ..sass.limits import array_bytes, check_block, check_grid, check_index, parse_number
+from ..sass.limits import array_bytes, check_block, parse_dims, parse_number
 from ..sass.line_totals import by_line
 from ..sass.run import Control, KernelRun, SassRow
 from ..terminal import EXIT_BAD_INPUT, UsageError, printable
@@ -32,20 +32,9 @@ def launch_dims(text: str, what: str) -> tuple[int, int, int]:
     """``--block``/``--block-index``/``--grid`` as three dimensions within CUDA's limits (every front
     end's command takes them so); a UsageError naming the option otherwise."""
     try:
-        if sum(c.isdigit() for c in text) > 3 * 20:
-            raise ValueError
-        nums = [int(x) for x in text.replace("x", ",").split(",") if x.strip()]
-    except ValueError:
-        nums = []
-    if not 1 <= len(nums) <= 3 or min(nums) < 0:
-        raise UsageError(f"--{what} {text!r}: write 1 to 3 numbers, e.g. 1,0,0")
-    dims = tuple(nums + [0 if what == "block-index" else 1] * (3 - len(nums)))
-    check = {"block-index": check_index, "grid": check_grid, "block": check_block}[what]
-    try:
-        check(dims)  # type: ignore[arg-type]
+        return parse_dims(text, what.replace("-", " "))
     except ValueError as e:
         raise UsageError(f"--{what} {text!r}: {e}") from None
-    return dims  # type: ignore[return-value]
 
 
 def array_path(spec: str) -> tuple[str, str]:

@@ -1,11 +1,10 @@
-"""Instructions: turn what the walk found into a Pattern (arrays, instructions, settings in comments).
-"""
+"""Instructions: turn what the walk found into a Pattern (arrays, instructions, the numbers of the
+settings written in comments, which :func:`bankexplorer.sass.launch.setting_comments` finds)."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -15,28 +14,8 @@ from ..model.layout import SharedArray
 from ..model.pattern import MAX_THREADS, Pattern
 from .options import ImportOptions
 from .result import Diagnostic, ImportResult
-from .syntax import Source, comments
-
-if TYPE_CHECKING:
-    from .translate import Translator
-
-
-_DIRECTIVE = re.compile(r"^\s*(block|extern-size)\s*[:=]\s*(.*?)\s*$", re.IGNORECASE)
-
-
-def _directives(src: Source) -> dict[str, tuple[str, int, int]]:
-    """Settings written in the text as a whole comment: ``// block: 32, 8`` and
-    ``// extern-size: 4096`` (bytes of ``extern __shared__`` memory); values may use the text's
-    constants (``// extern-size: TILE * (TILE + 1) * 4``). Only a comment that is exactly
-    ``key: value`` counts, so prose that mentions a block is left alone. key -> (value, line, col)."""
-    found: dict[str, tuple[str, int, int]] = {}
-    for node in comments(src):
-        body = src.node_text(node)
-        body = body[2:] if body.startswith("//") else body[2:-2] if body.startswith("/*") else body
-        m = _DIRECTIVE.match(body.strip().strip("*"))
-        if m:
-            found[m.group(1).lower()] = (m.group(2), *src.position(node))
-    return found
+from .syntax import Source
+from .walk_state import WalkState
 
 
 def _setting(key: str, raw: tuple[str, int, int], consts, diags: list[Diagnostic]) -> tuple[int, ...] | None:
@@ -80,7 +59,7 @@ def _unpad_where_indexed(pat: Pattern) -> Pattern:
     return replace(pat, arrays=arrays)
 
 
-def _build(src: Source, opts: ImportOptions, tr: Translator, block: tuple[int, int, int], origin: str,
+def _build(src: Source, opts: ImportOptions, tr: WalkState, block: tuple[int, int, int], origin: str,
            diags: list[Diagnostic]) -> ImportResult:
     arrays: list[SharedArray] = []
     base = 0

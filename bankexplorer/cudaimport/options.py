@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from ..model.hardware import NVIDIA_SM70_SM90, Hardware
-from ..model.pattern import MAX_THREADS
+from ..sass.limits import parse_dims
 
 
 #: The value an ``int`` parameter of the kernel takes when none is given (``-D n=VALUE``): what the
@@ -30,17 +28,11 @@ class ImportOptions:
 
 
 def parse_block(text: str) -> tuple[int, int, int]:
-    """``32,8`` / ``32x8x1`` / ``256`` -> (x, y, z); ValueError with a message people can act on."""
-    parts = [p for p in text.lower().replace("x", ",").replace(" ", "").split(",") if p]
+    """``32,8`` / ``32x8x1`` / ``256`` -> (x, y, z) (:func:`bankexplorer.sass.limits.parse_dims`);
+    ValueError with a message people can act on."""
     try:
-        dims = [int(p) for p in parts]
-    except ValueError:
-        dims = []
-    if not 1 <= len(dims) <= 3 or min(dims) < 1:
-        raise ValueError(f"block {text!r}: write 1 to 3 positive sizes, e.g. 32,8")
-    if int(np.prod(dims)) > MAX_THREADS:
-        raise ValueError(f"block {text!r}: {int(np.prod(dims)):,} threads is more than a block can have "
-                         f"({MAX_THREADS})")
-    return tuple(dims + [1] * (3 - len(dims)))  # type: ignore[return-value]
+        return parse_dims(text, "block")
+    except ValueError as e:
+        raise ValueError(f"block {text!r}: {e}") from None
 
 

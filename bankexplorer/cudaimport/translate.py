@@ -13,7 +13,8 @@
 from __future__ import annotations
 
 from ..model.pattern import MAX_THREADS, Pattern
-from .lower import _build, _directives, _setting
+from ..sass.launch import setting_comments
+from .lower import _build, _setting
 from .options import ImportOptions, parse_block
 from .preprocess import preprocess
 from .result import Diagnostic, ImportResult
@@ -72,7 +73,9 @@ def _empty(opts: ImportOptions, message: str, line: int = 1) -> ImportResult:
 def _import(text: str, opts: ImportOptions) -> ImportResult:
     pre = preprocess(text, opts.defines, opts.include_dirs, opts.path)
     src = parse(pre.text)  # line for line the user's text: positions and line numbers stay theirs
-    directives = _directives(src)
+    directives: dict[str, tuple[str, int, int]] = {}
+    for key, value, line, col in setting_comments(pre.text):  # the first of each key, as the emulator reads them
+        directives.setdefault(key, (value, line, col))
     ddiags: list[Diagnostic] = []
     first: list[Translator] = []
 

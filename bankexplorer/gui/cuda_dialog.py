@@ -40,6 +40,7 @@ from ..compiler import nvrtc
 from ..cudaimport.includes import file_beside
 from ..model.pattern import MAX_THREADS
 from ..resources import EXAMPLES
+from ..sass import limits
 from ..sass.line_totals import LineStat, SassStat, by_line, instruction_lines, stats_from_run
 from .document import Document, KernelLaunch
 from .code_editor import SEVERITY_COLOR, WORST_MARK, CodeEditor, Problem
@@ -93,17 +94,13 @@ def kernel_name(text: str) -> str | None:
     return names[0] if names else None
 
 
-def parse_dims(text: str, what: str, least: int) -> tuple[int, int, int]:
-    """``32,8`` / ``32x8`` / ``256`` -> (x, y, z); ValueError saying what to write."""
-    parts = [p for p in text.lower().replace("x", ",").replace(" ", "").split(",") if p]
+def parse_dims(text: str, what: str) -> tuple[int, int, int]:
+    """A Block, Block index or Grid box's text as (x, y, z) within CUDA's limits
+    (:func:`bankexplorer.sass.limits.parse_dims`); ValueError naming the box otherwise."""
     try:
-        dims = [int(p) for p in parts]
-    except ValueError:
-        dims = []
-    if not 1 <= len(dims) <= 3 or min(dims) < least:
-        raise ValueError(f"{what} {text!r}: write 1 to 3 numbers of at least {least}, e.g. "
-                         f"{'32,8' if least else '1,0'}")
-    return tuple(dims + [1 if least else 0] * (3 - len(dims)))  # type: ignore[return-value]
+        return limits.parse_dims(text, what)
+    except ValueError as e:
+        raise ValueError(f"{what} {text!r}: {e}") from None
 
 
 def parse_number(text: str) -> int | float:
@@ -414,7 +411,7 @@ class CudaImportDialog(QDialog):
         text = self.editor.toPlainText()
         settings = text_settings(text)
         if self.block_edit.text().strip():
-            block, origin = parse_dims(self.block_edit.text(), "block", 1), "given"
+            block, origin = parse_dims(self.block_edit.text(), "block"), "given"
         elif "block" in settings:
             block, origin = settings["block"]
         else:
@@ -422,8 +419,8 @@ class CudaImportDialog(QDialog):
         if int(np.prod(block)) > MAX_THREADS:
             raise ValueError(f"block {'x'.join(map(str, block))}: {int(np.prod(block)):,} threads is more than a block "
                              f"can have ({MAX_THREADS})")
-        index = parse_dims(self.index_edit.text(), "block index", 0) if self.index_edit.text().strip() else (0, 0, 0)
-        grid = parse_dims(self.grid_edit.text(), "grid", 1) if self.grid_edit.text().strip() else None
+        index = parse_dims(self.index_edit.text(), "block index") if self.index_edit.text().strip() else (0, 0, 0)
+        grid = parse_dims(self.grid_edit.text(), "grid") if self.grid_edit.text().strip() else None
         if grid is not None and any(i >= g for i, g in zip(index, grid)):
             raise ValueError(f"block index {index} is outside the grid {grid}")
         ext = self.extern_edit.text().strip().replace("_", "").replace(",", "")
@@ -594,7 +591,7 @@ class CudaImportDialog(QDialog):
         problem = None
         try:
             if self.block_edit.text().strip():
-                opts.block = parse_dims(self.block_edit.text(), "block", 1)
+                opts.block = parse_dims(self.block_edit.text(), "block")
         except ValueError as e:
             problem = str(e)
         self.state = "snippet"

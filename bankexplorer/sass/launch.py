@@ -274,7 +274,10 @@ def constant_bank0(image: KernelImage, cfg: LaunchConfig, params: Sequence[Kerne
     return bank, buffers
 
 
-_SETTING = re.compile(r"^\s*(?://|/\*)\s*(block|extern-size)\s*:\s*([^\n*]*?)\s*(?:\*/)?\s*$", re.M | re.I)
+#: a string or character literal (skipped: a ``//`` inside one starts no comment), or a comment
+_COMMENT_OR_LITERAL = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//([^\n]*)|/\*(.*?)\*/', re.S)
+#: a comment whose whole text is a launch setting
+_SETTING = re.compile(r"\s*(block|extern-size)\s*[:=]\s*(.*?)\s*", re.I | re.S)
 _LAUNCH = re.compile(r"<<<\s*([^,>]+?)\s*,\s*(dim3\s*\(([^)]*)\)|[^,>]+?)\s*(?:,\s*([^,>]+?)\s*)?(?:,[^>]*)?>>>")
 _BOUNDS = re.compile(r"__launch_bounds__\s*\(\s*([^,)]+)")
 _DEFINE = re.compile(r"^\s*#\s*define\s+([A-Za-z_]\w*)\s+([^\n]+?)\s*$", re.M)
@@ -312,6 +315,24 @@ def constants(text: str) -> dict[str, str]:
     return names
 
 
+def setting_comments(text: str) -> list[tuple[str, str, int, int]]:
+    """Every comment of ``text`` that is exactly ``key: value`` (or ``key = value``), ``key`` one
+    of ``block`` and ``extern-size``: ``// block: 32, 8``, ``/* extern-size: 4096 */``. The one
+    reader of these comments (the emulator's launch, the as-written import, the API and the window
+    all come here); prose that mentions a block is left alone, and a ``//`` in a string starts no
+    comment. (key, value text, line, column) in the text's order, 1-based."""
+    out = []
+    for m in _COMMENT_OR_LITERAL.finditer(text):
+        body = m.group(1) if m.group(1) is not None else m.group(2)
+        if body is None:
+            continue  # a literal
+        s = _SETTING.fullmatch(body.strip().strip("*"))
+        if s:
+            line = text.count("\n", 0, m.start()) + 1
+            out.append((s.group(1).lower(), s.group(2), line, m.start() - text.rfind("\n", 0, m.start())))
+    return out
+
+
 def text_settings(text: str) -> dict[str, tuple]:
     """Launch settings the text states: a ``// block: 32, 8`` or ``// extern-size: 4096`` comment,
     a ``<<<grid, block[, bytes]>>>`` launch, ``__launch_bounds__(N)``; numbers may be the text's
@@ -328,13 +349,12 @@ def text_settings(text: str) -> dict[str, tuple]:
             return None
         return tuple(nums + [1] * (3 - len(nums)))  # type: ignore[return-value]
 
-    for m in _SETTING.finditer(text):
-        key, value = m.group(1).lower(), m.group(2)
+    for key, value, line, _ in setting_comments(text):
         parts = re.split(r"\s*x\s*", value) if re.fullmatch(r"\d+(\s*x\s*\d+)+", value) else value.split(",")
         if key == "block" and (d := dims(parts)) is not None:
-            out.setdefault("block", (d, f"comment at line {line_of(m.start())}"))
+            out.setdefault("block", (d, f"comment at line {line}"))
         elif key == "extern-size" and (v := _value(value, names)) is not None:
-            out.setdefault("extern-size", (v, f"comment at line {line_of(m.start())}"))
+            out.setdefault("extern-size", (v, f"comment at line {line}"))
     for m in _LAUNCH.finditer(text):
         where = f"launch at line {line_of(m.start())}"
         d = dims(m.group(3).split(",") if m.group(3) is not None else [m.group(2)])

@@ -43,6 +43,26 @@ def check_index(index: tuple[int, int, int]) -> None:
             raise ValueError(f"{'xyz'[k]} = {n:,}: a block index is 0 to {hi - 1:,} in {'xyz'[k]}")
 
 
+def parse_dims(text: str, what: str) -> tuple[int, int, int]:
+    """A launch shape typed as text: ``32,8``, ``32x8x1`` or ``256`` -> (x, y, z), a size not given
+    1 (0 for a block index), checked against CUDA's limits. The one reader of a typed shape: the
+    command line's ``--block``, ``--block-index`` and ``--grid`` and the Import CUDA dialog's boxes
+    come here. ``what``: ``"block"``, ``"block index"`` or ``"grid"``. ``ValueError`` saying what to
+    write; callers add where the text came from."""
+    index = what == "block index"
+    try:
+        if sum(c.isdigit() for c in text) > 3 * MAX_DIGITS:
+            raise ValueError
+        nums = [int(p) for p in text.lower().replace("x", ",").split(",") if p.strip()]
+    except ValueError:
+        nums = []
+    if not 1 <= len(nums) <= 3 or min(nums) < 0:
+        raise ValueError("write 1 to 3 numbers from 0, e.g. 1,0,0" if index else "write 1 to 3 sizes, e.g. 32,8")
+    dims = tuple(nums + [0 if index else 1] * (3 - len(nums)))
+    {"block": check_block, "block index": check_index, "grid": check_grid}[what](dims)  # type: ignore[arg-type]
+    return dims  # type: ignore[return-value]
+
+
 def parse_number(text: str) -> int | float:
     """A ``-D`` value: an integer (decimal, 0x, 0o, 0b) or a finite floating-point number. NaN, an
     infinity (``1e999`` is one) and a number of more than :data:`MAX_DIGITS` digits are refused:
