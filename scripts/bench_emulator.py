@@ -151,7 +151,8 @@ def budget_time(budget: int) -> None:
     scalars = {k: int(v) for k, v in (d.split("=") for d in _header(src, "define").split())}
     t = time.perf_counter()
     try:
-        emulate(src, LaunchConfig((256, 1, 1), scalars=scalars), path=str(path), budget=budget)
+        # no time limit: the run must stop at the instruction budget (the 20 s time budget would end it first)
+        emulate(src, LaunchConfig((256, 1, 1), scalars=scalars), path=str(path), budget=budget, seconds=None)
     except BudgetExceeded:
         pass
     else:
