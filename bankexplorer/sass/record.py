@@ -83,11 +83,13 @@ class Recorder:
             act = np.broadcast_to(iss.S.reshape(-1, WARP)[warps], act.shape)
         taint = iss.taint
         if type(taint) is np.ndarray and taint.ndim:
-            if np.count_nonzero(taint):  # per lane: each row has the OR over its active lanes
+            if not np.count_nonzero(taint):  # a register flagged as tainted that holds no taint now: one for all
+                taint = 0
+            elif iss.b.every(mask):  # per lane, every lane active: each row's OR as it is
+                taint = np.bitwise_or.reduce(taint.reshape(-1, WARP), axis=1)
+            else:  # per lane: each row has the OR over its active lanes
                 t = taint.reshape(-1, WARP)[warps]
                 taint = np.bitwise_or.reduce(np.where(act, t, U32(0)), axis=1)
-            else:  # a register flagged as tainted that holds no taint now: one for all (the usual case)
-                taint = 0
         ins = iss.ins
         line = ins.line
         if not ins.own_line:  # a header function's code: the line of the user's call, where there is one

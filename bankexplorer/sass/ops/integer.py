@@ -339,7 +339,9 @@ def lut3(a, b, c, lut: int):
     simple = _SIMPLE_TABLES.get(lut)
     if simple is not None:
         r, shape = simple(a, b, c), max(a.shape, b.shape, c.shape, key=len)
-        return r.copy() if r.shape == shape else np.broadcast_to(r, shape).astype(U32)
+        if r.shape != shape:
+            return np.broadcast_to(r, shape).astype(U32)
+        return r.copy() if r is a or r is b or r is c else r  # (an input passed through is copied)
     out = np.zeros(np.broadcast(a, b, c).shape, U32)
     na, nb, nc = ~a, ~b, ~c
     for i in range(8):
