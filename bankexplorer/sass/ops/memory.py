@@ -177,8 +177,10 @@ class _SharedSpace(_Space):
     def _checked(self, addr, width, idx, word=None):
         """(stamps, atomic codes, where): of each word an access touches (``(lanes,)``, or ``(words,
         lanes)`` for wider accesses) while the checks go by words, else of each byte (``idx``).
-        ``word``: ``addr >> 2`` where the caller has it."""
-        if width & 3 or self.b.shared_subword == self.epoch:
+        ``word``: ``addr >> 2`` where the caller has it. A narrower load goes by words too (its
+        bytes lie in one word, whose first byte holds their stamp); a narrower store has switched
+        the checks to bytes before it comes here (:meth:`write`)."""
+        if self.b.shared_subword == self.epoch:
             return self.stamp, self.atomic, idx if idx is not None else _bytes_of(addr, width)
         w = addr >> 2 if word is None else word
         if width > 4:
