@@ -12,7 +12,11 @@ from __future__ import annotations
 import json
 import subprocess
 import tempfile
+import threading
 from dataclasses import dataclass
+
+#: the child each thread waits on now, by thread id (see :func:`end_child_of`)
+_RUNNING: dict[int, subprocess.Popen] = {}
 
 
 @dataclass(frozen=True)
@@ -35,6 +39,8 @@ def run(argv: list[str], request: dict, seconds: float, env: dict[str, str] | No
     with tempfile.TemporaryDirectory(prefix=prefix) as empty:
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 cwd=empty, env=env)
+        me = threading.get_ident()
+        _RUNNING[me] = proc
         try:
             out, err = proc.communicate(json.dumps(request).encode("utf-8"), timeout=seconds)
         except subprocess.TimeoutExpired:
@@ -45,11 +51,27 @@ def run(argv: list[str], request: dict, seconds: float, env: dict[str, str] | No
             proc.kill()
             proc.wait()
             raise
+        finally:
+            _RUNNING.pop(me, None)
     try:
         reply = json.loads(out)
     except ValueError:
         reply = None
     return ChildResult(reply if isinstance(reply, dict) else None, err.decode("utf-8", "replace"), proc.returncode)
+
+
+def end_child_of(thread: threading.Thread) -> None:
+    """End the child ``thread`` waits on, if any, and reap it: a thread nobody will wait for (the
+    command line's early as-written build, when the command ends before it) leaves no compiler
+    running, nor a dead one for the system to collect. Its wait then returns a stopped child's
+    result, as if the child had failed."""
+    proc = _RUNNING.get(thread.ident or -1)
+    if proc is not None:
+        proc.kill()
+        try:
+            proc.wait(2)
+        except subprocess.TimeoutExpired:
+            pass
 
 
 def limit(memory: int, cpu: int, parent: int | None = None) -> None:

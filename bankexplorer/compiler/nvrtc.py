@@ -14,6 +14,7 @@ the user's headers in memory and, as its only include folder, the bundled CUDA h
 from __future__ import annotations
 
 import base64
+import contextlib
 import ctypes
 import glob
 import hashlib
@@ -21,6 +22,7 @@ import json
 import os
 import sys
 import threading
+from typing import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -131,6 +133,22 @@ def version() -> str:
 
 
 _LOCK = threading.Lock()  # one compile at a time keeps memory low
+_THREAD = threading.local()
+
+
+@contextlib.contextmanager
+def alongside() -> Iterator[None]:
+    """Compiles this thread starts in the block run beside another thread's, not after it: the
+    command line's as-written build (-G) compiles while the optimised one compiles and runs, on the
+    second core. Each compile keeps its own budget (:data:`COMPILE_SECONDS`, :data:`COMPILE_MEMORY`),
+    so two at once hold at most twice the memory; and one that the other waited on could double the
+    time to an error (a compile that runs to its budget), which beside it cannot."""
+    before = getattr(_THREAD, "alongside", False)
+    _THREAD.alongside = True
+    try:
+        yield
+    finally:
+        _THREAD.alongside = before
 
 
 def compile_cuda(source: str, arch: str = DEFAULT_ARCH, name: str = "kernel.cu",
@@ -158,7 +176,7 @@ def compile_cuda(source: str, arch: str = DEFAULT_ARCH, name: str = "kernel.cu",
     if hit is not None:
         d = json.loads(hit)
         return CompileOutput(bool(d["ok"]), str(d["log"]), base64.b64decode(d["cubin"]))
-    with _LOCK:
+    with contextlib.nullcontext() if getattr(_THREAD, "alongside", False) else _LOCK:
         out = _in_child(request, COMPILE_SECONDS if seconds is None else seconds,
                         COMPILE_MEMORY if memory is None else memory)
     if out.ok or not (out.log.startswith("nvrtc:") or "budget" in out.log):  # a stopped compile may finish next time
