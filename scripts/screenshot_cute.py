@@ -9,32 +9,23 @@ Run under a real X server: ``xvfb-run -s "-screen 0 1920x1080x24" python scripts
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from PySide6.QtCore import QSettings, Qt  # noqa: E402
+from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from bankexplorer.gui.app import MainWindow  # noqa: E402
 from bankexplorer.gui.cuda_dialog import open_dialog  # noqa: E402
 sys.path.insert(0, str(ROOT / "scripts"))
-from screenshot_cuda_import import grab, settle  # noqa: E402
+from screenshot_cuda_import import grab, main_window, settle  # noqa: E402
 
 CUTE = ROOT / "resources" / "hardware" / "kernels" / "cute"
 
 
 def main() -> int:
-    app = QApplication.instance() or QApplication(sys.argv)
-    settings = QSettings(str(Path(tempfile.mkdtemp(), "screenshot.ini")), QSettings.Format.IniFormat)
-    w = MainWindow(settings)
-    w.maybe_save = lambda: True
-    w.resize(1600, 1000)
-    w.show()
-    settle(app)
+    app, w = main_window()
     d = open_dialog(w, str(CUTE / "mma_cpasync_ldsm_swizzle233.cubin"))
     d.resize(1500, 900)
     if not (d.wait_compiled() and d.state == "done"):
