@@ -13,6 +13,7 @@ import os
 import sys
 import threading
 import time
+from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import Iterator
@@ -310,23 +311,21 @@ def run_import(args: argparse.Namespace, text: str, where: str) -> int | None:
     path = None if args.file == "-" else args.file
     src = KernelSource(text, None, path, arch, args.kernel, macros, tuple(args.include_dirs), not as_written)
     cute = includes_cutlass(text)  # CuTe's -G build compiles for minutes (3 min for a 60-line tiled MMA)
-    early = compile_early(replace(src, optimize=False), cfg) if not as_written and not cute and reports(args) else None
+    early = EarlyBuild(replace(src, optimize=False), cfg) if not as_written and not cute and reports(args) else None
     try:
-        try:
-            with progress_line(where, "the unoptimised build (-G)" if as_written else "one block") as control:
-                r = run_kernel(src, cfg, args.max_instructions, control, seconds=args.max_seconds)
-        except RunFailed as e:
-            return _failed(e, where)
-        written = None if early is None else written_later(early, cfg, args.max_instructions, args.max_seconds)
+        with progress_line(where, "the unoptimised build (-G)" if as_written else "one block") as control:
+            r = run_kernel(src, cfg, args.max_instructions, control, seconds=args.max_seconds)
         if cute and not as_written:
             r.notes.append((0, "no as-written comparison for a CuTe/CUTLASS kernel: its unoptimised build (-G) takes "
                                "minutes to compile (--as-written runs it alone)"))
+        written = None if early is None else \
+            (lambda control: early.run(control, cfg, args.max_instructions, args.max_seconds))
         return finish(args, r, text, where, origin, cfg, path, t0, written)
+    except RunFailed as e:  # the optimised build (finish says why the as-written one could not run)
+        return _failed(e, where)
     finally:
-        if early is not None and early.is_alive():  # the command ends first (an error, Ctrl-C)
-            from ..compiler.child import end_child_of
-
-            end_child_of(early)
+        if early is not None:
+            early.end()
 
 
 def reports(args: argparse.Namespace) -> bool:
@@ -335,38 +334,40 @@ def reports(args: argparse.Namespace) -> bool:
     return not args.out and (not args.sass_json or bool(args.detail))
 
 
-def written_later(early: threading.Thread, cfg: LaunchConfig, budget: int, seconds: float | None):
-    """The as-written comparison's run, to call once the optimised build has run: ``early`` (see
-    :func:`compile_early`) has been compiling the unoptimised build (-G) meanwhile."""
-    def written(control: Control) -> KernelRun:
+class EarlyBuild:
+    """The unoptimised build (-G) of a kernel, compiled on another thread from its creation, beside
+    the optimised build's own compile and execution: NVRTC and nvdisasm run as child processes, so a
+    second core takes this build's compile and disassembly
+    (:func:`bankexplorer.compiler.nvrtc.alongside`), 0.5 s of a 2.2 s report."""
+
+    def __init__(self, src: KernelSource, cfg: LaunchConfig) -> None:
+        self.kernel: Future = Future()  #: the kernel object, or the error its front end raised
+        self.thread = threading.Thread(target=self._compile, args=(src, cfg), name="bankexplorer-as-written-build",
+                                       daemon=True)
+        self.thread.start()
+
+    def _compile(self, src: KernelSource, cfg: LaunchConfig) -> None:
+        from ..compiler import nvrtc
+
+        try:
+            with nvrtc.alongside():
+                self.kernel.set_result(load_kernel(src, cfg.scalars))
+        except BaseException as e:  # noqa: BLE001 - raised where the caller asks for the kernel
+            self.kernel.set_exception(e)
+
+    def run(self, control: Control, cfg: LaunchConfig, budget: int, seconds: float | None) -> KernelRun:
+        """Execute it once compiled, as :func:`bankexplorer.kernels.service.run` would."""
         t0 = time.perf_counter()
-        early.join()
-        if isinstance(early.result, BaseException):  # type: ignore[attr-defined]
-            raise early.result  # type: ignore[attr-defined]
-        r = execute_kernel(early.result, cfg, budget, control, seconds=seconds)  # type: ignore[attr-defined]
+        r = execute_kernel(self.kernel.result(), cfg, budget, control, seconds=seconds)
         r.seconds = time.perf_counter() - t0
         return r
 
-    return written
+    def end(self) -> None:
+        """When the command ends first (an error, Ctrl-C): its compiler ends too, and is reaped."""
+        if self.thread.is_alive():
+            from ..compiler.child import end_child_of
 
-
-def compile_early(src: KernelSource, cfg: LaunchConfig) -> threading.Thread:
-    """Compile ``src`` (the unoptimised build, -G) on another thread from now, beside the optimised
-    build's own compile and execution: NVRTC and nvdisasm run as child processes, so a second core
-    takes this build's compile and disassembly (:func:`bankexplorer.compiler.nvrtc.alongside`), 0.5 s
-    of a 2.2 s report. The thread's ``result``: the kernel object, or the error its front end raised."""
-    from ..compiler import nvrtc
-
-    def compile_it() -> None:
-        try:
-            with nvrtc.alongside():
-                t.result = load_kernel(src, cfg.scalars)  # type: ignore[attr-defined]
-        except BaseException as e:  # noqa: BLE001 - handed to the caller, who raises it where it would have been
-            t.result = e  # type: ignore[attr-defined]
-
-    t = threading.Thread(target=compile_it, name="bankexplorer-as-written-build", daemon=True)
-    t.start()
-    return t
+            end_child_of(self.thread)
 
 
 def _failed(e: RunFailed, where: str) -> int:
