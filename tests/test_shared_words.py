@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from bankexplorer.sass import compiled
 from bankexplorer.sass.ops.memory import TIMING, _SharedSpace
 from bankexplorer.sass.state import WARP, Block, GlobalMemory
 
@@ -54,8 +55,17 @@ def _sequence(rng: np.random.Generator, steps: int) -> list[tuple]:
     return seq
 
 
-def _run(seq: list[tuple], by_bytes: bool) -> list:
-    """Each step's outcome: a load's bytes and taint, and after every step the memory's state."""
+def _run(seq: list[tuple], by_bytes: bool, module=None) -> list:
+    """Each step's outcome: a load's bytes and taint, and after every step the memory's state.
+    ``module``: the compiled read and write (``sass._shared``), or None: numpy's."""
+    compiled.shared, before = module, compiled.shared
+    try:
+        return _steps(seq, by_bytes)
+    finally:
+        compiled.shared = before
+
+
+def _steps(seq: list[tuple], by_bytes: bool) -> list:
     b = _block(by_bytes)
     epoch, out = 0, []
     for step in seq:
@@ -85,14 +95,53 @@ def _run(seq: list[tuple], by_bytes: bool) -> list:
     return out
 
 
+def _same(seed: int, got: list, want: list) -> None:
+    assert len(got) == len(want)
+    for k, (w, y) in enumerate(zip(got, want)):
+        for a, c in zip(w, y):
+            assert np.array_equal(a, c), f"seed {seed}, outcome {k}"
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_words_give_what_bytes_give(seed):
     seq = _sequence(np.random.default_rng(seed), 120)
-    by_words, by_bytes = _run(seq, False), _run(seq, True)
-    assert len(by_words) == len(by_bytes)
-    for k, (w, y) in enumerate(zip(by_words, by_bytes)):
-        for a, c in zip(w, y):
-            assert np.array_equal(a, c), f"seed {seed}, outcome {k}"
+    _same(seed, _run(seq, False), _run(seq, True))
+
+
+COMPILED = compiled.load()
+
+
+@pytest.mark.skipif(COMPILED is None, reason="the compiled shared memory was not built (no C compiler at install)")
+@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("by_bytes", [False, True])
+def test_compiled_gives_what_numpy_gives(seed, by_bytes):
+    """The compiled read and write (``ops/_sharedmem.c``) against numpy's, which stay the rule:
+    the same loaded bytes and taints, and the same memory, taint, stamps and codes after each step."""
+    seq = _sequence(np.random.default_rng(1000 + seed), 160)
+    _same(seed, _run(seq, by_bytes, COMPILED), _run(seq, True))
+
+
+def test_the_compiled_path_is_taken():
+    """Where it was built, the emulator uses it (a load of the block's own arrays goes through it)."""
+    if COMPILED is None:
+        pytest.skip("the compiled shared memory was not built")
+    assert compiled.shared is COMPILED
+    b = _block(False)
+    calls = []
+
+    class Spy:
+        def read(self, *a):
+            calls.append("read")
+            return COMPILED.read(*a)
+
+        write = staticmethod(COMPILED.write)
+
+    compiled.shared, before = Spy(), compiled.shared
+    try:
+        _SharedSpace(b, 0).read(np.array([0, 4], np.int64), 4, np.array([0, 1]))
+    finally:
+        compiled.shared = before
+    assert calls == ["read"]
 
 
 def test_the_sequences_race():

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..model import hardware as hwr
 from ..model.engine import WarpBatch, count_wavefronts, source_page_wavefronts
+from . import compiled
 from .decode import Program
 from .issue import Issue
 from .state import WARP
@@ -79,8 +80,10 @@ class Recorder:
         if space == "generic" and self.as_written:
             space = "shared"
         code = _kind_code(kind, width, space, op)
+        lanes = (addr, mask)
         if kind in hwr.MATRIX_KINDS:  # every lane gives a row address; the hardware reads them all
             act = np.broadcast_to(iss.S.reshape(-1, WARP)[warps], act.shape)
+            lanes = None
         taint = iss.taint
         if type(taint) is np.ndarray and taint.ndim:
             if not np.count_nonzero(taint):  # a register flagged as tainted that holds no taint now: one for all
@@ -95,7 +98,7 @@ class Recorder:
         if not ins.own_line:  # a header function's code: the line of the user's call, where there is one
             site = np.where(act, iss.run.sched.calls.site.reshape(-1, WARP)[warps], 0).max(axis=1)
             line = np.where(site > 0, site, line)
-        self._rows.append(self.program.index_of[ins.pc], warps, code, width, matrices, a, act, taint, line)
+        self._rows.append(self.program.index_of[ins.pc], warps, code, width, matrices, a, act, taint, line, lanes)
 
     def _warps_of(self, mask: np.ndarray) -> np.ndarray | None:
         """The warps with a lane in ``mask`` (None: every warp). The same mask object comes back issue
@@ -128,6 +131,19 @@ class Recorder:
         return acc
 
 
+def _rows_of(c: dict, n: int, issue: int, warps: np.ndarray, addr: np.ndarray, active: np.ndarray) -> bool:
+    """Rows ``warps`` of the block's lanes (``addr``, ``active``) written by the compiled copy
+    (``sass/_shared.c``); False where it cannot take these arrays: the caller writes them."""
+    if warps.dtype != np.int64 or addr.dtype != np.int64 or active.dtype != np.bool_:
+        return False
+    try:
+        compiled.shared.rows(c["issue"], c["warp"], c["addr"], c["active"], n, issue, warps, addr, active)
+    except (ValueError, BufferError):
+        return False
+    return True
+
+
+
 @functools.lru_cache(maxsize=256)
 def _kind_code(kind: str, width: int, space: str, op: str) -> int:
     return hwr.kind_code(kind, width, space, op)
@@ -157,8 +173,11 @@ class _RowStore:
         self.per_row: list[tuple[int, int, np.ndarray | None, np.ndarray | None]] = []
 
     def append(self, index: int, warps: np.ndarray, kind: int, width: int, matrices: int, addr: np.ndarray,
-               active: np.ndarray, taint: np.ndarray | int, line: np.ndarray | int) -> None:
-        """One row per warp of ``warps``; ``taint`` and ``line`` are per row or one for all."""
+               active: np.ndarray, taint: np.ndarray | int, line: np.ndarray | int,
+               lanes: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+        """One row per warp of ``warps``; ``taint`` and ``line`` are per row or one for all.
+        ``lanes``: (addresses, active) of the block's every lane, whose rows ``warps`` are ``addr``
+        and ``active``, where they are that (the compiled copy takes the rows from them)."""
         n = self.n
         end = n + warps.size
         c = self.cols
@@ -169,10 +188,11 @@ class _RowStore:
                 grown[:n] = col[:n]
                 c[f] = grown
         i = self.issues
-        c["issue"][n:end] = len(i["index"])
-        c["warp"][n:end] = warps
-        c["addr"][n:end] = addr
-        c["active"][n:end] = active
+        if lanes is None or compiled.shared is None or not _rows_of(c, n, len(i["index"]), warps, *lanes):
+            c["issue"][n:end] = len(i["index"])
+            c["warp"][n:end] = warps
+            c["addr"][n:end] = addr
+            c["active"][n:end] = active
         i["index"].append(index)
         i["kind"].append(kind)
         i["width"].append(width)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...model import hardware as hwr
+from .. import compiled
 from ..issue import EmulationError, Issue
 from ..operands import Mem, Pred, Reg
 from ..state import LOCAL_WINDOW, SHARED_WINDOW, WRITERS, MemoryFault
@@ -93,6 +94,13 @@ def _write_regs(iss: Issue, dst: int, regs: list[np.ndarray], idx: np.ndarray, t
 def _check(addr: np.ndarray, width: int, size: int, space: str, iss: Issue) -> None:
     if addr.size == 0:
         return
+    fast = compiled.shared
+    if fast is not None and addr.dtype == np.int64 and not width & (width - 1):
+        try:
+            if fast.within(addr, width, size):
+                return
+        except (ValueError, BufferError):
+            pass
     # the usual case in two reductions (a negative address sets the OR's sign bit, a misaligned one
     # its low bits); where they fail, the first bad lane is named
     ored = int(np.bitwise_or.reduce(addr))
@@ -215,6 +223,25 @@ class _SharedSpace(_Space):
         tw[w] = new
 
     def read(self, addr, width, lanes):
+        """(bytes, taint) of a load of ``width`` bytes at ``addr`` by ``lanes``: the taint of the bytes,
+        with the timing bit where another warp wrote them since the last barrier."""
+        b = self.b
+        fast = compiled.shared
+        if fast is not None and addr.dtype == np.int64:
+            check = b.shared_written == self.epoch
+            out = np.empty((addr.size, width), np.uint8)
+            try:
+                t = fast.read(self.data, self.taint, b.shared_taint_words, self.stamp, addr, width,
+                                   b.shared_tainted, check, b.shared_subword == self.epoch, self.since,
+                                   self._mine(lanes) if check else None, out)
+            except (ValueError, BufferError):
+                pass  # (an address past the memory, an array not laid out as it expects): numpy's answer
+            else:
+                return out, U32(t) if type(t) is int else np.frombuffer(t, U32)
+        return self._read_numpy(addr, width, lanes)
+
+    def _read_numpy(self, addr, width, lanes):
+        """:meth:`read` in numpy: the rule the compiled one (``sass/_shared.c``) follows."""
         b = self.b
         idx = None
         words = _words(self.data, width)
@@ -239,10 +266,40 @@ class _SharedSpace(_Space):
         return data, np.where(raced, t | TIMING, t)
 
     def write(self, addr, raw, taint, lanes, atomic_op=0):
+        """Store ``raw`` ((lanes, width) bytes) at ``addr`` with data taint ``taint`` (per lane or one),
+        the bytes' stamps and atomic codes, and the timing bit where warps' order decides what stays."""
         b = self.b
         width = raw.shape[1]
         if width & 3 and b.shared_subword != self.epoch:
             self._by_bytes()
+        fast = compiled.shared
+        if fast is not None and addr.dtype == np.int64:
+            mine = self._mine(lanes)
+            if np.ndim(mine) == 0:
+                mine = np.full(addr.size, mine, np.int64)
+            t = taint if np.ndim(taint) else int(taint)
+            if type(t) is np.ndarray and t.dtype != U32:
+                t = t.astype(U32)
+            try:
+                set_taint = fast.write(self.data, self.taint, b.shared_taint_words, self.stamp, self.atomic,
+                                        addr, raw if raw.flags.c_contiguous else np.ascontiguousarray(raw), t,
+                                            mine, self.since, b.shared_subword == self.epoch, atomic_op,
+                                            b.shared_atomics, b.shared_tainted)
+            except (ValueError, BufferError):
+                pass  # numpy's answer (it wrote nothing)
+            else:
+                if atomic_op:
+                    b.shared_atomics = True
+                b.shared_written = self.epoch
+                if set_taint:
+                    b.shared_tainted = True
+                return
+        self._write_numpy(addr, raw, taint, lanes, atomic_op)
+
+    def _write_numpy(self, addr, raw, taint, lanes, atomic_op=0):
+        """:meth:`write` in numpy (after the switch to bytes): the rule the compiled one follows."""
+        b = self.b
+        width = raw.shape[1]
         words = _words(self.data, width)
         wi = addr >> _SHIFT[width] if words is not None else None
         raw_t = raw.T
