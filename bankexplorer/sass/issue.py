@@ -35,7 +35,8 @@ class EmulationError(RuntimeError):
 class Issue:
     """What one issue of ``ins`` sees. ``S``: the threads issuing it; ``on``: those whose guard holds."""
 
-    __slots__ = ("b", "ins", "S", "on", "jumps", "exited", "run", "taint", "_tr", "_tur", "_tp", "_tup", "_memo")
+    __slots__ = ("b", "ins", "S", "on", "jumps", "exited", "run", "taint", "_tr", "_tur", "_tp", "_tup", "_tr1",
+                 "_tp1", "_memo")
 
     def __init__(self, run, ins: Instruction, S: np.ndarray, memo: dict | None = None):
         self.run = run
@@ -43,7 +44,7 @@ class Issue:
         b = self.b = run.block
         self.ins = ins
         self.S = S
-        self._tr, self._tur, self._tp, self._tup = b.taint_flags
+        self._tr, self._tur, self._tp, self._tup, self._tr1, self._tp1 = b.taint_flags
         g = ins.guard
         self.taint = 0  # data taint of every operand read so far (a bit per pointer parameter)
         self.on = S if g is None or g.index == PT and not g.neg else S & self.pred(g)
@@ -88,7 +89,8 @@ class Issue:
         else:
             v = self.b.P[p.index]
             if self._tp[p.index]:
-                self.taint = _with(self.taint, self.b.PTT[p.index])
+                one = self._tp1[p.index]
+                self.taint = _with(self.taint, self.b.PTT[p.index]) if one is None else _with_one(self.taint, one)
         return ~v if (p.neg and not isinstance(v, bool)) else (not v if p.neg else v)
 
     def p(self, i: int) -> np.ndarray | bool:
@@ -114,7 +116,8 @@ class Issue:
             if i == RZ:
                 return _ZERO
             if self._tr[i]:
-                self.taint = _with(self.taint, self.b.RT[i])
+                one = self._tr1[i]
+                self.taint = _with(self.taint, self.b.RT[i]) if one is None else _with_one(self.taint, one)
             return self.b.R[i]
         if type(o) is Imm:
             return U32(o.value & MASK32)
@@ -299,7 +302,7 @@ class Issue:
         else:
             np.copyto(self.b.R[index], v, where=on)
         if not _clean(t, self._tr, index):
-            _write_taint(self.b.RT, self._tr, index, t, on, self.b)
+            _write_taint(self.b.RT, self._tr, self._tr1, index, t, on, self.b)
 
     def setf(self, i: int, v) -> None:
         self.set(i, np.asarray(v, np.float32).view(U32) if np.ndim(v) else np.float32(v).view(U32))
@@ -342,7 +345,7 @@ class Issue:
         else:
             np.copyto(self.b.P[o.index], v, where=self.on)
         if not _clean(self.taint, self._tp, o.index):
-            _write_taint(self.b.PTT, self._tp, o.index, self.taint, self.on, self.b)
+            _write_taint(self.b.PTT, self._tp, self._tp1, o.index, self.taint, self.on, self.b)
 
     # ------------------------------------------------------------------ addresses
     def address(self, i: int) -> np.ndarray:
@@ -441,19 +444,39 @@ def _clean(taint, tainted: list[bool], index: int) -> bool:
     return False
 
 
-def _write_taint(rows: np.ndarray, tainted: list[bool], index: int, taint, on: np.ndarray, b) -> None:
-    """Write ``taint`` into the flagged row ``index`` where ``on``. When that is every thread and
-    the taint is none, the row is all zero again and its flag is cleared, so that reads stop ORing
-    it (a register reused for an address after it held a loaded value)."""
+def _with_one(taint, one: int):
+    """The taint read so far with a register's one-for-all taint ORed in (numbers stay numbers)."""
+    return one if type(taint) is int and taint == 0 else taint | one
+
+
+def _write_taint(rows: np.ndarray, tainted: list[bool], ones: list[int | None], index: int, taint, on: np.ndarray,
+                 b) -> None:
+    """Write ``taint`` into the flagged register (predicate) ``index`` where ``on``. One taint for
+    every thread is kept as a number (``ones``: :attr:`.state.Block.taint_one`), and when it is none
+    the flag is cleared, so that reads stop ORing it (a register reused for an address after it held
+    a loaded value); otherwise the row holds each lane's, filled from the number first where a
+    write covers only some lanes."""
+    one = type(taint) is not np.ndarray or taint.ndim == 0
     if b.every(on):
+        if one:
+            v = ones[index] = int(taint)
+            tainted[index] = v != 0
+            return
         rows[index] = taint
-        if not (np.count_nonzero(taint) if isinstance(taint, np.ndarray) else taint):
+        ones[index] = None
+        if not np.count_nonzero(taint):
             tainted[index] = False
-    elif not (np.count_nonzero(taint) if isinstance(taint, np.ndarray) else taint) and np.count_nonzero(on) == b.n:
-        rows[index].fill(0)  # every thread (the lanes past a partial last warp hold no taint)
+        return
+    if one and not int(taint) and np.count_nonzero(on) == b.n:
+        ones[index] = 0  # every thread (the lanes past a partial last warp hold no taint)
         tainted[index] = False
-    else:
-        np.copyto(rows[index], taint, where=on)
+        return
+    if one and ones[index] == int(taint):
+        return  # the lanes written get the taint every lane has
+    if ones[index] is not None:
+        rows[index].fill(ones[index])
+        ones[index] = None
+    np.copyto(rows[index], taint, where=on)
 
 
 def as_u32(v) -> np.ndarray:

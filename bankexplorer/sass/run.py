@@ -367,7 +367,8 @@ class Run:
                     except (LookupError, ValueError, TypeError, AttributeError) as e:
                         raise EmulationError(f"cannot execute {ins.text!r}: {e}", ins.line) from None
                     if guarded_branch:
-                        t = np.bitwise_or.reduce(np.where(S, self.block.PTT[ins.guard.index] if not ins.guard.uniform
+                        t = np.bitwise_or.reduce(np.where(S, self.block.predicate_taint(ins.guard.index)
+                                                          if not ins.guard.uniform
                                                           else self.block.UPT[ins.guard.index][self.block.warp_of], 0))
                         if t:
                             self.data_branches[k] = self.data_branches.get(k, 0) | int(t)

@@ -115,7 +115,13 @@ class Block:
         #: per register (predicate...): False while its taint row is all zero, which is nearly always
         #: (data-dependent values are rare); :class:`.issue.Issue` then skips reading and writing it
         self.tainted = {"R": [False] * 256, "UR": [False] * 64, "P": [False] * 8, "UP": [False] * 8}
-        self.taint_flags = (self.tainted["R"], self.tainted["UR"], self.tainted["P"], self.tainted["UP"])
+        #: per register and predicate: the taint every lane's value has, where one for all (a Python
+        #: int; None: the row in ``RT`` / ``PTT`` holds each lane's). Data taint is mostly the same for
+        #: every lane (every key a sort loaded came from one buffer), and a number ORs and stores in a
+        #: fraction of a row's time; the row is filled from it when a write covers only some lanes
+        self.taint_one = {"R": [None] * 256, "P": [None] * 8}
+        self.taint_flags = (self.tainted["R"], self.tainted["UR"], self.tainted["P"], self.tainted["UP"],
+                            self.taint_one["R"], self.taint_one["P"])
         self.shared = np.zeros(self.shared_bytes, np.uint8)
         self.shared_taint = np.zeros(self.shared_bytes, np.uint32)
         #: the OR of each 4-byte word's taint (a load of whole words reads one number a word), kept
@@ -153,6 +159,11 @@ class Block:
         self.lane_id = (t % WARP).astype(np.uint32)
         x, y, z = self.dim
         self.tid = ((t % x).astype(np.uint32), ((t // x) % y).astype(np.uint32), (t // (x * y)).astype(np.uint32))
+
+    def predicate_taint(self, i: int) -> np.ndarray | int:
+        """Predicate ``i``'s taint: one for all lanes (an int) or each lane's (its row)."""
+        one = self.taint_one["P"][i]
+        return self.PTT[i] if one is None else one
 
     def uniform_lanes(self, i: int) -> np.ndarray:
         """Uniform register ``i`` spread to its warps' lanes (kept until it is written: uniform
