@@ -492,14 +492,17 @@ class Scheduler:
                         self._add(Group(warp, bits & int(self.alive[warp]), pc + 16), first=True)
                 ws.clear()
             return
+        if key[0] == "BSYNC":
+            # each warp's members and yielded lanes, as bits (a warp released below changes only its own)
+            B = self.run.block.B[key[2]]
+            member_bits, yielded_bits = _lane_bits(B).tolist(), _lane_bits(self.yielded).tolist()
         for warp, bits in list(ws.items()):
             alive = int(self.alive[warp])
             if key[0] == "BSYNC":
-                B = self.run.block.B[key[2]]
-                yielded = int(_lane_bits(self.yielded)[warp]) | self._held_for(warp, bits)
-                members = int(_lane_bits(B)[warp]) & alive & ~yielded
+                yielded = yielded_bits[warp] | self._held_for(warp, bits)
+                members = member_bits[warp] & alive & ~yielded
                 if members & ~bits == 0:
-                    if yielded and int(_lane_bits(B)[warp]) & alive & ~bits:  # YIELD let it go early
+                    if yielded and member_bits[warp] & alive & ~bits:  # YIELD let it go early
                         self._decides(warp, self.policy.yield_rule)
                     del ws[warp]
                     gone = _lanes(np.array([bits], "<u4"))
@@ -591,21 +594,22 @@ class Scheduler:
         keys = [k for k in self.waiting if k[0] == "BAR" and k[1] == bar and self.waiting[k]]
         if not keys:
             return
-        held = np.zeros(self.W, np.int64)
+        held = [0] * self.W  # each warp's lanes waiting here (a few Python ints: cheaper than arrays)
         for k in keys:
             for w, bits in self.waiting[k].items():
                 held[w] |= bits
         bars = self.bars
         count = bars.count.get(bar, 0)
+        alive = self.alive.tolist()
         if count:
-            done = int((held != 0).sum()) * WARP + bars.arrived.get(bar, 0) >= count
+            done = sum(1 for h in held if h) * WARP + bars.arrived.get(bar, 0) >= count
         else:
-            done = not (self.alive & ~held).any()
+            done = not any(a & ~h for a, h in zip(alive, held))
         if not done:
             return
         if bar in bars.reduce:
             op, vals = bars.reduce.pop(bar)
-            lanes = _lanes(held.astype("<u4"))
+            lanes = _lanes(np.array(held, "<u4"))
             v = vals[lanes]
             res = {"POPC": int(v.sum()), "AND": int(v.all()), "OR": int(v.any())}[op]
             bars.result[lanes] = res
@@ -613,5 +617,5 @@ class Scheduler:
         bars.epoch += 1
         for k in keys:
             for w, bits in self.waiting.pop(k).items():
-                if bits & int(self.alive[w]):
-                    self._add(Group(w, bits & int(self.alive[w]), k[2] + 16), first=True)
+                if bits & alive[w]:
+                    self._add(Group(w, bits & alive[w], k[2] + 16), first=True)
