@@ -43,13 +43,20 @@ class Issue:
         self._memo = {} if memo is None else memo
         b = self.b = run.block
         self.ins = ins
-        self.S = S
         self._tr, self._tur, self._tp, self._tup, self._tr1, self._tp1 = b.taint_flags
-        g = ins.guard
+        self.again(S)
+
+    def again(self, S: np.ndarray) -> "Issue":
+        """The next issue of the same instruction in the same run, by threads ``S``: the run keeps
+        one Issue per instruction and starts it afresh (making a new one each time was a tenth of
+        an ALU instruction's time); nothing keeps an Issue past its issue."""
+        self.S = S
+        g = self.ins.guard
         self.taint = 0  # data taint of every operand read so far (a bit per pointer parameter)
         self.on = S if g is None or g.index == PT and not g.neg else S & self.pred(g)
         self.jumps: list[tuple[np.ndarray, int]] | tuple = ()  # a list from the first jump on (most issues make none)
         self.exited: np.ndarray | None = None
+        return self
 
     def memo(self, key, make):
         """``make(ins)``: something the instruction alone decides (which operands are which), made

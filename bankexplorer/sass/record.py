@@ -150,9 +150,11 @@ def _kind_code(kind: str, width: int, space: str, op: str) -> int:
 
 
 class _RowStore:
-    """The recorded shared-memory rows in arrays that grow by doubling. A list of the small arrays
+    """The recorded shared-memory rows, in chunks of :data:`CHUNK` rows. A list of the small arrays
     of each issue cost about 1.3 KB a row, so a kernel looping on shared memory until its budget
-    filled gigabytes; these take about 300 bytes a row (the lanes' addresses are most of it).
+    filled gigabytes; these take about 300 bytes a row (the lanes' addresses are most of it). Chunks,
+    not one array grown by doubling: each doubling copied every row so far into memory the system
+    had to map first, a tenth of a loop on shared memory's time.
 
     What is the same for every row of one issue (the instruction, its kind and width, the taint and
     line when one for all) is kept once per issue, in typed arrays (a few bytes each), and spread
@@ -164,13 +166,19 @@ class _RowStore:
     #: per issue: (name, array typecode, numpy dtype)
     PER_ISSUE = (("index", "i", np.int32), ("kind", "i", np.int32), ("width", "i", np.int32),
                  ("matrices", "i", np.int32), ("taint", "I", np.uint32), ("line", "q", np.int64))
+    #: rows a chunk holds (about 290 KB): the first is made small, for the many kernels with few rows
+    CHUNK = 1024
 
     def __init__(self, capacity: int = 256):
         self.n = 0
-        self.cols = {f: np.zeros((capacity, *shape), dt) for f, dt, shape in self.FIELDS}
+        #: the chunks, each with the rows it holds (the last one fills; an issue's rows stay in one)
+        self.chunks: list[list] = [[self._chunk(capacity), 0]]
         self.issues = {f: array.array(code) for f, code, _dt in self.PER_ISSUE}
         #: (first row, end row, taint, line) of the issues whose taint or line is per row (None: one for all)
         self.per_row: list[tuple[int, int, np.ndarray | None, np.ndarray | None]] = []
+
+    def _chunk(self, rows: int) -> dict[str, np.ndarray]:
+        return {f: np.empty((rows, *shape), dt) for f, dt, shape in self.FIELDS}
 
     def append(self, index: int, warps: np.ndarray, kind: int, width: int, matrices: int, addr: np.ndarray,
                active: np.ndarray, taint: np.ndarray | int, line: np.ndarray | int,
@@ -178,21 +186,20 @@ class _RowStore:
         """One row per warp of ``warps``; ``taint`` and ``line`` are per row or one for all.
         ``lanes``: (addresses, active) of the block's every lane, whose rows ``warps`` are ``addr``
         and ``active``, where they are that (the compiled copy takes the rows from them)."""
-        n = self.n
-        end = n + warps.size
-        c = self.cols
-        if end > len(c["addr"]):
-            cap = max(end, 2 * len(c["addr"]))
-            for f, col in c.items():
-                grown = np.zeros((cap, *col.shape[1:]), col.dtype)
-                grown[:n] = col[:n]
-                c[f] = grown
+        m = warps.size
+        chunk = self.chunks[-1]
+        c, k = chunk
+        if k + m > len(c["issue"]):
+            c, k = self._chunk(max(self.CHUNK, m)), 0
+            chunk = [c, 0]
+            self.chunks.append(chunk)
         i = self.issues
-        if lanes is None or compiled.shared is None or not _rows_of(c, n, len(i["index"]), warps, *lanes):
-            c["issue"][n:end] = len(i["index"])
-            c["warp"][n:end] = warps
-            c["addr"][n:end] = addr
-            c["active"][n:end] = active
+        if lanes is None or compiled.shared is None or not _rows_of(c, k, len(i["index"]), warps, *lanes):
+            c["issue"][k:k + m] = len(i["index"])
+            c["warp"][k:k + m] = warps
+            c["addr"][k:k + m] = addr
+            c["active"][k:k + m] = active
+        chunk[1] = k + m
         i["index"].append(index)
         i["kind"].append(kind)
         i["width"].append(width)
@@ -201,13 +208,18 @@ class _RowStore:
         many_l = type(line) is np.ndarray and line.ndim > 0
         i["taint"].append(0 if many_t else int(taint))
         i["line"].append(0 if many_l else int(line))
+        n = self.n
         if many_t or many_l:
-            self.per_row.append((n, end, taint if many_t else None, line if many_l else None))
-        self.n = end
+            self.per_row.append((n, n + m, taint if many_t else None, line if many_l else None))
+        self.n = n + m
+
+    def column(self, f: str) -> np.ndarray:
+        """Column ``f`` of every row so far, in one new array."""
+        parts = [c[f][:k] for c, k in self.chunks]
+        return parts[0].copy() if len(parts) == 1 else np.concatenate(parts)
 
     def accesses(self) -> Accesses:
-        c, n = self.cols, self.n
-        rows = c["issue"][:n]
+        rows = self.column("issue")
         per = {f: (np.frombuffer(self.issues[f], dt) if len(self.issues[f]) else np.zeros(0, dt))[rows]
                for f, _code, dt in self.PER_ISSUE}
         for start, end, taint, line in self.per_row:
@@ -216,6 +228,6 @@ class _RowStore:
             if line is not None:
                 per["line"][start:end] = line
         i64 = lambda f: per[f].astype(np.int64)  # noqa: E731
-        return Accesses(i64("index"), c["warp"][:n].astype(np.int64), i64("kind"), i64("width"), i64("matrices"),
-                        c["addr"][:n].copy(), c["active"][:n].copy(), per["taint"], per["line"])
+        return Accesses(i64("index"), self.column("warp").astype(np.int64), i64("kind"), i64("width"),
+                        i64("matrices"), self.column("addr"), self.column("active"), per["taint"], per["line"])
 

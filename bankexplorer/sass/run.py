@@ -333,6 +333,7 @@ class Run:
         if self.control is not None:
             self.control.begin()
         memos: list[dict] = [{} for _ in steps]  # per instruction: what its semantics worked out once (Issue.memo)
+        issues: list[Issue | None] = [None] * len(steps)  # per instruction: its Issue, started afresh each time
         executed, issued_threads, pred_on = record.executed, record.threads, record.pred_on
         with np.errstate(all="ignore"):
             while True:
@@ -352,7 +353,8 @@ class Run:
                     if control and pending:
                         sched.moved_on(start, pending)
                         pending = 0
-                    iss = Issue(self, ins, S, memos[k])
+                    iss = issues[k]
+                    iss = issues[k] = Issue(self, ins, S, memos[k]) if iss is None else iss.again(S)
                     # the counts of Nsight's source page (:class:`.record.Recorder`), in line: every issue adds them
                     executed[k] += warps
                     issued_threads[k] += threads
