@@ -98,7 +98,7 @@ def _header(src: str, key: str) -> str | None:
 
 def loop_kernels(repeat: int, against: str | None = None, only: str | None = None) -> dict[str, float]:
     """Warp instructions a second of every named loop kernel (the best of ``repeat`` runs), beside
-    its compile time (NVRTC + nvdisasm, in process). ``against``: another checkout's folder (the
+    its compile time (NVRTC + nvdisasm, in process, the compile cache off). ``against``: another checkout's folder (the
     emulator before a change: the reference), run on the same kernels in a subprocess, kernel by
     kernel in turn with this code so that both meet the same load; its rates and the ratio are printed too."""
     from bankexplorer.sass.launch import LaunchConfig
@@ -111,9 +111,18 @@ def loop_kernels(repeat: int, against: str | None = None, only: str | None = Non
         src = path.read_text()
         block = (*(int(x) for x in _header(src, "block").split(",")), 1, 1)[:3]
         scalars = {k: int(v) for k, v in (d.split("=") for d in (_header(src, "define") or "").split() if d)}
-        t = time.perf_counter()
-        b = compile_text(src, "sm_90", scalars, str(path))
-        compile_s = time.perf_counter() - t
+        # the compile time a user meets on a first open or an edit: the compile cache off for it
+        before = os.environ.get("BANKEXPLORER_CACHE")
+        os.environ["BANKEXPLORER_CACHE"] = "off"
+        try:
+            t = time.perf_counter()
+            b = compile_text(src, "sm_90", scalars, str(path))
+            compile_s = time.perf_counter() - t
+        finally:
+            if before is None:
+                del os.environ["BANKEXPLORER_CACHE"]
+            else:
+                os.environ["BANKEXPLORER_CACHE"] = before
         best = cpu = None
         for _ in range(repeat):
             timings: dict[str, float] = {}
