@@ -33,10 +33,19 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     importing what the others' options need: the CUDA import's parsers, Qt's export views)."""
     import argparse
 
-    ap = argparse.ArgumentParser(prog="bankexplorer", description="GPU shared-memory bank conflict explorer.")
-    from . import __version__
+    class Version(argparse.Action):
+        """``--version``: what :mod:`.about` finds, worked out only when asked (every other command
+        starts without reading package metadata)."""
 
-    ap.add_argument("--version", action="version", version=f"bankexplorer {__version__}")
+        def __call__(self, parser, namespace, values, option_string=None):
+            from . import about
+
+            print(about.text())
+            parser.exit()
+
+    ap = argparse.ArgumentParser(prog="bankexplorer", description="GPU shared-memory bank conflict explorer.")
+    ap.add_argument("--version", action=Version, nargs=0,
+                    help="show the version, the compilers found and whether the compiled paths are in use")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
     for name, command in COMMANDS.items():
         if only is None or name == only:

@@ -1,6 +1,7 @@
 """The command line: tables, JSON, exit codes, one-line errors and never a traceback."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -99,3 +100,22 @@ def test_the_window_names_a_bad_file_even_without_a_display(tmp_path):
                              timeout=60)
         assert out.returncode == 2, out.stderr
         assert fragment in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
+
+
+@pytest.mark.parametrize("numpy_only", [False, True])
+def test_version_names_the_parts_and_whether_the_compiled_paths_run(numpy_only):
+    """``--version``: BankExplorer's version, then the compiler packages found and whether the
+    emulator runs its compiled shared-memory paths or numpy's (a bug report says which)."""
+    from bankexplorer import __version__
+    from bankexplorer.sass import compiled
+
+    env = {**os.environ, "BANKEXPLORER_NO_COMPILED": "1"} if numpy_only else None
+    p = subprocess.run([sys.executable, "-m", "bankexplorer", "--version"], capture_output=True, text=True, env=env,
+                       timeout=60)
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert lines[0] == f"BankExplorer {__version__}"
+    assert any(line.split()[0] == "nvidia-cuda-nvrtc" for line in lines[1:])
+    in_use = compiled.shared is not None and not numpy_only
+    assert ("emulator: compiled" in p.stdout) == in_use
+    assert ("emulator: numpy only" in p.stdout) == (not in_use)

@@ -569,3 +569,19 @@ def test_instruction_columns_fit_and_hold_still_while_a_value_is_stepped(win, qt
     win.refresh_now()
     assert table.item(1, 4).text() == "1-way"
     assert header.sectionSize(4) == max(table.sizeHintForColumn(4), header.sectionSizeHint(4)) < wide[4]
+
+
+def test_help_about_names_the_version_the_compilers_and_the_emulator(win, monkeypatch):
+    """Help > About: the version, then each part found (NVRTC's package and version among them)
+    and whether the emulator runs its compiled shared-memory paths."""
+    from bankexplorer import __version__
+    from bankexplorer.sass import compiled
+
+    shown = []
+    monkeypatch.setattr(QMessageBox, "about", staticmethod(lambda parent, title, text: shown.append((title, text))))
+    next(a for a in win.menus["help"].actions() if a.text() == "&About").trigger()
+    assert len(shown) == 1
+    title, text = shown[0]
+    assert title == "About BankExplorer" and f"BankExplorer {__version__}" in text
+    assert "nvidia-cuda-nvrtc" in text
+    assert ("emulator: compiled" if compiled.shared is not None else "emulator: numpy only") in text

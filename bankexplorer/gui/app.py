@@ -251,10 +251,13 @@ class MainWindow(QMainWindow):
         self._action(self.menus["help"], "&About", self.about)
 
     def about(self) -> None:
-        from .. import __version__
+        from html import escape
 
-        QMessageBox.about(self, "About BankExplorer",
-                          f"BankExplorer {__version__}<br>GPU shared-memory bank conflicts, drawn.")
+        from ..about import components
+
+        (name, what), *parts = components()
+        rows = "".join(f"<tr><td nowrap>{escape(n)}</td><td nowrap>&nbsp;&nbsp;{escape(w)}</td></tr>" for n, w in parts)
+        QMessageBox.about(self, "About BankExplorer", f"<b>{escape(name)}</b><br>{escape(what)}.<br><br><table>{rows}</table>")
 
     # ---- files -------------------------------------------------------------------------------
     def _update_title(self) -> None:

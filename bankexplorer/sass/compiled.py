@@ -1,6 +1,6 @@
 """The compiled hot paths of shared-memory instructions (``_shared.c``), where they were built.
 
-``pip install`` builds them where a C compiler and Python's headers are present (``pyproject.toml``:
+``pip install`` builds them where a C compiler and Python's headers are present (``setup.py``:
 an optional extension, so an install without a compiler still succeeds). Without them, or with
 ``BANKEXPLORER_NO_COMPILED=1`` in the environment, the emulator uses the numpy code they stand in
 for, which gives the same results (``tests/test_shared_words.py`` holds the two to each other) at
