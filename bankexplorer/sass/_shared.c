@@ -67,6 +67,41 @@ static int in_bounds(const int64_t *addr, Py_ssize_t k, Py_ssize_t width, Py_ssi
     return 1;
 }
 
+/* One access as the calls get it: the block's shared memory (its bytes, each byte's taint, each
+   word's taint (None where the size is not a multiple of 4), each byte's stamp and, for writes,
+   atomic code), the k lanes' addresses and the stamp each lane leaves (``mine``, optional for
+   reads that check no race). */
+typedef struct {
+    Buf data, taint, tw, stamp, atomic, addr, mine;
+    Py_ssize_t size, k;
+} Access;
+
+static int get_access(Access *x, PyObject *data, PyObject *taint, PyObject *tw, PyObject *stamp, PyObject *atomic,
+                      PyObject *addr, PyObject *mine, int mine_optional, int writable) {
+    memset(x, 0, sizeof *x);
+    if (get(data, &x->data, 1, -1, writable, 0, "data") < 0)
+        return -1;
+    x->size = x->data.view.len;
+    if (get(taint, &x->taint, 4, x->size, writable, 0, "taint") < 0 ||
+        get(tw, &x->tw, 4, x->size / 4, writable, 1, "taint words") < 0 ||
+        get(stamp, &x->stamp, 8, x->size, writable, 0, "stamp") < 0 ||
+        (atomic && get(atomic, &x->atomic, 2, x->size, writable, 0, "atomic") < 0) ||
+        get(addr, &x->addr, 8, -1, 0, 0, "addr") < 0)
+        return -1;
+    x->k = x->addr.view.len / 8;
+    return get(mine, &x->mine, 8, x->k, 0, mine_optional, "mine");
+}
+
+static void release_access(Access *x) {
+    release(&x->data);
+    release(&x->taint);
+    release(&x->tw);
+    release(&x->stamp);
+    release(&x->atomic);
+    release(&x->addr);
+    release(&x->mine);
+}
+
 static inline int64_t where(int64_t a, int by_bytes) { return by_bytes ? a : (a & ~(int64_t)3); }
 
 /* read(data, taint, taint_words, stamp, addr, width, tainted, check, by_bytes, since, mine, out)
@@ -81,48 +116,37 @@ static PyObject *shared_read(PyObject *Py_UNUSED(self), PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOOOOnpppLOO", &o_data, &o_taint, &o_tw, &o_stamp, &o_addr, &width, &tainted,
                           &check, &by_bytes, &since, &o_mine, &o_out))
         return NULL;
-    Buf data, taint, tw, stamp, addr, mine, out;
-    memset(&tw, 0, sizeof tw);
-    memset(&mine, 0, sizeof mine);
+    Access x;
+    Buf out;
+    memset(&out, 0, sizeof out);
     PyObject *result = NULL;
     if (width < 1 || width > 16) {
         PyErr_SetString(PyExc_ValueError, "width");
         return NULL;
     }
-    if (get(o_data, &data, 1, -1, 0, 0, "data") < 0)
-        return NULL;
-    Py_ssize_t size = data.view.len;
-    if (get(o_taint, &taint, 4, size, 0, 0, "taint") < 0)
-        goto d0;
-    if (get(o_tw, &tw, 4, size / 4, 0, 1, "taint words") < 0)
-        goto d1;
-    if (get(o_stamp, &stamp, 8, size, 0, 0, "stamp") < 0)
-        goto d2;
-    if (get(o_addr, &addr, 8, -1, 0, 0, "addr") < 0)
-        goto d3;
-    Py_ssize_t k = addr.view.len / 8;
-    if (get(o_mine, &mine, 8, k, 0, !check, "mine") < 0)
-        goto d4;
+    if (get_access(&x, o_data, o_taint, o_tw, o_stamp, NULL, o_addr, o_mine, !check, 0) < 0)
+        goto done;
+    Py_ssize_t size = x.size, k = x.k;
     if (get(o_out, &out, 1, k * width, 1, 0, "out") < 0)
-        goto d5;
-    const int64_t *a = addr.view.buf;
+        goto done;
+    const int64_t *a = x.addr.view.buf;
     if (!in_bounds(a, k, width, size)) {
         PyErr_SetString(PyExc_ValueError, "an address outside shared memory");
-        goto d6;
+        goto done;
     }
-    const uint8_t *bytes = data.view.buf;
-    const uint32_t *tb = taint.view.buf, *twb = tw.held && size % 4 == 0 ? tw.view.buf : NULL;
-    const int64_t *st = stamp.view.buf, *mn = mine.held ? mine.view.buf : NULL;
+    const uint8_t *bytes = x.data.view.buf;
+    const uint32_t *tb = x.taint.view.buf, *twb = x.tw.held && size % 4 == 0 ? x.tw.view.buf : NULL;
+    const int64_t *st = x.stamp.view.buf, *mn = x.mine.held ? x.mine.view.buf : NULL;
     uint8_t *o = out.view.buf;
     for (Py_ssize_t i = 0; i < k; i++)
         memcpy(o + i * width, bytes + a[i], (size_t)width);
     if (!tainted && !check) {
         result = PyLong_FromLong(0);
-        goto d6;
+        goto done;
     }
     PyObject *many = PyBytes_FromStringAndSize(NULL, k * 4);
     if (!many)
-        goto d6;
+        goto done;
     uint32_t *t = (uint32_t *)PyBytes_AS_STRING(many);
     int uniform = 1;
     for (Py_ssize_t i = 0; i < k; i++) {
@@ -151,20 +175,9 @@ static PyObject *shared_read(PyObject *Py_UNUSED(self), PyObject *args) {
         Py_DECREF(many);
     } else
         result = many;
-d6:
+done:
     release(&out);
-d5:
-    release(&mine);
-d4:
-    release(&addr);
-d3:
-    release(&stamp);
-d2:
-    release(&tw);
-d1:
-    release(&taint);
-d0:
-    release(&data);
+    release_access(&x);
     return result;
 }
 
@@ -227,7 +240,9 @@ static PyObject *shared_write(PyObject *Py_UNUSED(self), PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOOOOOOOOLpipp", &o_data, &o_taint, &o_tw, &o_stamp, &o_atomic, &o_addr, &o_raw,
                           &o_t, &o_mine, &since, &by_bytes, &atomic_op, &atomics_seen, &tainted))
         return NULL;
-    Buf data, taint, tw, stamp, atomic, addr, raw, tv, mine;
+    Access x;
+    Buf raw, tv;
+    memset(&raw, 0, sizeof raw);
     memset(&tv, 0, sizeof tv);
     PyObject *result = NULL;
     uint32_t t_one = 0;
@@ -238,49 +253,36 @@ static PyObject *shared_write(PyObject *Py_UNUSED(self), PyObject *args) {
             return NULL;
         t_one = (uint32_t)v;
     }
-    if (get(o_data, &data, 1, -1, 1, 0, "data") < 0)
-        return NULL;
-    Py_ssize_t size = data.view.len;
-    if (get(o_taint, &taint, 4, size, 1, 0, "taint") < 0)
-        goto d0;
-    if (get(o_tw, &tw, 4, size / 4, 1, 1, "taint words") < 0)
-        goto d1;
-    if (get(o_stamp, &stamp, 8, size, 1, 0, "stamp") < 0)
-        goto d2;
-    if (get(o_atomic, &atomic, 2, size, 1, 0, "atomic") < 0)
-        goto d3;
-    if (get(o_addr, &addr, 8, -1, 0, 0, "addr") < 0)
-        goto d4;
-    Py_ssize_t k = addr.view.len / 8;
-    if (get(o_mine, &mine, 8, k, 0, 0, "mine") < 0)
-        goto d5;
+    if (get_access(&x, o_data, o_taint, o_tw, o_stamp, o_atomic, o_addr, o_mine, 0, 1) < 0)
+        goto done;
+    Py_ssize_t size = x.size, k = x.k;
     if (get(o_raw, &raw, 1, -1, 0, 0, "raw") < 0)
-        goto d6;
+        goto done;
     Py_ssize_t width = k ? raw.view.len / k : 0;
     if (k && (width < 1 || width > 16 || raw.view.len != k * width)) {
         PyErr_SetString(PyExc_ValueError, "raw");
-        goto d7;
+        goto done;
     }
     if (t_many && get(o_t, &tv, 4, k, 0, 0, "t") < 0)
-        goto d7;
-    const int64_t *a = addr.view.buf;
+        goto done;
+    const int64_t *a = x.addr.view.buf;
     if (!in_bounds(a, k, width, size)) {
         PyErr_SetString(PyExc_ValueError, "an address outside shared memory");
-        goto d8;
+        goto done;
     }
-    uint8_t *bytes = data.view.buf;
-    uint32_t *tb = taint.view.buf, *twb = tw.held && size % 4 == 0 ? tw.view.buf : NULL;
-    int64_t *st = stamp.view.buf;
-    int16_t *at = atomic.view.buf;
+    uint8_t *bytes = x.data.view.buf;
+    uint32_t *tb = x.taint.view.buf, *twb = x.tw.held && size % 4 == 0 ? x.tw.view.buf : NULL;
+    int64_t *st = x.stamp.view.buf;
+    int16_t *at = x.atomic.view.buf;
     const uint8_t *rw = raw.view.buf;
     const uint32_t *tl = tv.held ? tv.view.buf : NULL;
-    const int64_t *mn = mine.view.buf;
+    const int64_t *mn = x.mine.view.buf;
     Py_ssize_t n = k * width;
     /* per entry: the taint the byte gets (before the timing bit) and the timing bit */
     uint32_t *tt = malloc(sizeof(uint32_t) * 2 * (size_t)(n ? n : 1));
     if (!tt) {
         PyErr_NoMemory();
-        goto d8;
+        goto done;
     }
     uint32_t *extra = tt + n;
     int any_extra = 0;
@@ -328,7 +330,7 @@ static PyObject *shared_write(PyObject *Py_UNUSED(self), PyObject *args) {
         if (shared) {
             if (raced_within(a, rw, mn, k, width, extra) < 0) {
                 free(tt);
-                goto d8;
+                goto done;
             }
             any_extra = 0;
             for (Py_ssize_t e = 0; e < n; e++)
@@ -360,24 +362,10 @@ static PyObject *shared_write(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     free(tt);
     result = PyBool_FromLong(set);
-d8:
+done:
     release(&tv);
-d7:
     release(&raw);
-d6:
-    release(&mine);
-d5:
-    release(&addr);
-d4:
-    release(&atomic);
-d3:
-    release(&stamp);
-d2:
-    release(&tw);
-d1:
-    release(&taint);
-d0:
-    release(&data);
+    release_access(&x);
     return result;
 }
 
