@@ -408,15 +408,17 @@ class Prepared:
     arrays: list[SharedArray] | None
 
 
-def prepare(kernel: Kernel, cfg: LaunchConfig) -> Prepared:
+def prepare(kernel: Kernel, cfg: LaunchConfig, program: Program | None = None) -> Prepared:
     """Lay out one block's launch of ``kernel`` as the driver would (constant bank 0, buffers,
     shared memory: the static arrays plus the dynamic size where the kernel has dynamic shared
-    memory or cannot tell)."""
+    memory or cannot tell). ``program``: the kernel's code as an earlier prepare of the same launch
+    decoded it (the same bytes at the same addresses), else it is decoded here."""
     image = kernel.image
     bank0, buffers = constant_bank0(image, cfg, kernel.params, kernel.arch)
     gbase = next((buf.base for buf in buffers if buf.name == GLOBALS_BUFFER), None)
-    program = decode(kernel.sass, kernel.symbol, kernel.line_file,  # -G code loads a variable's address as 32@lo(name)
-                     {k: gbase + v for k, v in image.globals_at.items()} if gbase is not None else None)
+    if program is None:
+        program = decode(kernel.sass, kernel.symbol, kernel.line_file,  # -G code loads a variable's address as 32@lo(name)
+                         {k: gbase + v for k, v in image.globals_at.items()} if gbase is not None else None)
     dynamic = kernel.dynamic_shared if kernel.dynamic_shared is not None else True
     extern = cfg.extern_bytes if dynamic else 0
     arrays = shared_arrays(image.ptx, image.static_shared, extern) if image.ptx else None
@@ -472,7 +474,7 @@ def execute(kernel: Kernel, cfg: LaunchConfig, budget: int = MAX_WARP_INSTRUCTIO
         # same code and data reach them again; a word found only now is added, a few rounds at most),
         # from the launch as it was
         contended = contended | frozenset(run.contended_late)
-        p = prepare(kernel, cfg)
+        p = prepare(kernel, cfg, p.program)  # (the code as decoded: only the block starts again)
     t2 = time.perf_counter()
     out = summarize(p, run, cfg, policies)
     if timings is not None:
