@@ -33,8 +33,8 @@ def shfl(iss: Issue) -> None:
     else:
         src_lane, ok = _sources(iss, mode)
     src = np.broadcast_to(np.asarray(iss.raw(2), U32), (iss.b.lanes,))
-    t = np.broadcast_to(np.asarray(iss.taint, U32), (iss.b.lanes,))
-    iss.taint = t[src_lane]
+    if type(iss.taint) is np.ndarray and iss.taint.ndim:  # each lane's: the source lane's goes with the value
+        iss.taint = iss.taint[src_lane]
     iss.set(1, src[src_lane])
     if isinstance(ops[0], Pred):
         iss.setp(0, ok)
