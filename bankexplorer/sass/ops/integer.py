@@ -44,9 +44,15 @@ def _i64(v):
 
 
 def _carry_in(iss: Issue, pins) -> np.ndarray | int:
+    """The carry-in predicates summed (int64; PT and !PT, the usual second one, as the 1 or 0 they are)."""
     c = 0
     for i in pins:
-        c = c + _i64(iss.p(i))
+        o = iss.ins.operands[i]
+        if type(o) is Pred and o.index == PT:
+            c += 0 if o.neg else 1
+            continue
+        v = iss.p(i)
+        c = c + (v.astype(I64) if type(v) is np.ndarray else int(v))
     return c
 
 
@@ -71,14 +77,17 @@ def iadd3(iss: Issue) -> None:
             total = total + iss.u(i)
         iss.set(0, total)
         return
-    total = 0
+    total = 0  # in int64 (a Python int while every term is one: constants, immediates)
     for i in srcs:
         o = iss.ins.operands[i]
+        if type(o) is Reg and o.zero and not (o.neg or o.inv or o.abs):
+            continue  # RZ adds nothing (-RZ does: ~0 + 1 carries)
         if isinstance(o, Reg) and o.neg:
             # -x as ~x + 1, so that the carry is the borrow of a subtraction
             total = total + (_i64(iss.raw(i)) ^ M32) + 1
         else:
-            total = total + _i64(iss.u(i))
+            v = iss.u(i)
+            total = total + (v.astype(I64) if type(v) is np.ndarray else int(v))
     if "X" in iss.ins.mods:
         total = total + _carry_in(iss, pins)
     total = np.asarray(total)
