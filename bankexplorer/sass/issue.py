@@ -96,8 +96,7 @@ class Issue:
         else:
             v = self.b.P[p.index]
             if self._tp[p.index]:
-                one = self._tp1[p.index]
-                self.taint = _with(self.taint, self.b.PTT[p.index]) if one is None else _with_one(self.taint, one)
+                self.taint = _with(self.taint, self.b.PTT[p.index], self._tp1[p.index])
         return ~v if (p.neg and not isinstance(v, bool)) else (not v if p.neg else v)
 
     def p(self, i: int) -> np.ndarray | bool:
@@ -123,8 +122,7 @@ class Issue:
             if i == RZ:
                 return _ZERO
             if self._tr[i]:
-                one = self._tr1[i]
-                self.taint = _with(self.taint, self.b.RT[i]) if one is None else _with_one(self.taint, one)
+                self.taint = _with(self.taint, self.b.RT[i], self._tr1[i])
             return self.b.R[i]
         if type(o) is Imm:
             return U32(o.value & MASK32)
@@ -434,9 +432,12 @@ def _high_half(o: Reg) -> Reg:
 _U32 = np.dtype(U32)
 
 
-def _with(taint, row: np.ndarray) -> np.ndarray:
-    """The taint read so far with a register's taint row ORed in (a copy of the row when it is the
-    first: ORing a Python 0 into an array costs three times as much)."""
+def _with(taint, row: np.ndarray, one: int | None = None):
+    """The taint read so far with a register's ORed in: its ``one`` for all lanes where it has one
+    (:attr:`.state.Block.taint_one`; numbers stay numbers), else its row (a copy of the row when it
+    is the first: ORing a Python 0 into an array costs three times as much)."""
+    if one is not None:
+        return one if type(taint) is int and taint == 0 else taint | one
     return row.copy() if type(taint) is int and taint == 0 else taint | row
 
 
@@ -449,11 +450,6 @@ def _clean(taint, tainted: list[bool], index: int) -> bool:
             return True
         tainted[index] = True
     return False
-
-
-def _with_one(taint, one: int):
-    """The taint read so far with a register's one-for-all taint ORed in (numbers stay numbers)."""
-    return one if type(taint) is int and taint == 0 else taint | one
 
 
 def _write_taint(rows: np.ndarray, tainted: list[bool], ones: list[int | None], index: int, taint, on: np.ndarray,

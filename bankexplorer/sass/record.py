@@ -71,19 +71,19 @@ class Recorder:
                       matrices: int = 0, op: str = "add", space: str = "shared") -> None:
         warps = self._warps_of(mask)
         if warps is None:  # every warp (the usual case): their rows as they are, no gather
-            a, act = addr.reshape(-1, WARP), mask.reshape(-1, WARP)
+            act = mask.reshape(-1, WARP)
             warps = self._every_warp(act.shape[0])
         else:
             if warps.size == 0:
                 return
-            a, act = addr.reshape(-1, WARP)[warps], mask.reshape(-1, WARP)[warps]
+            act = mask.reshape(-1, WARP)[warps]
         if space == "generic" and self.as_written:
             space = "shared"
         code = _kind_code(kind, width, space, op)
-        lanes = (addr, mask)
+        active = mask
         if kind in hwr.MATRIX_KINDS:  # every lane gives a row address; the hardware reads them all
-            act = np.broadcast_to(iss.S.reshape(-1, WARP)[warps], act.shape)
-            lanes = None
+            active = iss.S
+            act = active.reshape(-1, WARP)[warps]
         taint = iss.taint
         if type(taint) is np.ndarray and taint.ndim:
             if not np.count_nonzero(taint):  # a register flagged as tainted that holds no taint now: one for all
@@ -98,7 +98,7 @@ class Recorder:
         if not ins.own_line:  # a header function's code: the line of the user's call, where there is one
             site = np.where(act, iss.run.sched.calls.site.reshape(-1, WARP)[warps], 0).max(axis=1)
             line = np.where(site > 0, site, line)
-        self._rows.append(self.program.index_of[ins.pc], warps, code, width, matrices, a, act, taint, line, lanes)
+        self._rows.append(self.program.index_of[ins.pc], warps, code, width, matrices, addr, active, taint, line)
 
     def _warps_of(self, mask: np.ndarray) -> np.ndarray | None:
         """The warps with a lane in ``mask`` (None: every warp). The same mask object comes back issue
@@ -133,15 +133,14 @@ class Recorder:
 
 def _rows_of(c: dict, n: int, issue: int, warps: np.ndarray, addr: np.ndarray, active: np.ndarray) -> bool:
     """Rows ``warps`` of the block's lanes (``addr``, ``active``) written by the compiled copy
-    (``sass/_shared.c``); False where it cannot take these arrays: the caller writes them."""
-    if warps.dtype != np.int64 or addr.dtype != np.int64 or active.dtype != np.bool_:
+    (``sass/_shared.c``); False where it is not built or cannot take these arrays: the caller writes them."""
+    if compiled.shared is None or warps.dtype != np.int64 or addr.dtype != np.int64 or active.dtype != np.bool_:
         return False
     try:
         compiled.shared.rows(c["issue"], c["warp"], c["addr"], c["active"], n, issue, warps, addr, active)
     except (ValueError, BufferError):
         return False
     return True
-
 
 
 @functools.lru_cache(maxsize=256)
@@ -181,11 +180,9 @@ class _RowStore:
         return {f: np.empty((rows, *shape), dt) for f, dt, shape in self.FIELDS}
 
     def append(self, index: int, warps: np.ndarray, kind: int, width: int, matrices: int, addr: np.ndarray,
-               active: np.ndarray, taint: np.ndarray | int, line: np.ndarray | int,
-               lanes: tuple[np.ndarray, np.ndarray] | None = None) -> None:
-        """One row per warp of ``warps``; ``taint`` and ``line`` are per row or one for all.
-        ``lanes``: (addresses, active) of the block's every lane, whose rows ``warps`` are ``addr``
-        and ``active``, where they are that (the compiled copy takes the rows from them)."""
+               active: np.ndarray, taint: np.ndarray | int, line: np.ndarray | int) -> None:
+        """One row per warp of ``warps``, from ``addr`` and ``active`` (each lane's of the block);
+        ``taint`` and ``line`` are per row or one for all."""
         m = warps.size
         chunk = self.chunks[-1]
         c, k = chunk
@@ -194,11 +191,11 @@ class _RowStore:
             chunk = [c, 0]
             self.chunks.append(chunk)
         i = self.issues
-        if lanes is None or compiled.shared is None or not _rows_of(c, k, len(i["index"]), warps, *lanes):
+        if not _rows_of(c, k, len(i["index"]), warps, addr, active):
             c["issue"][k:k + m] = len(i["index"])
             c["warp"][k:k + m] = warps
-            c["addr"][k:k + m] = addr
-            c["active"][k:k + m] = active
+            c["addr"][k:k + m] = addr.reshape(-1, WARP)[warps]
+            c["active"][k:k + m] = active.reshape(-1, WARP)[warps]
         chunk[1] = k + m
         i["index"].append(index)
         i["kind"].append(kind)

@@ -232,8 +232,8 @@ class _SharedSpace(_Space):
             out = np.empty((addr.size, width), np.uint8)
             try:
                 t = fast.read(self.data, self.taint, b.shared_taint_words, self.stamp, addr, width,
-                                   b.shared_tainted, check, b.shared_subword == self.epoch, self.since,
-                                   self._mine(lanes) if check else None, out)
+                              b.shared_tainted, check, b.shared_subword == self.epoch, self.since,
+                              self._mine(lanes) if check else None, out)
             except (ValueError, BufferError):
                 pass  # (an address past the memory, an array not laid out as it expects): numpy's answer
             else:
@@ -283,8 +283,8 @@ class _SharedSpace(_Space):
             try:
                 set_taint = fast.write(self.data, self.taint, b.shared_taint_words, self.stamp, self.atomic,
                                         addr, raw if raw.flags.c_contiguous else np.ascontiguousarray(raw), t,
-                                            mine, self.since, b.shared_subword == self.epoch, atomic_op,
-                                            b.shared_atomics, b.shared_tainted)
+                                        mine, self.since, b.shared_subword == self.epoch, atomic_op,
+                                        b.shared_atomics, b.shared_tainted)
             except (ValueError, BufferError):
                 pass  # numpy's answer (it wrote nothing)
             else:
