@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import alu_forms, compiled
 from .decode import Program, decode
 from .opcode import BRANCH_OPCODES, CONTROL_OPCODES, SELF_ADVANCING, SHARED_OPCODES, opcode_of
 from .issue import EmulationError, Issue
@@ -54,6 +55,9 @@ class Stopped(EmulationError):
         super().__init__(message)
         self.line = line
 
+
+#: an instruction not issued yet: whether the compiled module runs its form is not known
+_UNPLANNED = object()
 
 #: how often (in warp instructions) a run looks at its :class:`Control`: a few milliseconds of work
 CHECK_EVERY = 2048
@@ -334,6 +338,8 @@ class Run:
             self.control.begin()
         memos: list[dict] = [{} for _ in steps]  # per instruction: what its semantics worked out once (Issue.memo)
         issues: list[Issue | None] = [None] * len(steps)  # per instruction: its Issue, started afresh each time
+        # per instruction: its form as the compiled module runs it (None: the table's function does)
+        forms: list = [_UNPLANNED if compiled.alu is not None else None] * len(steps)
         executed, issued_threads, pred_on = record.executed, record.threads, record.pred_on
         with np.errstate(all="ignore"):
             while True:
@@ -362,8 +368,15 @@ class Run:
                     self.issued += warps
                     if self.issued > self._check_at:
                         self._checkpoint(ins)
+                    form = forms[k]
                     try:
-                        fn(iss)
+                        if form is not None:  # a form the compiled module runs (alu_forms), planned on the first issue
+                            if form is _UNPLANNED:
+                                form = forms[k] = alu_forms.plan(iss, fn)
+                            if form is None or not alu_forms.issue(form, iss):
+                                fn(iss)
+                        else:
+                            fn(iss)
                     except EmulationError:
                         raise
                     except (LookupError, ValueError, TypeError, AttributeError) as e:
