@@ -1,10 +1,12 @@
 """The compiled integer forms (``sass/_alu.c``, planned by ``sass/alu_forms.py``) give what the
-opcode table's functions give: every form, on random registers, predicates, guards, issuing
-threads and data taint (one for all lanes, per lane, none), leaves the same registers, predicates
-and taint as the numpy function does on a copy of the same block."""
+opcode table's functions give: every form alone, and random traces of them issued in one call, on
+random registers, predicates, guards, issuing threads and data taint (one for all lanes, per lane,
+none), leave the same registers, predicates and taint, and count the same threads predicated on,
+as the numpy functions do on a copy of the same block, instruction after instruction."""
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 
 import numpy as np
@@ -19,6 +21,7 @@ from bankexplorer.sass.state import Block, GlobalMemory
 pytestmark = pytest.mark.skipif(compiled.alu is None, reason="the compiled module _alu was not built")
 
 LANES = 96  # three warps: partial guards and issuing masks reach every one differently
+THREADS = (96, 90)  # every lane a thread, or a partial last warp (its lanes past the threads hold no taint)
 
 #: each form the compiled module runs, as the compiler writes it (and the modifiers it may carry)
 FORMS = [
@@ -43,21 +46,21 @@ FORMS = [
 GUARDS = ["", "@P1 ", "@!P2 ", "@P0 "]
 
 
-def _block(rng: np.random.Generator) -> Block:
+def _block(rng: np.random.Generator, threads: int = LANES) -> Block:
     const = np.frombuffer(rng.integers(0, 1 << 32, 16, dtype=np.uint64).astype(np.uint32).tobytes(), np.uint8).copy()
-    b = Block((LANES, 1, 1), (0, 0, 0), (1, 1, 1), 16, 0, {0: const}, GlobalMemory([]))
+    b = Block((threads, 1, 1), (0, 0, 0), (1, 1, 1), 16, 0, {0: const}, GlobalMemory([]))
     small = rng.integers(0, 70, (256, LANES))  # shift amounts, and values equal more often
     b.R[:] = np.where(rng.random((256, LANES)) < 0.3, small, rng.integers(0, 1 << 32, (256, LANES))).astype(np.uint32)
     b.R[5, ::7] = b.R[4, ::7]  # some equal lanes for the comparisons
     b.UR[:] = rng.integers(0, 1 << 32, b.UR.shape).astype(np.uint32)
     b.P[:7] = rng.random((7, LANES)) < 0.5
-    for i in (3, 4, 5, 6):  # taint: none, one for every lane, or each lane's
-        how = rng.integers(0, 3)
+    for i in (3, 4, 5, 6):  # taint: none, one for every lane, each lane's, or a flagged row of none
+        how = rng.integers(0, 4)
         if how == 1:
             b.tainted["R"][i], b.taint_one["R"][i] = True, int(rng.integers(1, 8))
-        elif how == 2:
+        elif how >= 2:
             b.tainted["R"][i], b.taint_one["R"][i] = True, None
-            b.RT[i] = rng.integers(0, 8, LANES).astype(np.uint32)
+            b.RT[i] = rng.integers(0, 8, LANES).astype(np.uint32) if how == 2 else 0
     for i in (0, 1, 2):
         how = rng.integers(0, 3)
         if how == 1:
@@ -69,7 +72,7 @@ def _block(rng: np.random.Generator) -> Block:
 
 
 def _copy(b: Block) -> Block:
-    c = _block(np.random.default_rng(0))
+    c = _block(np.random.default_rng(0), b.n)
     for f in ("R", "UR", "P", "RT", "PTT", "URT"):
         getattr(c, f)[:] = getattr(b, f)
     c.const = {k: v.copy() for k, v in b.const.items()}
@@ -90,6 +93,20 @@ def _state(b: Block) -> dict:
             "rt": rt, "pt": pt}
 
 
+def _issuing(rng: np.random.Generator, b: Block) -> np.ndarray:
+    return rng.random(LANES) < 0.8 if rng.random() < 0.5 else b.exists.copy() if rng.random() < 0.5 else np.ones(LANES, bool)
+
+
+def _compare(a: Block, b: Block, what: str) -> None:
+    want, got = _state(a), _state(b)
+    for k in want:
+        if isinstance(want[k], np.ndarray):
+            bad = np.argwhere(want[k] != got[k])
+            assert not bad.size, f"{what}: {k} differs at {bad[:4].tolist()}"
+        else:
+            assert want[k] == got[k], f"{what}: {k} differs"
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_every_form_gives_what_the_table_gives(seed):
     rng = np.random.default_rng(seed)
@@ -98,21 +115,40 @@ def test_every_form_gives_what_the_table_gives(seed):
         for guard in GUARDS:
             ins = decode_line(0x10, guard + text, 1)
             fn = table[ins.base]
-            a = _block(rng)
+            a = _block(rng, THREADS[seed % 2])
             b = _copy(a)
-            S = rng.random(LANES) < 0.8 if rng.random() < 0.5 else np.ones(LANES, bool)
-            fn(Issue(SimpleNamespace(block=a), ins, S.copy()))
-            iss = Issue(SimpleNamespace(block=b), ins, S.copy())
-            form = alu_forms.plan(iss, fn)
+            S = _issuing(rng, a)
+            iss = Issue(SimpleNamespace(block=a), ins, S.copy())
+            on = int(np.count_nonzero(iss.on))
+            fn(iss)
+            form = alu_forms.plan(Issue(SimpleNamespace(block=b), ins, S.copy()), fn)
             assert form is not None, f"{text}: not planned"
-            assert alu_forms.issue(form, iss), f"{text}: the compiled form did not run"
-            want, got = _state(a), _state(b)
-            for k in want:
-                if isinstance(want[k], np.ndarray):
-                    bad = np.argwhere(want[k] != got[k])
-                    assert not bad.size, f"{guard}{text} (seed {seed}): {k} differs at {bad[:4].tolist()}"
-                else:
-                    assert want[k] == got[k], f"{guard}{text} (seed {seed}): {k} differs"
+            assert alu_forms.run(alu_forms.Trace([form], True), b, S.copy()) == [on]
+            _compare(a, b, f"{guard}{text} (seed {seed})")
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_trace_gives_what_its_instructions_give_one_by_one(seed):
+    """Up to a dozen forms in one call: each one reads what the ones before it wrote (registers,
+    predicates its guard or SEL reads, taint), as the table's functions, one issue after another."""
+    rng = np.random.default_rng(1000 + seed)
+    table = table_for("sm_90")
+    # the forms' registers (R3..R6) drawn afresh, so that one instruction's result is another's source
+    texts = [rng.choice(GUARDS) + re.sub(r"\bR[3-6]\b", lambda m: f"R{rng.integers(3, 7)}", str(rng.choice(FORMS)))
+             for _ in range(int(rng.integers(2, 13)))]
+    a = _block(rng, THREADS[seed % 2])
+    b = _copy(a)
+    S = _issuing(rng, a)
+    ins = [decode_line(0x10 + 16 * j, t, 1) for j, t in enumerate(texts)]
+    ons = []
+    for i in ins:
+        iss = Issue(SimpleNamespace(block=a), i, S)
+        ons.append(int(np.count_nonzero(iss.on)))
+        table[i.base](iss)
+    forms = [alu_forms.plan(Issue(SimpleNamespace(block=b), i, S), table[i.base]) for i in ins]
+    assert None not in forms, texts
+    assert alu_forms.run(alu_forms.Trace(forms, True), b, S) == ons
+    _compare(a, b, f"seed {seed}: {texts}")
 
 
 @pytest.mark.parametrize("text", ["IMAD.WIDE R2, R4, 0x4, R2", "IMAD.HI.U32 R3, R4, R5, RZ", "IADD3 R3, P0, R4, R5, RZ",
@@ -135,10 +171,9 @@ def test_a_tainted_uniform_register_goes_to_the_table():
     b = _block(np.random.default_rng(2))
     b.tainted["UR"][5] = True
     b.URT[5] = 1
-    iss = Issue(SimpleNamespace(block=b), ins, np.ones(LANES, bool))
-    form = alu_forms.plan(iss, fn)
+    form = alu_forms.plan(Issue(SimpleNamespace(block=b), ins, np.ones(LANES, bool)), fn)
     before = b.R[3].copy()
-    assert form is not None and not alu_forms.issue(form, iss)
+    assert form is not None and alu_forms.run(alu_forms.Trace([form], True), b, np.ones(LANES, bool)) is None
     assert (b.R[3] == before).all()  # it changed nothing
 
 
@@ -147,8 +182,8 @@ def test_a_predicate_read_is_the_value_before_the_instruction_writes_it():
     written (the table's function combined the new one: P0 came out false in every lane)."""
     ins = decode_line(0x10, "ISETP.EQ.AND P2, P0, R4, RZ, P2", 1)
     rng = np.random.default_rng(3)
-    for run in (lambda iss: table_for("sm_90")[ins.base](iss),
-                lambda iss: alu_forms.issue(alu_forms.plan(iss, table_for("sm_90")[ins.base]), iss)):
+    fn = table_for("sm_90")[ins.base]
+    for run in (fn, lambda iss: alu_forms.run(alu_forms.Trace([alu_forms.plan(iss, fn)], True), iss.b, iss.S)):
         b = _block(rng)
         b.R[4, ::2] = 0
         p2 = b.P[2].copy()

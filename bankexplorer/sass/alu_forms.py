@@ -1,13 +1,16 @@
-"""Which integer instructions the compiled module (``_alu.c``) executes, and how an issue hands one over.
+"""Which integer instructions the compiled module (``_alu.c``) executes, and how a run hands them over.
 
 The semantics stay the opcode table's functions (``ops/integer.py``, ``ops/move.py``). A loop spends
 most of its issues on a few forms of a few of them (``IMAD R, R, 0x4, R``, ``IADD3``, ``LOP3.LUT``,
 ``SEL``, ``SHF``, ``ISETP``), each a handful of numpy calls on the block's lanes plus the operand
-plumbing around them. :func:`plan` looks at an instruction once, on its first issue, and where its
-form is one ``_alu.c`` does (plain registers, immediates and constants as sources, ``-R`` and
-``~R``, a general register or predicate as destination) says how to run it there; :func:`issue`
-then runs each issue in one call (the table's function runs every other form, and everywhere
-where the module was not built). ``tests/test_alu_forms.py`` holds every form to the table's function.
+plumbing and the run's loop around them. :func:`plan` looks at an instruction once, on its first
+issue, and where its form is one ``_alu.c`` does (plain registers, immediates and constants as
+sources, ``-R`` and ``~R``, a general register or predicate as destination, a guard on a general
+predicate) encodes it. The consecutive forms from an instruction on make a :class:`Trace`, which the
+run hands over in one call where the block's threads issue them together (:func:`run`), guards,
+data taint and all; else one instruction at a time. The table's function runs every other form,
+and everything wherever the module was not built. ``tests/test_alu_forms.py`` holds every form, and
+random traces, to the table's functions.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import compiled
-from .issue import EmulationError, Issue, _clean, _with, _write_taint
+from .issue import EmulationError, Issue
 from .operands import PT, RZ, Const, FImm, Imm, Pred, Reg
 from .ops import integer, move
 
@@ -36,8 +39,8 @@ _COMBINE = {"AND": 0, "OR": 1, "XOR": 2}
 class Form:
     """One instruction's form as ``_alu.c`` runs it. ``srcs``: three sources, each an int (an
     immediate, or ``_REG | index``) or ``("UR", index)`` (a uniform register, spread to the lanes on
-    each issue); ``regs``, ``uregs``, ``preds``: the registers and predicates it reads (their taint
-    goes with the result); ``dst``: the register written, or for ISETP the predicates (-1: PT)."""
+    each issue); ``dst``: the register written, or for ISETP the predicates (-1: PT); ``pred``: the
+    predicate SEL and ISETP read, ``guard`` the instruction's (index | neg << 3; -1: none)."""
 
     code: int
     flags: int
@@ -45,9 +48,22 @@ class Form:
     dst2: int
     srcs: tuple
     pred: int
-    regs: tuple[int, ...]
-    uregs: tuple[int, ...]
-    preds: tuple[int, ...]
+    guard: int
+
+    def row(self, uregs: list[int]) -> list[int]:
+        """The form as a row of the int32 code ``_alu.c`` reads; a uniform register is named by its
+        place in ``uregs`` (added there if new)."""
+        row = [self.code, self.flags, self.dst, self.dst2, self.pred, self.guard]
+        for src in self.srcs:
+            if type(src) is tuple:
+                if src[1] not in uregs:
+                    uregs.append(src[1])
+                row += [2, uregs.index(src[1])]
+            elif src >= _REG:
+                row += [1, src - _REG]
+            else:
+                row += [0, src - (1 << 32) if src >= 1 << 31 else src]
+        return row
 
 
 class _NotAForm(Exception):
@@ -58,7 +74,7 @@ class _Sources:
     """The sources of a form being planned, and what they read."""
 
     def __init__(self, iss: Issue):
-        self.iss, self.flags, self.regs, self.uregs, self.preds = iss, 0, [], [], []
+        self.iss, self.flags = iss, 0
 
     def value(self, i: int, slot: int):
         """Operand ``i`` as source ``slot`` (0, 1, 2: a, b, c) with its modifiers."""
@@ -73,9 +89,7 @@ class _Sources:
             if o.zero:
                 return 0
             if o.uniform:
-                self.uregs.append(o.index)
                 return ("UR", o.index)
-            self.regs.append(o.index)
             return _REG | o.index
         if type(o) is Imm:
             return o.value & MASK32
@@ -91,13 +105,14 @@ class _Sources:
         if i >= len(ops) or type(ops[i]) is not Pred or ops[i].uniform:
             raise _NotAForm
         p = ops[i]
-        if p.index != PT:
-            self.preds.append(p.index)
         return p.index | int(p.neg) << 3
 
     def form(self, code: int, dst: int, srcs, flags: int = 0, pred: int = PT, dst2: int = -1) -> Form:
-        return Form(code, self.flags | flags, dst, dst2, tuple(srcs) + (0,) * (3 - len(srcs)), pred,
-                    tuple(self.regs), tuple(self.uregs), tuple(self.preds))
+        g = self.iss.ins.guard
+        if g is not None and g.uniform:
+            raise _NotAForm
+        guard = -1 if g is None or g.index == PT and not g.neg else g.index | int(g.neg) << 3
+        return Form(code, self.flags | flags, dst, dst2, tuple(srcs) + (0,) * (3 - len(srcs)), pred, guard)
 
 
 def _dst(iss: Issue) -> int:
@@ -198,35 +213,58 @@ def plan(iss: Issue, fn) -> Form | None:
         return None
 
 
-def issue(form: Form, iss: Issue) -> bool:
-    """Run one issue of ``form`` compiled, its data taint as the table's function would carry it
-    (:meth:`.Issue.bits`'s reading, :meth:`.Issue.write`'s writing); False (having changed nothing)
-    where a uniform register it reads is tainted (rare): then the table's function runs it."""
-    b = iss.b
-    t = iss.taint  # (the guard's)
-    tr, tur, tp, tr1, tp1 = iss._tr, iss._tur, iss._tp, iss._tr1, iss._tp1
-    for i in form.regs:
-        if tr[i]:
-            t = _with(t, b.RT[i], tr1[i])
-    for i in form.preds:
-        if tp[i]:
-            t = _with(t, b.PTT[i], tp1[i])
-    srcs = form.srcs
-    if form.uregs:
-        for i in form.uregs:
+class Trace:
+    """The consecutive forms from one instruction on (``m`` of them), encoded for ``_alu.c``:
+    ``code``, a row each; ``uregs``: the uniform registers they read, in the order the rows name
+    them; ``first``: the first instruction alone, for an issue the block's threads do not make
+    together; ``straight``: an instruction follows the last (the run goes on there)."""
+
+    __slots__ = ("code", "m", "uregs", "first", "straight")
+
+    def __init__(self, forms: list[Form], straight: bool, first: "Trace | None" = None):
+        uregs: list[int] = []
+        self.code = np.array([f.row(uregs) for f in forms], np.int32)
+        self.m, self.uregs, self.straight = len(forms), tuple(uregs), straight
+        self.first = self if len(forms) == 1 else first or Trace(forms[:1], True)
+
+
+def trace_from(run, k: int, forms: list) -> Trace | None:
+    """The trace from instruction ``k`` of ``run``'s program on (None: ``k`` is not a form). Each
+    instruction's form is planned once (``forms``: the run's, per instruction; :data:`UNPLANNED`
+    until then)."""
+    instructions, table = run.program.instructions, run.table
+    found: list[Form] = []
+    j = k
+    while j < len(instructions) and (not found or instructions[j].pc == instructions[j - 1].pc + 16):
+        f = forms[j]
+        if f is UNPLANNED:
+            ins = instructions[j]
+            f = forms[j] = plan(Issue(run, ins, run.block.exists), table.get(ins.base))
+        if f is None:
+            break
+        found.append(f)
+        j += 1
+    if not found:
+        return None
+    return Trace(found, instructions[j - 1].pc + 16 in run.program.index_of)
+
+
+#: an instruction not looked at yet: whether the compiled module runs its form is not known
+UNPLANNED = object()
+
+
+def run(trace: Trace, b, S: np.ndarray) -> list[int] | None:
+    """Issue the forms of ``trace`` in turn by threads ``S`` of block ``b``: each one's threads whose
+    guard holds (None, having changed nothing, where a uniform register it reads is tainted, which
+    is rare: then the table's functions run them)."""
+    tr, tur, tp, _tup, tr1, tp1 = b.taint_flags
+    uniform = ()
+    if trace.uregs:
+        for i in trace.uregs:
             if tur[i]:
-                return False
-        srcs = tuple(b.uniform_lanes(s[1]) if type(s) is tuple else s for s in srcs)
-    on = iss.on
+                return None
+        uniform = tuple(b.uniform_lanes(i) for i in trace.uregs)
     try:
-        compiled.alu.run(form.code, form.flags, b.R, b.P, on, form.dst, form.dst2, srcs[0], srcs[1], srcs[2],
-                         form.pred)
+        return compiled.alu.run(trace.code, b.R, b.P, b.RT, b.PTT, tr, tr1, tp, tp1, S, b.n, uniform)
     except (ValueError, BufferError):
-        return False  # (arrays not laid out as it expects: it wrote nothing)
-    if form.code == ISETP:
-        for p in (form.dst, form.dst2):
-            if p >= 0 and not _clean(t, tp, p):
-                _write_taint(b.PTT, tp, tp1, p, t, on, b)
-    elif not _clean(t, tr, form.dst):
-        _write_taint(b.RT, tr, tr1, form.dst, t, on, b)
-    return True
+        return None  # (arrays not laid out as it expects: it changed nothing)
