@@ -49,3 +49,24 @@ def test_compiled_and_numpy_runs_are_the_same(what, path, block, scalars, writte
     assert "error" not in fast, fast.get("error")
     assert fast["access addr"], "the kernel accessed shared memory"
     assert [f for f in set(fast) | set(slow) if fast.get(f) != slow.get(f)] == []
+
+
+def test_the_integer_forms_run_in_traces(monkeypatch):
+    """CUB's sort runs most of its integer instructions through the compiled forms, stretches of
+    several in one call (``sass/alu_forms.py``): the path the comparison above holds to numpy's."""
+    from bankexplorer.kernels.cuda_source import compile_text
+    from bankexplorer.sass import alu_forms
+
+    path, block, scalars = CASES[1][1], CASES[1][2], CASES[1][3]
+    taken: list[int] = []
+    real = alu_forms.run
+
+    def run(trace, b, S):
+        taken.append(trace.m)
+        return real(trace, b, S)
+
+    monkeypatch.setattr(alu_forms, "run", run)
+    build = compile_text(path.read_text(), "sm_90", scalars, str(path))
+    out = compare_compiled.outcome("CUB sort", path, block, scalars, False, build)
+    assert "error" not in out, out.get("error")
+    assert max(taken) >= 4 and sum(m for m in taken if m > 1) > 0.6 * sum(taken)
