@@ -104,6 +104,58 @@ static void release_access(Access *x) {
 
 static inline int64_t where(int64_t a, int by_bytes) { return by_bytes ? a : (a & ~(int64_t)3); }
 
+/* Shared memory as the loads and stores see it: its bytes, each byte's taint, each word's (NULL where
+   the size is not a multiple of 4), each byte's stamp and atomic code (NULL for a load). */
+typedef struct {
+    uint8_t *bytes;
+    uint32_t *tb, *twb;
+    int64_t *st;
+    int16_t *at;
+    Py_ssize_t size;
+} Mem;
+
+static Mem mem_of(Access *x) {
+    Mem m = {x->data.view.buf, x->taint.view.buf, x->tw.held && x->size % 4 == 0 ? x->tw.view.buf : NULL,
+             x->stamp.view.buf, x->atomic.held ? x->atomic.view.buf : NULL, x->size};
+    return m;
+}
+
+/* The load of k lanes at ``a`` (in bounds): their bytes into ``o`` ((k, width)), each lane's taint into
+   ``t`` (k). Returns 1 where the taint is one for every lane (then it is ``*one``), else 0. */
+static int load_lanes(const Mem *s, const int64_t *a, Py_ssize_t k, Py_ssize_t width, int tainted, int check,
+                      int by_bytes, int64_t since, const int64_t *mn, uint8_t *o, uint32_t *t, uint32_t *one) {
+    for (Py_ssize_t i = 0; i < k; i++)
+        memcpy(o + i * width, s->bytes + a[i], (size_t)width);
+    *one = 0;
+    if (!tainted && !check)
+        return 1;
+    int uniform = 1;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        uint32_t v = 0;
+        if (tainted) {
+            if (s->twb && !(width & 3))
+                for (Py_ssize_t r = 0; r < width / 4; r++)
+                    v |= s->twb[(a[i] >> 2) + r];
+            else
+                for (Py_ssize_t j = 0; j < width; j++)
+                    v |= s->tb[a[i] + j];
+        }
+        if (check)
+            for (Py_ssize_t j = 0; j < width; j++) {
+                int64_t st = s->st[where(a[i] + j, by_bytes)];
+                if (st > since && st != mn[i]) {
+                    v |= TIMING;
+                    break;
+                }
+            }
+        t[i] = v;
+        uniform &= v == t[0];
+    }
+    if (k)
+        *one = t[0];
+    return uniform;
+}
+
 /* read(data, taint, taint_words, stamp, addr, width, tainted, check, by_bytes, since, mine, out)
    -> the loaded lanes' taint: an int where it is one for all of them, else a bytes object of k
    uint32. ``out``: (k, width) bytes, filled with what the lanes load. ``mine``: each lane's stamp
@@ -134,44 +186,14 @@ static PyObject *shared_read(PyObject *Py_UNUSED(self), PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "an address outside shared memory");
         goto done;
     }
-    const uint8_t *bytes = x.data.view.buf;
-    const uint32_t *tb = x.taint.view.buf, *twb = x.tw.held && size % 4 == 0 ? x.tw.view.buf : NULL;
-    const int64_t *st = x.stamp.view.buf, *mn = x.mine.held ? x.mine.view.buf : NULL;
-    uint8_t *o = out.view.buf;
-    for (Py_ssize_t i = 0; i < k; i++)
-        memcpy(o + i * width, bytes + a[i], (size_t)width);
-    if (!tainted && !check) {
-        result = PyLong_FromLong(0);
-        goto done;
-    }
+    Mem s = mem_of(&x);
     PyObject *many = PyBytes_FromStringAndSize(NULL, k * 4);
     if (!many)
         goto done;
-    uint32_t *t = (uint32_t *)PyBytes_AS_STRING(many);
-    int uniform = 1;
-    for (Py_ssize_t i = 0; i < k; i++) {
-        uint32_t v = 0;
-        if (tainted) {
-            if (twb && !(width & 3))
-                for (Py_ssize_t r = 0; r < width / 4; r++)
-                    v |= twb[(a[i] >> 2) + r];
-            else
-                for (Py_ssize_t j = 0; j < width; j++)
-                    v |= tb[a[i] + j];
-        }
-        if (check)
-            for (Py_ssize_t j = 0; j < width; j++) {
-                int64_t s = st[where(a[i] + j, by_bytes)];
-                if (s > since && s != mn[i]) {
-                    v |= TIMING;
-                    break;
-                }
-            }
-        t[i] = v;
-        uniform &= v == t[0];
-    }
-    if (uniform) {
-        result = PyLong_FromUnsignedLong(k ? t[0] : 0);
+    uint32_t one;
+    if (load_lanes(&s, a, k, width, tainted, check, by_bytes, since, x.mine.held ? x.mine.view.buf : NULL,
+                   out.view.buf, (uint32_t *)PyBytes_AS_STRING(many), &one)) {
+        result = PyLong_FromUnsignedLong(one);
         Py_DECREF(many);
     } else
         result = many;
@@ -229,6 +251,96 @@ static int raced_within(const int64_t *a, const uint8_t *raw, const int64_t *mn,
     return 0;
 }
 
+/* The store of k lanes at ``a`` (in bounds): ``rw`` ((k, width) bytes), each lane's taint ``tl`` (NULL: ``t_one``
+   for all, ``t_many`` telling whether it came as one number or per lane), ``mn`` the stamp each lane
+   leaves; ``tt``: room for 2 k width uint32. ``*set``: whether the bytes' taint was written. -1 where
+   memory ran out (with the store done and the taint not). */
+static int store_lanes(const Mem *s, const int64_t *a, Py_ssize_t k, Py_ssize_t width, const uint8_t *rw,
+                       const uint32_t *tl, uint32_t t_one, int t_many, const int64_t *mn, int64_t since, int by_bytes,
+                       int atomic_op, int atomics_seen, int tainted, uint32_t *tt, int *set) {
+    uint8_t *bytes = s->bytes;
+    uint32_t *tb = s->tb, *twb = s->twb;
+    int64_t *st = s->st;
+    int16_t *at = s->at;
+    Py_ssize_t n = k * width;
+    /* per entry: the taint the byte gets (before the timing bit) and the timing bit */
+    uint32_t *extra = tt + n;
+    int any_extra = 0;
+    /* 1. what the bytes held and who wrote them, before this store */
+    for (Py_ssize_t j = 0; j < width; j++)
+        for (Py_ssize_t i = 0; i < k; i++) {
+            Py_ssize_t e = j * k + i;
+            int64_t b = a[i] + j, w = where(b, by_bytes), sw = st[w];
+            uint32_t lane_t = tl ? tl[i] : t_one;
+            int raced = sw > since && sw != mn[i];
+            uint32_t x = 0;
+            if (atomic_op) {
+                /* the same order-free atomic by another warp is no race; a raced old value stays raced */
+                raced &= at[w] != atomic_op;
+                lane_t |= tb[b] & TIMING;
+                x = raced ? TIMING : 0;
+            } else if (raced) {
+                /* a byte that gets the value it holds keeps its timing bit; any other raced byte is raced now */
+                int same = bytes[b] == rw[i * width + j] && (!atomics_seen || at[w] == 0);
+                x = (!same || tb[b] >= TIMING) ? TIMING : 0;
+            }
+            tt[e] = lane_t;
+            extra[e] = x;
+            any_extra |= x != 0;
+        }
+    /* 2. the store */
+    int codes = atomic_op || atomics_seen;
+    for (Py_ssize_t j = 0; j < width; j++)
+        for (Py_ssize_t i = 0; i < k; i++) {
+            int64_t b = a[i] + j, w = where(b, by_bytes);
+            bytes[b] = rw[i * width + j];
+            st[w] = mn[i];
+            if (codes)
+                at[w] = (int16_t)atomic_op;
+        }
+    /* 3. warps of this store that wrote one byte with different values: timing decides */
+    if (!atomic_op && k > 1 && mn[0] != mn[k - 1]) {
+        int shared = 0;
+        for (Py_ssize_t j = 0; j < width && !shared; j++)
+            for (Py_ssize_t i = 0; i < k; i++)
+                if (st[where(a[i] + j, by_bytes)] != mn[i]) {
+                    shared = 1;
+                    break;
+                }
+        if (shared) {
+            if (raced_within(a, rw, mn, k, width, extra) < 0)
+                return -1;
+            any_extra = 0;
+            for (Py_ssize_t e = 0; e < n; e++)
+                any_extra |= extra[e] != 0;
+        }
+    }
+    /* 4. the bytes' taint, and their words' OR */
+    *set = tainted || t_many || t_one || any_extra || atomic_op;
+    if (*set) {
+        for (Py_ssize_t j = 0; j < width; j++)
+            for (Py_ssize_t i = 0; i < k; i++)
+                tb[a[i] + j] = tt[j * k + i] | extra[j * k + i];
+        if (twb) {
+            if (width & 3) {
+                for (Py_ssize_t i = 0; i < k; i++) {
+                    int64_t w = a[i] >> 2;
+                    twb[w] = tb[4 * w] | tb[4 * w + 1] | tb[4 * w + 2] | tb[4 * w + 3];
+                }
+            } else {
+                for (Py_ssize_t r = 0; r < width / 4; r++)
+                    for (Py_ssize_t i = 0; i < k; i++) {
+                        uint32_t v = 0;
+                        for (Py_ssize_t q = 0; q < 4; q++)
+                            v |= tt[(4 * r + q) * k + i] | extra[(4 * r + q) * k + i];
+                        twb[(a[i] >> 2) + r] = v;
+                    }
+            }
+        }
+    }
+    return 0;
+}
+
 /* write(data, taint, taint_words, stamp, atomic, addr, raw, t, mine, since, by_bytes, atomic_op,
          atomics_seen, tainted) -> whether the bytes' taint was written (then shared memory may hold
    taint). ``raw``: (k, width) bytes; ``t``: the lanes' taint, an int for all or k uint32;
@@ -270,98 +382,18 @@ static PyObject *shared_write(PyObject *Py_UNUSED(self), PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "an address outside shared memory");
         goto done;
     }
-    uint8_t *bytes = x.data.view.buf;
-    uint32_t *tb = x.taint.view.buf, *twb = x.tw.held && size % 4 == 0 ? x.tw.view.buf : NULL;
-    int64_t *st = x.stamp.view.buf;
-    int16_t *at = x.atomic.view.buf;
-    const uint8_t *rw = raw.view.buf;
-    const uint32_t *tl = tv.held ? tv.view.buf : NULL;
-    const int64_t *mn = x.mine.view.buf;
-    Py_ssize_t n = k * width;
-    /* per entry: the taint the byte gets (before the timing bit) and the timing bit */
-    uint32_t *tt = malloc(sizeof(uint32_t) * 2 * (size_t)(n ? n : 1));
+    uint32_t *tt = malloc(sizeof(uint32_t) * 2 * (size_t)(k * width > 0 ? k * width : 1));
     if (!tt) {
         PyErr_NoMemory();
         goto done;
     }
-    uint32_t *extra = tt + n;
-    int any_extra = 0;
-    /* 1. what the bytes held and who wrote them, before this store */
-    for (Py_ssize_t j = 0; j < width; j++)
-        for (Py_ssize_t i = 0; i < k; i++) {
-            Py_ssize_t e = j * k + i;
-            int64_t b = a[i] + j, w = where(b, by_bytes), s = st[w];
-            uint32_t lane_t = tl ? tl[i] : t_one;
-            int raced = s > since && s != mn[i];
-            uint32_t x = 0;
-            if (atomic_op) {
-                /* the same order-free atomic by another warp is no race; a raced old value stays raced */
-                raced &= at[w] != atomic_op;
-                lane_t |= tb[b] & TIMING;
-                x = raced ? TIMING : 0;
-            } else if (raced) {
-                /* a byte that gets the value it holds keeps its timing bit; any other raced byte is raced now */
-                int same = bytes[b] == rw[i * width + j] && (!atomics_seen || at[w] == 0);
-                x = (!same || tb[b] >= TIMING) ? TIMING : 0;
-            }
-            tt[e] = lane_t;
-            extra[e] = x;
-            any_extra |= x != 0;
-        }
-    /* 2. the store */
-    int codes = atomic_op || atomics_seen;
-    for (Py_ssize_t j = 0; j < width; j++)
-        for (Py_ssize_t i = 0; i < k; i++) {
-            int64_t b = a[i] + j, w = where(b, by_bytes);
-            bytes[b] = rw[i * width + j];
-            st[w] = mn[i];
-            if (codes)
-                at[w] = (int16_t)atomic_op;
-        }
-    /* 3. warps of this store that wrote one byte with different values: timing decides */
-    if (!atomic_op && k > 1 && mn[0] != mn[k - 1]) {
-        int shared = 0;
-        for (Py_ssize_t j = 0; j < width && !shared; j++)
-            for (Py_ssize_t i = 0; i < k; i++)
-                if (st[where(a[i] + j, by_bytes)] != mn[i]) {
-                    shared = 1;
-                    break;
-                }
-        if (shared) {
-            if (raced_within(a, rw, mn, k, width, extra) < 0) {
-                free(tt);
-                goto done;
-            }
-            any_extra = 0;
-            for (Py_ssize_t e = 0; e < n; e++)
-                any_extra |= extra[e] != 0;
-        }
-    }
-    /* 4. the bytes' taint, and their words' OR */
-    int set = tainted || t_many || t_one || any_extra || atomic_op;
-    if (set) {
-        for (Py_ssize_t j = 0; j < width; j++)
-            for (Py_ssize_t i = 0; i < k; i++)
-                tb[a[i] + j] = tt[j * k + i] | extra[j * k + i];
-        if (twb) {
-            if (width & 3) {
-                for (Py_ssize_t i = 0; i < k; i++) {
-                    int64_t w = a[i] >> 2;
-                    twb[w] = tb[4 * w] | tb[4 * w + 1] | tb[4 * w + 2] | tb[4 * w + 3];
-                }
-            } else {
-                for (Py_ssize_t r = 0; r < width / 4; r++)
-                    for (Py_ssize_t i = 0; i < k; i++) {
-                        uint32_t v = 0;
-                        for (Py_ssize_t q = 0; q < 4; q++)
-                            v |= tt[(4 * r + q) * k + i] | extra[(4 * r + q) * k + i];
-                        twb[(a[i] >> 2) + r] = v;
-                    }
-            }
-        }
-    }
+    Mem s = mem_of(&x);
+    int set;
+    int r = store_lanes(&s, a, k, width, raw.view.buf, tv.held ? tv.view.buf : NULL, t_one, t_many,
+                        x.mine.view.buf, since, by_bytes, atomic_op, atomics_seen, tainted, tt, &set);
     free(tt);
-    result = PyBool_FromLong(set);
+    if (r == 0)
+        result = PyBool_FromLong(set);
 done:
     release(&tv);
     release(&raw);
@@ -454,11 +486,569 @@ r0:
     return result;
 }
 
+/* ---------------------------------------------------------------- an LDS or STS issue in one call
+
+   ops/memory.py's _fused: a load or store of shared memory by the lanes whose guard holds, with
+   everything it does besides, in one call where it took a dozen Python functions around the calls
+   above (about 15 us of the 19 an STS took on CUB's sort): the address of every lane from a register
+   (times a scale), a uniform register's lanes and an offset, summed in 32 bits (issue.py's
+   Issue.address); the bounds and alignment check (_check); the recorded rows (record.py's
+   Recorder.shared_access); the load with its taint into the destination registers and their taint
+   (_load, _to_regs, Issue.write) or the store of the source registers' bytes (_store, _from_regs,
+   _SharedSpace.write). The registers are read and written in place, as rows of Block.R.
+
+   A View holds the block's arrays for a barrier epoch (registers, their taint and the flags of
+   which registers hold any, shared memory with its taint, stamps and atomic codes), and the chunk
+   of recorded rows being filled. Where a call cannot take an issue (no lane on, an address out of
+   the memory or not aligned, no room left in the chunk) it answers None before it changes
+   anything, and the caller's general path answers instead, with its error message. */
+
+#define NONE_ON 1
+
+typedef struct {
+    PyObject_HEAD
+    Buf R, RT, data, taint, tw, stamp, atomic;
+    Buf ic, wc, ac, vc; /* the chunk of recorded rows being filled (record.py's _RowStore) */
+    PyObject *chunk;    /* its dict: which one the columns are */
+    PyObject *flags, *ones; /* Block.tainted["R"] and Block.taint_one["R"] */
+    Py_ssize_t lanes, n, cap;
+    Mem mem;
+    /* scratch, per lane: every lane's address; the lanes on, their addresses and stamps; bytes; taint */
+    int64_t *addr, *ka, *mine;
+    Py_ssize_t *idx;
+    uint8_t *raw;
+    uint32_t *t, *tl, *tt;
+} View;
+
+/* ``obj`` as a C-contiguous buffer whose format is one of ``codes`` (one item of ``itemsize``
+   bytes), of ``n`` items (n < 0: any count). */
+static int typed(PyObject *obj, Buf *b, const char *codes, Py_ssize_t itemsize, Py_ssize_t n, int writable,
+                 const char *what) {
+    b->held = 0;
+    if (PyObject_GetBuffer(obj, &b->view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0)) < 0)
+        return -1;
+    b->held = 1;
+    const char *f = b->view.format ? b->view.format : "B";
+    if (b->view.itemsize != itemsize || !f[0] || f[1] || !strchr(codes, f[0]) ||
+        (n >= 0 && b->view.len != n * itemsize)) {
+        PyErr_Format(PyExc_ValueError, "%s: not %zd items of type %s", what, n, codes);
+        release(b);
+        return -1;
+    }
+    return 0;
+}
+
+#define U32_CODES "IL"
+#define I64_CODES "lq"
+
+static void view_dealloc(View *v) {
+    Buf *bufs[] = {&v->R, &v->RT, &v->data, &v->taint, &v->tw, &v->stamp, &v->atomic, &v->ic, &v->wc, &v->ac, &v->vc};
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
+        release(bufs[i]);
+    Py_XDECREF(v->chunk);
+    Py_XDECREF(v->flags);
+    Py_XDECREF(v->ones);
+    free(v->addr);
+    PyObject_Free(v);
+}
+
+static PyObject *view_chunk(View *v, void *Py_UNUSED(closure)) { return Py_NewRef(v->chunk ? v->chunk : Py_None); }
+
+/* view.rows(chunk, issue, warp, addr, active): the chunk of recorded rows the calls fill from now on
+   (its columns: record.py's _RowStore.FIELDS). */
+static PyObject *view_rows(View *v, PyObject *args) {
+    PyObject *chunk, *o_ic, *o_wc, *o_ac, *o_vc;
+    if (!PyArg_ParseTuple(args, "OOOOO", &chunk, &o_ic, &o_wc, &o_ac, &o_vc))
+        return NULL;
+    release(&v->ic);
+    release(&v->wc);
+    release(&v->ac);
+    release(&v->vc);
+    Py_CLEAR(v->chunk);
+    v->cap = 0;
+    if (typed(o_ic, &v->ic, "i", 4, -1, 1, "issue column") < 0)
+        return NULL;
+    Py_ssize_t cap = v->ic.view.len / 4;
+    if (typed(o_wc, &v->wc, "i", 4, cap, 1, "warp column") < 0 ||
+        typed(o_ac, &v->ac, I64_CODES, 8, cap * 32, 1, "address column") < 0 ||
+        typed(o_vc, &v->vc, "?", 1, cap * 32, 1, "active column") < 0) {
+        release(&v->ic);
+        release(&v->wc);
+        release(&v->ac);
+        return NULL;
+    }
+    v->cap = cap;
+    v->chunk = Py_NewRef(chunk);
+    Py_RETURN_NONE;
+}
+
+/* The lanes of an issue: every lane's address into v->addr; the lanes on (v->idx, *kon) with their
+   addresses (v->ka), each in [0, size - width] and a multiple of width; the warps with a lane on
+   (*m), with room for their rows from row ``k``. NONE_ON where it cannot take them. */
+static int lanes_of(View *v, const uint8_t *on, long reg, uint32_t scale, const uint32_t *ureg, uint32_t offset,
+                    Py_ssize_t width, Py_ssize_t k, Py_ssize_t *kon, Py_ssize_t *m) {
+    Py_ssize_t L = v->lanes, size = v->mem.size;
+    const uint32_t *rr = reg >= 0 ? (const uint32_t *)v->R.view.buf + reg * L : NULL;
+    for (Py_ssize_t l = 0; l < L; l++) {
+        uint32_t a = offset;
+        if (rr)
+            a += rr[l] * scale;
+        if (ureg)
+            a += ureg[l];
+        v->addr[l] = a;
+    }
+    Py_ssize_t c = 0, w = 0;
+    for (Py_ssize_t l = 0; l < L; l++)
+        if (on[l]) {
+            int64_t a = v->addr[l];
+            if (a > size - width || (a & (width - 1)))
+                return NONE_ON;
+            v->idx[c] = l;
+            v->ka[c++] = a;
+        }
+    for (Py_ssize_t r = 0; r < L; r += 32)
+        for (Py_ssize_t q = 0; q < 32; q++)
+            if (on[r + q]) {
+                w++;
+                break;
+            }
+    if (!c || k < 0 || k + w > v->cap)
+        return NONE_ON;
+    *kon = c;
+    *m = w;
+    return 0;
+}
+
+/* The issue's rows from row ``k`` (one per warp with a lane on: issue number, warp, its lanes'
+   addresses and activity), and their address taint: a number where one for all (``at_many`` NULL:
+   ``at_one``; a taint of every lane that is 0 everywhere: 0), else each row's OR over its active lanes
+   (bytes of m uint32). */
+static PyObject *record(View *v, const uint8_t *on, Py_ssize_t k, Py_ssize_t m, Py_ssize_t issue, uint32_t at_one,
+                        const uint32_t *at_many) {
+    Py_ssize_t L = v->lanes;
+    PyObject *taint = NULL;
+    uint32_t *rt = NULL;
+    if (at_many) {
+        int any = 0;
+        for (Py_ssize_t l = 0; l < L && !any; l++)
+            any = at_many[l] != 0;
+        if (any) {
+            taint = PyBytes_FromStringAndSize(NULL, m * 4);
+            if (!taint)
+                return NULL;
+            rt = (uint32_t *)PyBytes_AS_STRING(taint);
+        } else
+            at_one = 0;
+    }
+    if (!taint && !(taint = PyLong_FromUnsignedLong(at_one)))
+        return NULL;
+    int32_t *ic = v->ic.view.buf, *wc = v->wc.view.buf;
+    int64_t *ac = v->ac.view.buf;
+    uint8_t *vc = v->vc.view.buf;
+    Py_ssize_t r = 0;
+    for (Py_ssize_t w = 0; w < L / 32; w++) {
+        const uint8_t *act = on + w * 32;
+        int any = 0;
+        for (Py_ssize_t q = 0; q < 32; q++)
+            any |= act[q];
+        if (!any)
+            continue;
+        ic[k + r] = (int32_t)issue;
+        wc[k + r] = (int32_t)w;
+        memcpy(ac + (k + r) * 32, v->addr + w * 32, 8 * 32);
+        memcpy(vc + (k + r) * 32, act, 32);
+        if (rt) {
+            uint32_t x = 0;
+            for (Py_ssize_t q = 0; q < 32; q++)
+                if (act[q])
+                    x |= at_many[w * 32 + q];
+            rt[r] = x;
+        }
+        r++;
+    }
+    return taint;
+}
+
+/* A taint argument: one number for every lane (an int: *one) or each lane's (uint32 of every lane:
+   *many, held in ``b``). */
+static int taint_arg(View *v, PyObject *o, Buf *b, uint32_t *one, const uint32_t **many, const char *what) {
+    b->held = 0;
+    *one = 0;
+    *many = NULL;
+    if (PyLong_Check(o)) {
+        unsigned long x = PyLong_AsUnsignedLong(o);
+        if (x == (unsigned long)-1 && PyErr_Occurred())
+            return -1;
+        if (x > 0xFFFFFFFFul) {
+            PyErr_Format(PyExc_ValueError, "%s: not a 32-bit taint", what);
+            return -1;
+        }
+        *one = (uint32_t)x;
+        return 0;
+    }
+    if (typed(o, b, U32_CODES, 4, v->lanes, 0, what) < 0)
+        return -1;
+    *many = b->view.buf;
+    return 0;
+}
+
+static int set_item(PyObject *list, Py_ssize_t i, PyObject *x) {
+    if (!x)
+        return -1;
+    return PyList_SetItem(list, i, x);
+}
+
+/* Register ``index``'s taint after a write of the lanes on (issue.py's Issue.write: _clean and
+   _write_taint, the rule): ``one`` for every lane (``tone``) or each lane's (``tl``, every lane's, 0
+   where off); ``nonzero``: whether any of it is. A register whose taint stays 0 everywhere is not
+   flagged; one number for every lane is kept as a number (Block.taint_one). */
+static int write_taint(View *v, Py_ssize_t index, const uint8_t *on, Py_ssize_t kon, int one, uint32_t tone,
+                       const uint32_t *tl, int nonzero) {
+    Py_ssize_t L = v->lanes;
+    uint32_t *row = (uint32_t *)v->RT.view.buf + index * L;
+    int flagged = PyObject_IsTrue(PyList_GET_ITEM(v->flags, index));
+    if (flagged < 0)
+        return -1;
+    if (!flagged) {
+        if (!nonzero)
+            return 0;
+        if (set_item(v->flags, index, Py_NewRef(Py_True)) < 0)
+            return -1;
+    }
+    if (kon == L) {
+        if (one) {
+            if (set_item(v->ones, index, PyLong_FromUnsignedLong(tone)) < 0)
+                return -1;
+            return set_item(v->flags, index, PyBool_FromLong(tone != 0));
+        }
+        memcpy(row, tl, 4 * (size_t)L);
+        if (set_item(v->ones, index, Py_NewRef(Py_None)) < 0)
+            return -1;
+        return nonzero ? 0 : set_item(v->flags, index, Py_NewRef(Py_False));
+    }
+    if (one && !tone && kon == v->n) {
+        if (set_item(v->ones, index, PyLong_FromLong(0)) < 0)
+            return -1;
+        return set_item(v->flags, index, Py_NewRef(Py_False));
+    }
+    PyObject *cur = PyList_GET_ITEM(v->ones, index);
+    if (cur != Py_None) {
+        if (one) {
+            PyObject *t = PyLong_FromUnsignedLong(tone);
+            if (!t)
+                return -1;
+            int same = PyObject_RichCompareBool(cur, t, Py_EQ);
+            Py_DECREF(t);
+            if (same < 0)
+                return -1;
+            if (same)
+                return 0;
+        }
+        PyObject *i = PyNumber_Index(cur);
+        if (!i)
+            return -1;
+        uint32_t fill = (uint32_t)PyLong_AsUnsignedLongMask(i);
+        Py_DECREF(i);
+        if (PyErr_Occurred())
+            return -1;
+        for (Py_ssize_t l = 0; l < L; l++)
+            row[l] = fill;
+        if (set_item(v->ones, index, Py_NewRef(Py_None)) < 0)
+            return -1;
+    }
+    for (Py_ssize_t i = 0; i < kon; i++)
+        row[v->idx[i]] = one ? tone : tl[v->idx[i]];
+    return 0;
+}
+
+static int arg_long(PyObject *o, long lo, long hi, long *out, const char *what) {
+    long x = PyLong_AsLong(o);
+    if (x == -1 && PyErr_Occurred())
+        return -1;
+    if (x < lo || x > hi) {
+        PyErr_Format(PyExc_ValueError, "%s: %ld is not in [%ld, %ld]", what, x, lo, hi);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+/* The form of an issue both calls take first: on, reg, scale, ureg, offset, width. */
+typedef struct {
+    Buf on, ureg, at, dt;
+    long reg, scale, offset, width;
+} Form;
+
+static void release_form(Form *f) {
+    release(&f->on);
+    release(&f->ureg);
+    release(&f->at);
+    release(&f->dt);
+}
+
+static int form_of(View *v, PyObject *const *args, Form *f) {
+    memset(f, 0, sizeof *f);
+    if (typed(args[0], &f->on, "?", 1, v->lanes, 0, "on") < 0 || arg_long(args[1], -1, 255, &f->reg, "reg") < 0 ||
+        arg_long(args[2], 0, 0xFFFFFFFFl, &f->scale, "scale") < 0 ||
+        (args[3] != Py_None && typed(args[3], &f->ureg, U32_CODES, 4, v->lanes, 0, "uniform lanes") < 0) ||
+        arg_long(args[4], 0, 0xFFFFFFFFl, &f->offset, "offset") < 0 || arg_long(args[5], 1, 16, &f->width, "width") < 0)
+        return -1;
+    if (f->width & (f->width - 1)) {
+        PyErr_SetString(PyExc_ValueError, "width");
+        return -1;
+    }
+    return 0;
+}
+
+static int flag(PyObject *o) { return PyObject_IsTrue(o); }
+
+/* view.load(on, reg, scale, ureg, offset, width, signed, dst, at, check, by_bytes, since, tainted, issue, k)
+   -> None (not taken) or (rows, their taint): an LDS of ``width`` bytes at [R``reg``*scale + ureg +
+   offset] (reg -1: none; ureg: the uniform register's lanes or None) by the lanes ``on`` into
+   registers ``dst``... (-1: none; ``signed``: a narrower value sign-extended). ``at``: the address's
+   taint (the guard's too), one or each lane's; ``check``: whether shared memory was written since the
+   last barrier (the race check); ``by_bytes``: stamps by byte; ``since``: the stamps of this epoch
+   are above it; ``tainted``: whether shared memory may hold taint; ``issue``, ``k``: the rows'
+   issue number and first row in the chunk. */
+static PyObject *view_load(View *v, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 15) {
+        PyErr_SetString(PyExc_TypeError, "load takes 15 arguments");
+        return NULL;
+    }
+    Form f;
+    PyObject *result = NULL, *rec = NULL;
+    long dst, issue, k;
+    int sign, check, by_bytes, tainted;
+    long long since;
+    uint32_t at_one;
+    const uint32_t *at_many;
+    if (form_of(v, args, &f) < 0 || (sign = flag(args[6])) < 0 || arg_long(args[7], -1, 255, &dst, "dst") < 0 ||
+        taint_arg(v, args[8], &f.at, &at_one, &at_many, "address taint") < 0 || (check = flag(args[9])) < 0 ||
+        (by_bytes = flag(args[10])) < 0)
+        goto done;
+    since = PyLong_AsLongLong(args[11]);
+    if ((since == -1 && PyErr_Occurred()) || (tainted = flag(args[12])) < 0 ||
+        arg_long(args[13], 0, INT32_MAX, &issue, "issue") < 0 || arg_long(args[14], 0, LONG_MAX, &k, "k") < 0)
+        goto done;
+    Py_ssize_t width = f.width, nregs = width < 4 ? 1 : width / 4, L = v->lanes, kon, m;
+    if (dst >= 0 && dst + nregs - 1 > 255) {
+        PyErr_SetString(PyExc_ValueError, "dst");
+        goto done;
+    }
+    const uint8_t *on = f.on.view.buf;
+    if (lanes_of(v, on, f.reg, (uint32_t)f.scale, f.ureg.held ? f.ureg.view.buf : NULL, (uint32_t)f.offset, width, k,
+                 &kon, &m)) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    if (!(rec = record(v, on, k, m, issue, at_one, at_many)))
+        goto done;
+    /* the load, each lane's taint ORed with the address's */
+    for (Py_ssize_t i = 0; i < kon; i++)
+        v->mine[i] = v->idx[i] / 32 + since + 1;
+    uint32_t one;
+    int uniform = load_lanes(&v->mem, v->ka, kon, width, tainted, check, by_bytes, since, v->mine, v->raw, v->t, &one);
+    int t_one = uniform && !at_many, nonzero = 0;
+    uint32_t tone = one | at_one;
+    if (t_one)
+        nonzero = tone != 0;
+    else {
+        memset(v->tl, 0, 4 * (size_t)L);
+        for (Py_ssize_t i = 0; i < kon; i++) {
+            Py_ssize_t l = v->idx[i];
+            uint32_t x = (uniform ? one : v->t[i]) | (at_many ? at_many[l] : at_one);
+            v->tl[l] = x;
+            nonzero |= x != 0;
+        }
+    }
+    /* the registers: each lane's value, then the register's taint */
+    for (Py_ssize_t j = 0; dst >= 0 && j < nregs; j++) {
+        Py_ssize_t index = dst + j;
+        if (index == 255) /* RZ */
+            continue;
+        uint32_t *row = (uint32_t *)v->R.view.buf + index * L;
+        for (Py_ssize_t i = 0; i < kon; i++) {
+            const uint8_t *b = v->raw + i * width;
+            uint32_t x;
+            if (width >= 4)
+                memcpy(&x, b + 4 * j, 4);
+            else if (width == 2) {
+                uint16_t h;
+                memcpy(&h, b, 2);
+                x = sign ? (uint32_t)(int32_t)(int16_t)h : h;
+            } else
+                x = sign ? (uint32_t)(int32_t)(int8_t)b[0] : b[0];
+            row[v->idx[i]] = x;
+        }
+        if (write_taint(v, index, on, kon, t_one, tone, v->tl, nonzero) < 0)
+            goto done;
+    }
+    result = Py_BuildValue("(nO)", m, rec);
+done:
+    Py_XDECREF(rec);
+    release_form(&f);
+    return result;
+}
+
+/* view.store(on, reg, scale, ureg, offset, width, src, at, dt, by_bytes, to_bytes, since, atomics_seen,
+   tainted, issue, k) -> None (not taken) or (rows, their taint, whether the bytes' taint was written):
+   an STS of registers ``src``... (-1: RZ, zeros) at the address of view.load. ``at``: the address's taint
+   (its timing bit goes with the value), ``dt`` the data's, each one or each lane's; ``to_bytes``: the
+   first write narrower than a word since the barrier (stamps and codes go by bytes from now on:
+   _SharedSpace._by_bytes); ``atomics_seen``: whether an order-free atomic ever wrote shared memory. */
+static PyObject *view_store(View *v, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 16) {
+        PyErr_SetString(PyExc_TypeError, "store takes 16 arguments");
+        return NULL;
+    }
+    Form f;
+    PyObject *result = NULL, *rec = NULL;
+    long src, issue, k;
+    int by_bytes, to_bytes, atomics_seen, tainted;
+    long long since;
+    uint32_t at_one, dt_one;
+    const uint32_t *at_many, *dt_many;
+    if (form_of(v, args, &f) < 0 || arg_long(args[6], -1, 255, &src, "src") < 0 ||
+        taint_arg(v, args[7], &f.at, &at_one, &at_many, "address taint") < 0 ||
+        taint_arg(v, args[8], &f.dt, &dt_one, &dt_many, "data taint") < 0 || (by_bytes = flag(args[9])) < 0 ||
+        (to_bytes = flag(args[10])) < 0)
+        goto done;
+    since = PyLong_AsLongLong(args[11]);
+    if ((since == -1 && PyErr_Occurred()) || (atomics_seen = flag(args[12])) < 0 || (tainted = flag(args[13])) < 0 ||
+        arg_long(args[14], 0, INT32_MAX, &issue, "issue") < 0 || arg_long(args[15], 0, LONG_MAX, &k, "k") < 0)
+        goto done;
+    Py_ssize_t width = f.width, nregs = width < 4 ? 1 : width / 4, L = v->lanes, kon, m;
+    if (src >= 0 && src + nregs - 1 > 255) {
+        PyErr_SetString(PyExc_ValueError, "src");
+        goto done;
+    }
+    const uint8_t *on = f.on.view.buf;
+    if (lanes_of(v, on, f.reg, (uint32_t)f.scale, f.ureg.held ? f.ureg.view.buf : NULL, (uint32_t)f.offset, width, k,
+                 &kon, &m)) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    if (!(rec = record(v, on, k, m, issue, at_one, at_many)))
+        goto done;
+    /* the bytes from the registers (RZ and registers past it read 0), the taint with the address's timing bit */
+    const uint32_t *R = v->R.view.buf;
+    int t_many = at_many || dt_many;
+    for (Py_ssize_t i = 0; i < kon; i++) {
+        Py_ssize_t l = v->idx[i];
+        uint32_t words[4] = {0, 0, 0, 0};
+        for (Py_ssize_t j = 0; src >= 0 && j < nregs; j++)
+            if (src + j != 255)
+                words[j] = R[(src + j) * L + l];
+        memcpy(v->raw + i * width, words, (size_t)width);
+        if (t_many)
+            v->tl[i] = (dt_many ? dt_many[l] : dt_one) | ((at_many ? at_many[l] : at_one) & TIMING);
+        v->mine[i] = l / 32 + since + 1;
+    }
+    if (to_bytes) { /* each word's stamp and atomic code to its other bytes */
+        Py_ssize_t words = v->mem.size / 4;
+        for (Py_ssize_t w = 0; w < words; w++)
+            for (Py_ssize_t q = 1; q < 4; q++) {
+                v->mem.st[4 * w + q] = v->mem.st[4 * w];
+                v->mem.at[4 * w + q] = v->mem.at[4 * w];
+            }
+        by_bytes = 1;
+    }
+    int set;
+    if (store_lanes(&v->mem, v->ka, kon, width, v->raw, t_many ? v->tl : NULL, dt_one | (at_one & TIMING), t_many,
+                    v->mine, since, by_bytes, 0, atomics_seen, tainted, v->tt, &set) < 0)
+        goto done;
+    result = Py_BuildValue("(nOO)", m, rec, set ? Py_True : Py_False);
+done:
+    Py_XDECREF(rec);
+    release_form(&f);
+    return result;
+}
+
+static PyMethodDef view_methods[] = {
+    {"rows", (PyCFunction)view_rows, METH_VARARGS, "The chunk of recorded rows the calls fill from now on."},
+    {"load", (PyCFunction)(void (*)(void))view_load, METH_FASTCALL, "An LDS issue: address, check, rows, load."},
+    {"store", (PyCFunction)(void (*)(void))view_store, METH_FASTCALL, "An STS issue: address, check, rows, store."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef view_getset[] = {
+    {"chunk", (getter)view_chunk, NULL, "The chunk of recorded rows the calls fill (None: none yet).", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject ViewType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "bankexplorer.sass._shared.View",
+    .tp_basicsize = sizeof(View),
+    .tp_dealloc = (destructor)view_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A block's arrays, held for LDS and STS issues of one call each.",
+    .tp_methods = view_methods,
+    .tp_getset = view_getset,
+};
+
+/* view(R, RT, flags, ones, n, data, taint, taint_words, stamp, atomic) -> a View of a block: its
+   registers (256, lanes) and their taint, which registers are flagged as holding taint and which
+   hold one number for every lane (Block.tainted["R"], Block.taint_one["R"]), its threads, and its
+   shared memory (as _SharedSpace holds it; taint_words None where the size is not a multiple of 4). */
+static PyObject *make_view(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *oR, *oRT, *flags, *ones, *od, *ot, *otw, *ost, *oat;
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "OOO!O!nOOOOO", &oR, &oRT, &PyList_Type, &flags, &PyList_Type, &ones, &n, &od, &ot,
+                          &otw, &ost, &oat))
+        return NULL;
+    View *v = PyObject_New(View, &ViewType);
+    if (!v)
+        return NULL;
+    memset((char *)v + sizeof(PyObject), 0, sizeof(View) - sizeof(PyObject));
+    if (typed(oR, &v->R, U32_CODES, 4, -1, 1, "R") < 0)
+        goto fail;
+    Py_ssize_t L = v->R.view.ndim == 2 && v->R.view.shape[0] == 256 ? v->R.view.shape[1] : 0;
+    if (L <= 0 || L % 32 || n < 0 || n > L || PyList_GET_SIZE(flags) < 256 || PyList_GET_SIZE(ones) < 256) {
+        PyErr_SetString(PyExc_ValueError, "not a block's registers");
+        goto fail;
+    }
+    v->lanes = L;
+    v->n = n;
+    v->flags = Py_NewRef(flags);
+    v->ones = Py_NewRef(ones);
+    if (typed(oRT, &v->RT, U32_CODES, 4, 256 * L, 1, "RT") < 0 || typed(od, &v->data, "B", 1, -1, 1, "data") < 0)
+        goto fail;
+    Py_ssize_t size = v->data.view.len;
+    if (typed(ot, &v->taint, U32_CODES, 4, size, 1, "taint") < 0 ||
+        (otw != Py_None && typed(otw, &v->tw, U32_CODES, 4, size / 4, 1, "taint words") < 0) ||
+        typed(ost, &v->stamp, I64_CODES, 8, size, 1, "stamp") < 0 ||
+        typed(oat, &v->atomic, "h", 2, size, 1, "atomic") < 0)
+        goto fail;
+    Mem mem = {v->data.view.buf, v->taint.view.buf, v->tw.held && size % 4 == 0 ? v->tw.view.buf : NULL,
+               v->stamp.view.buf, v->atomic.view.buf, size};
+    v->mem = mem;
+    /* addr, ka, mine (int64); idx; raw (16 a lane); t, tl (uint32); tt (2 x 16 uint32 a lane) */
+    size_t bytes = (size_t)L * (3 * 8 + sizeof(Py_ssize_t) + 16 + 2 * 4 + 2 * 16 * 4);
+    char *p = malloc(bytes);
+    if (!p) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    v->addr = (int64_t *)p;
+    v->ka = v->addr + L;
+    v->mine = v->ka + L;
+    v->idx = (Py_ssize_t *)(v->mine + L);
+    v->t = (uint32_t *)(v->idx + L);
+    v->tl = v->t + L;
+    v->tt = v->tl + L;
+    v->raw = (uint8_t *)(v->tt + 2 * 16 * L);
+    return (PyObject *)v;
+fail:
+    Py_DECREF(v);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"within", within, METH_VARARGS, "Whether every address is inside the memory and aligned to the width."},
     {"rows", rows, METH_VARARGS, "Recorded rows of one shared-memory issue, one per warp."},
     {"read", shared_read, METH_VARARGS, "A shared-memory load of k lanes, with its race check and taint."},
     {"write", shared_write, METH_VARARGS, "A shared-memory store of k lanes, with its race and taint bookkeeping."},
+    {"view", make_view, METH_VARARGS, "A block's arrays, held for LDS and STS issues of one call each."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -466,4 +1056,8 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_shared",
                                     "Shared memory's loads and stores with their race and taint bookkeeping.", -1,
                                     methods, NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__shared(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__shared(void) {
+    if (PyType_Ready(&ViewType) < 0)
+        return NULL;
+    return PyModule_Create(&module);
+}

@@ -100,6 +100,11 @@ class Recorder:
             line = np.where(site > 0, site, line)
         self._rows.append(self.program.index_of[ins.pc], warps, code, width, matrices, addr, active, taint, line)
 
+    @property
+    def store(self) -> "_RowStore":
+        """The recorded rows (which the compiled LDS and STS write into: ``ops.memory._fused``)."""
+        return self._rows
+
     def _warps_of(self, mask: np.ndarray) -> np.ndarray | None:
         """The warps with a lane in ``mask`` (None: every warp). The same mask object comes back issue
         after issue (the issuing threads of a stretch of straight-line code), so the last answer is kept."""
@@ -208,6 +213,24 @@ class _RowStore:
         n = self.n
         if many_t or many_l:
             self.per_row.append((n, n + m, taint if many_t else None, line if many_l else None))
+        self.n = n + m
+
+    def written(self, m: int, index: int, kind: int, width: int, taint: int | bytes, line: int) -> None:
+        """One issue's ``m`` rows, which the compiled LDS or STS wrote into the last chunk
+        (``sass/_shared.c``, ``View.load``: what :meth:`append` does): the chunk's count and the
+        issue's columns; ``taint``: one for all, or each row's (m uint32)."""
+        self.chunks[-1][1] += m
+        i = self.issues
+        i["index"].append(index)
+        i["kind"].append(kind)
+        i["width"].append(width)
+        i["matrices"].append(0)
+        n = self.n
+        if type(taint) is bytes:
+            self.per_row.append((n, n + m, np.frombuffer(taint, U32), None))
+            taint = 0
+        i["taint"].append(taint)
+        i["line"].append(line)
         self.n = n + m
 
     def column(self, f: str) -> np.ndarray:

@@ -14,7 +14,7 @@ import numpy as np
 from ...model import hardware as hwr
 from .. import compiled
 from ..issue import EmulationError, Issue
-from ..operands import Mem, Pred, Reg
+from ..operands import RZ, Mem, Pred, Reg
 from ..state import LOCAL_WINDOW, SHARED_WINDOW, WRITERS, MemoryFault
 from . import op
 
@@ -158,6 +158,21 @@ class _SharedSpace(_Space):
         self.epoch = epoch
         #: a byte whose stamp is above this was written since the last barrier (``Block.shared_stamp``)
         self.since = self.epoch * WRITERS
+        #: the compiled module's view of the block for LDS and STS issues (:func:`_fused`), and the
+        #: module it is of (None: none made yet)
+        self.view = self.view_of = None
+
+    def make_view(self, fast):
+        """``fast``'s view of the block's registers and shared memory (None where the module has none
+        or cannot take these arrays: then the issues take the general path)."""
+        b = self.b
+        self.view_of = fast
+        try:
+            self.view = fast.view(b.R, b.RT, b.tainted["R"], b.taint_one["R"], b.n, self.data, self.taint,
+                                  b.shared_taint_words, self.stamp, self.atomic)
+        except (AttributeError, ValueError, TypeError, BufferError):
+            self.view = None
+        return self.view
 
     def _mine(self, lanes) -> np.ndarray:
         """The stamp a write of ``lanes`` (an index array, or one lane) leaves now, per lane (the
@@ -426,17 +441,111 @@ def _split_generic(iss: Issue, addr: np.ndarray, idx: np.ndarray):
 # ---------------------------------------------------------------------- shared loads and stores
 class _Form:
     """What an LDS or STS instruction alone decides (its width, where its address and data are),
-    worked out on its first issue (:meth:`.Issue.memo`), not on every one."""
+    worked out on its first issue (:meth:`.Issue.memo`), not on every one; and, where the compiled
+    call takes its issues (:func:`_fused`: ``fused``), its address as register indices and an offset,
+    its data registers and the recorder's kind code."""
 
-    __slots__ = ("width", "mem", "signed")
+    __slots__ = ("width", "mem", "signed", "fused", "reg", "ureg", "scale", "offset", "data", "taints", "code",
+                 "index")
 
     def __init__(self, ins):
         self.width, self.mem, self.signed = width_of(ins.mods), _mem_index(ins), _signed(ins.mods)
+        self.index: int | None = None  # the instruction's in the program (its first fused issue looks it up)
+        self.fused = self._takes(ins)
+
+    def _takes(self, ins) -> bool:
+        """Whether the compiled call does what :func:`lds` and :func:`sts` do for every issue of
+        ``ins``: a 32-bit address of a register (not a pair), a uniform register and an offset
+        (:meth:`.Issue.address`), data in registers R (not uniform ones, not an immediate, none past
+        RZ), and the instruction on its own source line (not a header function's, whose rows take the
+        caller's line)."""
+        o = ins.operands[self.mem]
+        store = ins.base == "STS"
+        n = max(1, self.width // 4)
+        reg = o.reg if o.reg is not None and not o.reg.zero else None
+        ureg = o.ureg if o.ureg is not None and not o.ureg.zero else None
+        self.reg, self.ureg = reg, ureg
+        self.scale, self.offset = o.scale, o.offset & 0xFFFFFFFF
+        d = self.mem + 1 if store else 0
+        data = ins.operands[d] if d < len(ins.operands) else None
+        #: the data registers: the first (-1: none, or RZ), and those whose taint a store reads
+        self.data, self.taints = -1, ()
+        if isinstance(data, Reg):
+            if data.uniform or data.index + n - 1 > RZ:
+                return False
+            if not data.zero:
+                self.data = data.index
+                self.taints = tuple(Reg(data.index + j) for j in range(n) if data.index + j != RZ)
+        elif store:
+            return False
+        self.code = hwr.kind_code("store" if store else "load", self.width, "shared", "add")
+        return (self.width in (1, 2, 4, 8, 16) and not o.wide and ins.own_line
+                and (reg is None or not reg.uniform) and (ureg is None or ureg.uniform)
+                and 0 <= self.scale <= 0xFFFFFFFF)
+
+
+def _fused(iss: Issue, f: _Form, store: bool) -> bool:
+    """An LDS (STS) issue in one compiled call (``sass/_shared.c``: ``View.load``, ``View.store``):
+    what :func:`lds` (:func:`sts`) does, to the same registers, taint, shared memory, stamps and
+    recorded rows. Python keeps what reads Python objects: the taint of the registers read (the guard's
+    is in ``iss.taint`` already), the epoch's flags and the per-issue columns of the rows. False where
+    it does not take the issue (not built, no lane on, a fault, no room in the rows' chunk), with
+    nothing changed: the general path then runs, and says what is wrong."""
+    fast = compiled.shared
+    if fast is None:
+        return False
+    b = iss.b
+    space = _shared(iss)
+    view = space.view if space.view_of is fast else space.make_view(fast)
+    if view is None:
+        return False
+    store_rows = iss.run.record.store
+    c, k = store_rows.chunks[-1]
+    if view.chunk is not c:
+        view.rows(c, c["issue"], c["warp"], c["addr"], c["active"])
+    guard = iss.taint
+    tainted = b.tainted["R"]
+    if f.reg is not None and tainted[f.reg.index]:
+        iss.bits(f.reg)  # (its taint, as Issue.address reads it)
+    ureg = iss.bits(f.ureg) if f.ureg is not None else None
+    at = iss.taint
+    epoch = space.epoch
+    try:
+        if store:
+            iss.taint = 0
+            for r in f.taints:
+                if tainted[r.index]:
+                    iss.bits(r)
+            to_bytes = f.width & 3 and b.shared_subword != epoch
+            got = view.store(iss.on, -1 if f.reg is None else f.reg.index, f.scale, ureg, f.offset, f.width, f.data,
+                             at, iss.taint, b.shared_subword == epoch, to_bytes, space.since, b.shared_atomics,
+                             b.shared_tainted, len(store_rows.issues["index"]), k)
+        else:
+            got = view.load(iss.on, -1 if f.reg is None else f.reg.index, f.scale, ureg, f.offset, f.width, f.signed,
+                            f.data, at, b.shared_written == epoch, b.shared_subword == epoch, space.since,
+                            b.shared_tainted, len(store_rows.issues["index"]), k)
+    except (ValueError, TypeError, OverflowError, BufferError):
+        got = None  # (arrays or a taint not as it takes them)
+    if got is None:
+        iss.taint = guard
+        return False
+    if f.index is None:
+        f.index = iss.run.program.index_of[iss.ins.pc]
+    store_rows.written(got[0], f.index, f.code, f.width, got[1], iss.ins.line)
+    if store:
+        b.shared_written = epoch
+        if to_bytes:
+            b.shared_subword = epoch
+        if got[2]:
+            b.shared_tainted = True
+    return True
 
 
 @op("LDS")
 def lds(iss: Issue) -> None:
     f = iss.memo(_Form, _Form)
+    if f.fused and _fused(iss, f, False):
+        return
     addr = iss.address(f.mem)
     idx = iss.lanes_on()
     _check(_of(addr, idx), f.width, iss.b.shared.size, "shared", iss)
@@ -447,6 +556,8 @@ def lds(iss: Issue) -> None:
 @op("STS")
 def sts(iss: Issue) -> None:
     f = iss.memo(_Form, _Form)
+    if f.fused and _fused(iss, f, True):
+        return
     addr = iss.address(f.mem)
     idx = iss.lanes_on()
     _check(_of(addr, idx), f.width, iss.b.shared.size, "shared", iss)
