@@ -251,6 +251,113 @@ static int raced_within(const int64_t *a, const uint8_t *raw, const int64_t *mn,
     return 0;
 }
 
+/* Step 4 of a store: each entry's byte gets its taint ``tt`` and timing bit ``extra``, and its word the OR. */
+static void set_taint(const Mem *s, const int64_t *a, Py_ssize_t k, Py_ssize_t width, const uint32_t *tt,
+                      const uint32_t *extra) {
+    uint32_t *tb = s->tb, *twb = s->twb;
+    for (Py_ssize_t j = 0; j < width; j++)
+        for (Py_ssize_t i = 0; i < k; i++)
+            tb[a[i] + j] = tt[j * k + i] | extra[j * k + i];
+    if (!twb)
+        return;
+    if (width & 3) {
+        for (Py_ssize_t i = 0; i < k; i++) {
+            int64_t w = a[i] >> 2;
+            twb[w] = tb[4 * w] | tb[4 * w + 1] | tb[4 * w + 2] | tb[4 * w + 3];
+        }
+        return;
+    }
+    for (Py_ssize_t r = 0; r < width / 4; r++)
+        for (Py_ssize_t i = 0; i < k; i++) {
+            uint32_t v = 0;
+            for (Py_ssize_t q = 0; q < 4; q++)
+                v |= tt[(4 * r + q) * k + i] | extra[(4 * r + q) * k + i];
+            twb[(a[i] >> 2) + r] = v;
+        }
+}
+
+/* store_lanes's usual case in words, with the same results: stamps by word, whole aligned words
+   (``width`` a multiple of 4 and every address a multiple of it, so that lanes on one word write the
+   same bytes of it and the highest lane's stay, in either order), no atomic. A word no other warp wrote
+   since the barrier is one stamp compared, 4 bytes copied and 5 taints written rather than 4 entries
+   of each step; ``xw``: each lane's words' timing bits, one bit a byte (room for k width bytes). */
+static int store_words(const Mem *s, const int64_t *a, Py_ssize_t k, Py_ssize_t width, const uint8_t *rw,
+                       const uint32_t *tl, uint32_t t_one, int t_many, const int64_t *mn, int64_t since,
+                       int atomics_seen, int tainted, uint32_t *tt, int *set) {
+    uint8_t *bytes = s->bytes, *xw = (uint8_t *)tt;
+    uint32_t *tb = s->tb, *twb = s->twb;
+    int64_t *st = s->st;
+    int16_t *at = s->at;
+    Py_ssize_t nw = width / 4;
+    int any_extra = 0;
+    /* 1. raced words: which of their bytes are raced now (store_lanes's rule, byte by byte) */
+    for (Py_ssize_t i = 0; i < k; i++)
+        for (Py_ssize_t r = 0; r < nw; r++) {
+            int64_t w = a[i] + 4 * r, sw = st[w];
+            uint8_t x = 0;
+            if (sw > since && sw != mn[i]) {
+                int plain = !atomics_seen || at[w] == 0;
+                for (int q = 0; q < 4; q++)
+                    if (!(bytes[w + q] == rw[i * width + 4 * r + q] && plain) || tb[w + q] >= TIMING)
+                        x |= (uint8_t)(1 << q);
+            }
+            xw[i * nw + r] = x;
+            any_extra |= x;
+        }
+    /* 2. the store */
+    for (Py_ssize_t i = 0; i < k; i++)
+        for (Py_ssize_t r = 0; r < nw; r++) {
+            int64_t w = a[i] + 4 * r;
+            memcpy(bytes + w, rw + i * width + 4 * r, 4);
+            st[w] = mn[i];
+            if (atomics_seen)
+                at[w] = 0;
+        }
+    /* 3. a word that lanes of two warps wrote: store_lanes's entries, and raced_within */
+    int shared = 0;
+    if (k > 1 && mn[0] != mn[k - 1])
+        for (Py_ssize_t i = 0; i < k && !shared; i++)
+            for (Py_ssize_t r = 0; r < nw; r++)
+                if (st[a[i] + 4 * r] != mn[i]) {
+                    shared = 1;
+                    break;
+                }
+    if (shared) {
+        Py_ssize_t n = k * width;
+        uint32_t *extra = tt + n;
+        for (Py_ssize_t j = 0; j < width; j++)
+            for (Py_ssize_t i = 0; i < k; i++)
+                extra[j * k + i] = (xw[i * nw + j / 4] >> (j % 4)) & 1 ? TIMING : 0;
+        for (Py_ssize_t j = 0; j < width; j++) /* (xw, in tt's first bytes, is read no more) */
+            for (Py_ssize_t i = 0; i < k; i++)
+                tt[j * k + i] = tl ? tl[i] : t_one;
+        if (raced_within(a, rw, mn, k, width, extra) < 0)
+            return -1;
+        any_extra = 0;
+        for (Py_ssize_t e = 0; e < n; e++)
+            any_extra |= extra[e] != 0;
+        *set = tainted || t_many || t_one || any_extra;
+        if (*set)
+            set_taint(s, a, k, width, tt, extra);
+        return 0;
+    }
+    /* 4. the bytes' taint, and their words' OR */
+    *set = tainted || t_many || t_one || any_extra;
+    if (*set)
+        for (Py_ssize_t i = 0; i < k; i++) {
+            uint32_t lt = tl ? tl[i] : t_one;
+            for (Py_ssize_t r = 0; r < nw; r++) {
+                int64_t w = a[i] + 4 * r;
+                uint8_t x = xw[i * nw + r];
+                for (int q = 0; q < 4; q++)
+                    tb[w + q] = lt | ((x >> q) & 1 ? TIMING : 0);
+                if (twb)
+                    twb[w >> 2] = lt | (x ? TIMING : 0);
+            }
+        }
+    return 0;
+}
+
 /* The store of k lanes at ``a`` (in bounds): ``rw`` ((k, width) bytes), each lane's taint ``tl`` (NULL: ``t_one``
    for all, ``t_many`` telling whether it came as one number or per lane), ``mn`` the stamp each lane
    leaves; ``tt``: room for 2 k width uint32. ``*set``: whether the bytes' taint was written. -1 where
@@ -258,8 +365,15 @@ static int raced_within(const int64_t *a, const uint8_t *raw, const int64_t *mn,
 static int store_lanes(const Mem *s, const int64_t *a, Py_ssize_t k, Py_ssize_t width, const uint8_t *rw,
                        const uint32_t *tl, uint32_t t_one, int t_many, const int64_t *mn, int64_t since, int by_bytes,
                        int atomic_op, int atomics_seen, int tainted, uint32_t *tt, int *set) {
+    if (!by_bytes && !atomic_op && !(width & 3)) {
+        int aligned = 1;
+        for (Py_ssize_t i = 0; i < k && aligned; i++)
+            aligned = !(a[i] & (width - 1));
+        if (aligned && (width & (width - 1)) == 0)
+            return store_words(s, a, k, width, rw, tl, t_one, t_many, mn, since, atomics_seen, tainted, tt, set);
+    }
     uint8_t *bytes = s->bytes;
-    uint32_t *tb = s->tb, *twb = s->twb;
+    uint32_t *tb = s->tb;
     int64_t *st = s->st;
     int16_t *at = s->at;
     Py_ssize_t n = k * width;
@@ -317,27 +431,8 @@ static int store_lanes(const Mem *s, const int64_t *a, Py_ssize_t k, Py_ssize_t 
     }
     /* 4. the bytes' taint, and their words' OR */
     *set = tainted || t_many || t_one || any_extra || atomic_op;
-    if (*set) {
-        for (Py_ssize_t j = 0; j < width; j++)
-            for (Py_ssize_t i = 0; i < k; i++)
-                tb[a[i] + j] = tt[j * k + i] | extra[j * k + i];
-        if (twb) {
-            if (width & 3) {
-                for (Py_ssize_t i = 0; i < k; i++) {
-                    int64_t w = a[i] >> 2;
-                    twb[w] = tb[4 * w] | tb[4 * w + 1] | tb[4 * w + 2] | tb[4 * w + 3];
-                }
-            } else {
-                for (Py_ssize_t r = 0; r < width / 4; r++)
-                    for (Py_ssize_t i = 0; i < k; i++) {
-                        uint32_t v = 0;
-                        for (Py_ssize_t q = 0; q < 4; q++)
-                            v |= tt[(4 * r + q) * k + i] | extra[(4 * r + q) * k + i];
-                        twb[(a[i] >> 2) + r] = v;
-                    }
-            }
-        }
-    }
+    if (*set)
+        set_taint(s, a, k, width, tt, extra);
     return 0;
 }
 
