@@ -298,7 +298,7 @@ def _issue_run(steps: list[dict], n: int, size: int, module) -> list:
                         np.array([b.shared_written == epoch, b.shared_tainted, b.shared_subword == epoch])))
     finally:
         compiled.shared = before
-    acc = run.record.store.accesses()
+    acc = run.record.rows.accesses()
     out.append(tuple(getattr(acc, f) for f in ("index", "warp", "kind", "width", "matrices", "addr", "active",
                                                    "taint", "line")))
     return out

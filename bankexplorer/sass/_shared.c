@@ -585,34 +585,37 @@ r0:
 
    ops/memory.py's _fused: a load or store of shared memory by the lanes whose guard holds, with
    everything it does besides, in one call where it took a dozen Python functions around the calls
-   above (about 15 us of the 19 an STS took on CUB's sort): the address of every lane from a register
-   (times a scale), a uniform register's lanes and an offset, summed in 32 bits (issue.py's
-   Issue.address); the bounds and alignment check (_check); the recorded rows (record.py's
-   Recorder.shared_access); the load with its taint into the destination registers and their taint
-   (_load, _to_regs, Issue.write) or the store of the source registers' bytes (_store, _from_regs,
-   _SharedSpace.write). The registers are read and written in place, as rows of Block.R.
+   above (about 15 us of the 19 an STS took on CUB's sort): the taint of the registers it reads
+   (issue.py's Issue.bits and _with), every lane's address from a register (times a scale), a
+   uniform register and an offset, summed in 32 bits (Issue.address); the bounds and alignment check
+   (_check); the recorded rows (record.py's Recorder.shared_access); the load with its taint into the
+   destination registers and their taint (_load, _to_regs, Issue.write) or the store of the source
+   registers' bytes (_store, _from_regs, _SharedSpace.write). Registers are read and written in
+   place, as rows of Block.R.
 
-   A View holds the block's arrays for a barrier epoch (registers, their taint and the flags of
-   which registers hold any, shared memory with its taint, stamps and atomic codes), and the chunk
-   of recorded rows being filled. Where a call cannot take an issue (no lane on, an address out of
-   the memory or not aligned, no room left in the chunk) it answers None before it changes
-   anything, and the caller's general path answers instead, with its error message. */
+   A View holds the block's arrays (registers, uniform registers, their taint and the lists of which
+   hold any, shared memory with its taint, stamps and atomic codes) and the chunk of recorded rows
+   being filled. Where a call cannot take an issue (no lane on, an address out of the memory or not
+   aligned, no room left in the chunk) it answers None before it changes anything, and the caller's
+   general path runs instead, with its error message. */
 
-#define NONE_ON 1
+#define NOT_TAKEN 1
 
 typedef struct {
     PyObject_HEAD
-    Buf R, RT, data, taint, tw, stamp, atomic;
+    Buf R, RT, UR, URT, data, taint, tw, stamp, atomic;
     Buf ic, wc, ac, vc; /* the chunk of recorded rows being filled (record.py's _RowStore) */
     PyObject *chunk;    /* its dict: which one the columns are */
-    PyObject *flags, *ones; /* Block.tainted["R"] and Block.taint_one["R"] */
+    /* Block.tainted["R"], Block.taint_one["R"], Block.tainted["UR"] */
+    PyObject *flags, *ones, *uflags;
     Py_ssize_t lanes, n, cap;
     Mem mem;
-    /* scratch, per lane: every lane's address; the lanes on, their addresses and stamps; bytes; taint */
+    /* scratch, per lane: every lane's address; the lanes on, their addresses and stamps; bytes;
+       the address's and the data's taint (every lane's); the load's and register's taint; the store's */
     int64_t *addr, *ka, *mine;
     Py_ssize_t *idx;
     uint8_t *raw;
-    uint32_t *t, *tl, *tt;
+    uint32_t *ta, *td, *t, *tl, *tt;
 } View;
 
 /* ``obj`` as a C-contiguous buffer whose format is one of ``codes`` (one item of ``itemsize``
@@ -637,12 +640,14 @@ static int typed(PyObject *obj, Buf *b, const char *codes, Py_ssize_t itemsize, 
 #define I64_CODES "lq"
 
 static void view_dealloc(View *v) {
-    Buf *bufs[] = {&v->R, &v->RT, &v->data, &v->taint, &v->tw, &v->stamp, &v->atomic, &v->ic, &v->wc, &v->ac, &v->vc};
+    Buf *bufs[] = {&v->R,     &v->RT,    &v->UR, &v->URT, &v->data, &v->taint, &v->tw,
+                   &v->stamp, &v->atomic, &v->ic, &v->wc,  &v->ac,   &v->vc};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
         release(bufs[i]);
     Py_XDECREF(v->chunk);
     Py_XDECREF(v->flags);
     Py_XDECREF(v->ones);
+    Py_XDECREF(v->uflags);
     free(v->addr);
     PyObject_Free(v);
 }
@@ -677,19 +682,155 @@ static PyObject *view_rows(View *v, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* Taint as Issue.bits gathers it (issue.py's _with): one number for every lane (``one``) until a
+   row is read, then each lane's (``lanes``), even where they are equal. */
+typedef struct {
+    int many;
+    uint32_t one;
+    uint32_t *lanes;
+} Taint;
+
+static void to_many(Taint *t, Py_ssize_t L) {
+    if (!t->many)
+        for (Py_ssize_t l = 0; l < L; l++)
+            t->lanes[l] = t->one;
+    t->many = 1;
+}
+
+static int flagged(PyObject *list, Py_ssize_t i) { return PyObject_IsTrue(PyList_GET_ITEM(list, i)); }
+
+/* A Python number as taint bits. */
+static int as_taint(PyObject *o, uint32_t *out) {
+    PyObject *i = PyNumber_Index(o);
+    if (!i)
+        return -1;
+    unsigned long x = PyLong_AsUnsignedLongMask(i);
+    Py_DECREF(i);
+    if (x == (unsigned long)-1 && PyErr_Occurred())
+        return -1;
+    *out = (uint32_t)x;
+    return 0;
+}
+
+/* ORs general register ``index``'s taint into ``t``: nothing where it is not flagged, its one number
+   where it has one, else its row. */
+static int or_register(View *v, Taint *t, long index) {
+    int f = flagged(v->flags, index);
+    if (f <= 0)
+        return f;
+    PyObject *one = PyList_GET_ITEM(v->ones, index);
+    Py_ssize_t L = v->lanes;
+    if (one != Py_None) {
+        uint32_t x;
+        if (as_taint(one, &x) < 0)
+            return -1;
+        if (t->many)
+            for (Py_ssize_t l = 0; l < L; l++)
+                t->lanes[l] |= x;
+        else
+            t->one |= x;
+        return 0;
+    }
+    const uint32_t *row = (const uint32_t *)v->RT.view.buf + index * L;
+    to_many(t, L);
+    for (Py_ssize_t l = 0; l < L; l++)
+        t->lanes[l] |= row[l];
+    return 0;
+}
+
+/* ORs uniform register ``index``'s taint (its warps', spread to their lanes) into ``t``. */
+static int or_uniform(View *v, Taint *t, long index) {
+    int f = flagged(v->uflags, index);
+    if (f <= 0)
+        return f;
+    Py_ssize_t L = v->lanes;
+    const uint32_t *row = (const uint32_t *)v->URT.view.buf + index * (L / 32);
+    to_many(t, L);
+    for (Py_ssize_t l = 0; l < L; l++)
+        t->lanes[l] |= row[l / 32];
+    return 0;
+}
+
+/* The guard's taint (Issue.taint as the issue starts: an int, or each lane's). */
+static int guard_taint(View *v, PyObject *o, Taint *t) {
+    t->many = 0;
+    t->one = 0;
+    if (PyLong_Check(o)) {
+        unsigned long x = PyLong_AsUnsignedLong(o);
+        if (x == (unsigned long)-1 && PyErr_Occurred())
+            return -1;
+        if (x > 0xFFFFFFFFul) {
+            PyErr_SetString(PyExc_ValueError, "guard taint: not 32 bits");
+            return -1;
+        }
+        t->one = (uint32_t)x;
+        return 0;
+    }
+    Buf b;
+    if (typed(o, &b, U32_CODES, 4, v->lanes, 0, "guard taint") < 0)
+        return -1;
+    memcpy(t->lanes, b.view.buf, 4 * (size_t)v->lanes);
+    t->many = 1;
+    release(&b);
+    return 0;
+}
+
+/* What an instruction alone decides (ops/memory.py's _Form.args): the address register (-1: none),
+   its scale, the uniform register (-1: none), the offset (32 bits), the width, whether a narrower
+   load is sign-extended, the first data register (-1: none or RZ). */
+typedef struct {
+    long reg, scale, ureg, offset, width, sign, data;
+} Form;
+
+static int arg_long(PyObject *o, long lo, long hi, long *out, const char *what) {
+    long x = PyLong_AsLong(o);
+    if (x == -1 && PyErr_Occurred())
+        return -1;
+    if (x < lo || x > hi) {
+        PyErr_Format(PyExc_ValueError, "%s: %ld is not in [%ld, %ld]", what, x, lo, hi);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+static int form_of(PyObject *o, Form *f) {
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 7) {
+        PyErr_SetString(PyExc_TypeError, "form: a tuple of 7");
+        return -1;
+    }
+    if (arg_long(PyTuple_GET_ITEM(o, 0), -1, 254, &f->reg, "reg") < 0 ||
+        arg_long(PyTuple_GET_ITEM(o, 1), 0, 0xFFFFFFFFl, &f->scale, "scale") < 0 ||
+        arg_long(PyTuple_GET_ITEM(o, 2), -1, 62, &f->ureg, "ureg") < 0 ||
+        arg_long(PyTuple_GET_ITEM(o, 3), 0, 0xFFFFFFFFl, &f->offset, "offset") < 0 ||
+        arg_long(PyTuple_GET_ITEM(o, 4), 1, 16, &f->width, "width") < 0 ||
+        arg_long(PyTuple_GET_ITEM(o, 5), 0, 1, &f->sign, "signed") < 0 ||
+        arg_long(PyTuple_GET_ITEM(o, 6), -1, 254, &f->data, "data") < 0)
+        return -1;
+    long nregs = f->width < 4 ? 1 : f->width / 4;
+    if ((f->width & (f->width - 1)) || (f->data >= 0 && f->data + nregs - 1 > 255)) {
+        PyErr_SetString(PyExc_ValueError, "form: width or data registers");
+        return -1;
+    }
+    return 0;
+}
+
 /* The lanes of an issue: every lane's address into v->addr; the lanes on (v->idx, *kon) with their
    addresses (v->ka), each in [0, size - width] and a multiple of width; the warps with a lane on
-   (*m), with room for their rows from row ``k``. NONE_ON where it cannot take them. */
-static int lanes_of(View *v, const uint8_t *on, long reg, uint32_t scale, const uint32_t *ureg, uint32_t offset,
-                    Py_ssize_t width, Py_ssize_t k, Py_ssize_t *kon, Py_ssize_t *m) {
-    Py_ssize_t L = v->lanes, size = v->mem.size;
-    const uint32_t *rr = reg >= 0 ? (const uint32_t *)v->R.view.buf + reg * L : NULL;
+   (*m), with room for their rows from row ``k``; the address's taint (the guard's, the registers')
+   into ``ta``. NOT_TAKEN where it cannot take them. */
+static int lanes_of(View *v, const Form *f, const uint8_t *on, PyObject *guard, Py_ssize_t k, Taint *ta,
+                    Py_ssize_t *kon, Py_ssize_t *m) {
+    Py_ssize_t L = v->lanes, size = v->mem.size, width = f->width;
+    const uint32_t *rr = f->reg >= 0 ? (const uint32_t *)v->R.view.buf + f->reg * L : NULL;
+    const uint32_t *ur = f->ureg >= 0 ? (const uint32_t *)v->UR.view.buf + f->ureg * (L / 32) : NULL;
+    uint32_t scale = (uint32_t)f->scale, offset = (uint32_t)f->offset;
     for (Py_ssize_t l = 0; l < L; l++) {
         uint32_t a = offset;
         if (rr)
             a += rr[l] * scale;
-        if (ureg)
-            a += ureg[l];
+        if (ur)
+            a += ur[l / 32];
         v->addr[l] = a;
     }
     Py_ssize_t c = 0, w = 0;
@@ -697,7 +838,7 @@ static int lanes_of(View *v, const uint8_t *on, long reg, uint32_t scale, const 
         if (on[l]) {
             int64_t a = v->addr[l];
             if (a > size - width || (a & (width - 1)))
-                return NONE_ON;
+                return NOT_TAKEN;
             v->idx[c] = l;
             v->ka[c++] = a;
         }
@@ -708,34 +849,36 @@ static int lanes_of(View *v, const uint8_t *on, long reg, uint32_t scale, const 
                 break;
             }
     if (!c || k < 0 || k + w > v->cap)
-        return NONE_ON;
+        return NOT_TAKEN;
     *kon = c;
     *m = w;
+    ta->lanes = v->ta;
+    if (guard_taint(v, guard, ta) < 0 || (f->reg >= 0 && or_register(v, ta, f->reg) < 0) ||
+        (f->ureg >= 0 && or_uniform(v, ta, f->ureg) < 0))
+        return -1;
     return 0;
 }
 
 /* The issue's rows from row ``k`` (one per warp with a lane on: issue number, warp, its lanes'
-   addresses and activity), and their address taint: a number where one for all (``at_many`` NULL:
-   ``at_one``; a taint of every lane that is 0 everywhere: 0), else each row's OR over its active lanes
-   (bytes of m uint32). */
-static PyObject *record(View *v, const uint8_t *on, Py_ssize_t k, Py_ssize_t m, Py_ssize_t issue, uint32_t at_one,
-                        const uint32_t *at_many) {
+   addresses and activity), and their address taint: a number where one for all (a taint of every
+   lane that is 0 everywhere: 0), else each row's OR over its active lanes (bytes of m uint32). */
+static PyObject *record(View *v, const uint8_t *on, Py_ssize_t k, Py_ssize_t m, Py_ssize_t issue, const Taint *ta) {
     Py_ssize_t L = v->lanes;
     PyObject *taint = NULL;
-    uint32_t *rt = NULL;
-    if (at_many) {
+    uint32_t *rt = NULL, one = ta->one;
+    if (ta->many) {
         int any = 0;
         for (Py_ssize_t l = 0; l < L && !any; l++)
-            any = at_many[l] != 0;
+            any = ta->lanes[l] != 0;
         if (any) {
             taint = PyBytes_FromStringAndSize(NULL, m * 4);
             if (!taint)
                 return NULL;
             rt = (uint32_t *)PyBytes_AS_STRING(taint);
         } else
-            at_one = 0;
+            one = 0;
     }
-    if (!taint && !(taint = PyLong_FromUnsignedLong(at_one)))
+    if (!taint && !(taint = PyLong_FromUnsignedLong(one)))
         return NULL;
     int32_t *ic = v->ic.view.buf, *wc = v->wc.view.buf;
     int64_t *ac = v->ac.view.buf;
@@ -756,35 +899,12 @@ static PyObject *record(View *v, const uint8_t *on, Py_ssize_t k, Py_ssize_t m, 
             uint32_t x = 0;
             for (Py_ssize_t q = 0; q < 32; q++)
                 if (act[q])
-                    x |= at_many[w * 32 + q];
+                    x |= ta->lanes[w * 32 + q];
             rt[r] = x;
         }
         r++;
     }
     return taint;
-}
-
-/* A taint argument: one number for every lane (an int: *one) or each lane's (uint32 of every lane:
-   *many, held in ``b``). */
-static int taint_arg(View *v, PyObject *o, Buf *b, uint32_t *one, const uint32_t **many, const char *what) {
-    b->held = 0;
-    *one = 0;
-    *many = NULL;
-    if (PyLong_Check(o)) {
-        unsigned long x = PyLong_AsUnsignedLong(o);
-        if (x == (unsigned long)-1 && PyErr_Occurred())
-            return -1;
-        if (x > 0xFFFFFFFFul) {
-            PyErr_Format(PyExc_ValueError, "%s: not a 32-bit taint", what);
-            return -1;
-        }
-        *one = (uint32_t)x;
-        return 0;
-    }
-    if (typed(o, b, U32_CODES, 4, v->lanes, 0, what) < 0)
-        return -1;
-    *many = b->view.buf;
-    return 0;
 }
 
 static int set_item(PyObject *list, Py_ssize_t i, PyObject *x) {
@@ -797,14 +917,14 @@ static int set_item(PyObject *list, Py_ssize_t i, PyObject *x) {
    _write_taint, the rule): ``one`` for every lane (``tone``) or each lane's (``tl``, every lane's, 0
    where off); ``nonzero``: whether any of it is. A register whose taint stays 0 everywhere is not
    flagged; one number for every lane is kept as a number (Block.taint_one). */
-static int write_taint(View *v, Py_ssize_t index, const uint8_t *on, Py_ssize_t kon, int one, uint32_t tone,
-                       const uint32_t *tl, int nonzero) {
+static int write_taint(View *v, Py_ssize_t index, Py_ssize_t kon, int one, uint32_t tone, const uint32_t *tl,
+                       int nonzero) {
     Py_ssize_t L = v->lanes;
     uint32_t *row = (uint32_t *)v->RT.view.buf + index * L;
-    int flagged = PyObject_IsTrue(PyList_GET_ITEM(v->flags, index));
-    if (flagged < 0)
+    int f = flagged(v->flags, index);
+    if (f < 0)
         return -1;
-    if (!flagged) {
+    if (!f) {
         if (!nonzero)
             return 0;
         if (set_item(v->flags, index, Py_NewRef(Py_True)) < 0)
@@ -839,12 +959,8 @@ static int write_taint(View *v, Py_ssize_t index, const uint8_t *on, Py_ssize_t 
             if (same)
                 return 0;
         }
-        PyObject *i = PyNumber_Index(cur);
-        if (!i)
-            return -1;
-        uint32_t fill = (uint32_t)PyLong_AsUnsignedLongMask(i);
-        Py_DECREF(i);
-        if (PyErr_Occurred())
+        uint32_t fill;
+        if (as_taint(cur, &fill) < 0)
             return -1;
         for (Py_ssize_t l = 0; l < L; l++)
             row[l] = fill;
@@ -856,109 +972,62 @@ static int write_taint(View *v, Py_ssize_t index, const uint8_t *on, Py_ssize_t 
     return 0;
 }
 
-static int arg_long(PyObject *o, long lo, long hi, long *out, const char *what) {
-    long x = PyLong_AsLong(o);
-    if (x == -1 && PyErr_Occurred())
-        return -1;
-    if (x < lo || x > hi) {
-        PyErr_Format(PyExc_ValueError, "%s: %ld is not in [%ld, %ld]", what, x, lo, hi);
-        return -1;
-    }
-    *out = x;
-    return 0;
-}
-
-/* The form of an issue both calls take first: on, reg, scale, ureg, offset, width. */
-typedef struct {
-    Buf on, ureg, at, dt;
-    long reg, scale, offset, width;
-} Form;
-
-static void release_form(Form *f) {
-    release(&f->on);
-    release(&f->ureg);
-    release(&f->at);
-    release(&f->dt);
-}
-
-static int form_of(View *v, PyObject *const *args, Form *f) {
-    memset(f, 0, sizeof *f);
-    if (typed(args[0], &f->on, "?", 1, v->lanes, 0, "on") < 0 || arg_long(args[1], -1, 255, &f->reg, "reg") < 0 ||
-        arg_long(args[2], 0, 0xFFFFFFFFl, &f->scale, "scale") < 0 ||
-        (args[3] != Py_None && typed(args[3], &f->ureg, U32_CODES, 4, v->lanes, 0, "uniform lanes") < 0) ||
-        arg_long(args[4], 0, 0xFFFFFFFFl, &f->offset, "offset") < 0 || arg_long(args[5], 1, 16, &f->width, "width") < 0)
-        return -1;
-    if (f->width & (f->width - 1)) {
-        PyErr_SetString(PyExc_ValueError, "width");
-        return -1;
-    }
-    return 0;
-}
-
 static int flag(PyObject *o) { return PyObject_IsTrue(o); }
 
-/* view.load(on, reg, scale, ureg, offset, width, signed, dst, at, check, by_bytes, since, tainted, issue, k)
-   -> None (not taken) or (rows, their taint): an LDS of ``width`` bytes at [R``reg``*scale + ureg +
-   offset] (reg -1: none; ureg: the uniform register's lanes or None) by the lanes ``on`` into
-   registers ``dst``... (-1: none; ``signed``: a narrower value sign-extended). ``at``: the address's
-   taint (the guard's too), one or each lane's; ``check``: whether shared memory was written since the
-   last barrier (the race check); ``by_bytes``: stamps by byte; ``since``: the stamps of this epoch
-   are above it; ``tainted``: whether shared memory may hold taint; ``issue``, ``k``: the rows'
-   issue number and first row in the chunk. */
+static int issue_args(PyObject *const *args, long *issue, long *k) {
+    return arg_long(args[0], 0, INT32_MAX, issue, "issue") < 0 || arg_long(args[1], 0, LONG_MAX, k, "k") < 0 ? -1 : 0;
+}
+
+/* view.load(on, form, guard, check, by_bytes, since, tainted, issue, k) -> None (not taken) or
+   (rows, their taint): an LDS of ``form`` (_Form.args) by the lanes ``on``. ``guard``: the guard's
+   taint; ``check``: whether shared memory was written since the last barrier (the race check);
+   ``by_bytes``: stamps by byte; ``since``: the stamps of this epoch are above it; ``tainted``: whether
+   shared memory may hold taint; ``issue``, ``k``: the rows' issue number and first row in the chunk. */
 static PyObject *view_load(View *v, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 15) {
-        PyErr_SetString(PyExc_TypeError, "load takes 15 arguments");
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "load takes 9 arguments");
         return NULL;
     }
     Form f;
+    Buf on;
     PyObject *result = NULL, *rec = NULL;
-    long dst, issue, k;
-    int sign, check, by_bytes, tainted;
+    long issue, k;
+    int check, by_bytes, tainted;
     long long since;
-    uint32_t at_one;
-    const uint32_t *at_many;
-    if (form_of(v, args, &f) < 0 || (sign = flag(args[6])) < 0 || arg_long(args[7], -1, 255, &dst, "dst") < 0 ||
-        taint_arg(v, args[8], &f.at, &at_one, &at_many, "address taint") < 0 || (check = flag(args[9])) < 0 ||
-        (by_bytes = flag(args[10])) < 0)
-        goto done;
-    since = PyLong_AsLongLong(args[11]);
-    if ((since == -1 && PyErr_Occurred()) || (tainted = flag(args[12])) < 0 ||
-        arg_long(args[13], 0, INT32_MAX, &issue, "issue") < 0 || arg_long(args[14], 0, LONG_MAX, &k, "k") < 0)
-        goto done;
+    if (form_of(args[1], &f) < 0 || (check = flag(args[3])) < 0 || (by_bytes = flag(args[4])) < 0 ||
+        ((since = PyLong_AsLongLong(args[5])) == -1 && PyErr_Occurred()) || (tainted = flag(args[6])) < 0 ||
+        issue_args(args + 7, &issue, &k) < 0 || typed(args[0], &on, "?", 1, v->lanes, 0, "on") < 0)
+        return NULL;
     Py_ssize_t width = f.width, nregs = width < 4 ? 1 : width / 4, L = v->lanes, kon, m;
-    if (dst >= 0 && dst + nregs - 1 > 255) {
-        PyErr_SetString(PyExc_ValueError, "dst");
+    Taint ta;
+    int r = lanes_of(v, &f, on.view.buf, args[2], k, &ta, &kon, &m);
+    if (r) {
+        result = r == NOT_TAKEN ? Py_NewRef(Py_None) : NULL;
         goto done;
     }
-    const uint8_t *on = f.on.view.buf;
-    if (lanes_of(v, on, f.reg, (uint32_t)f.scale, f.ureg.held ? f.ureg.view.buf : NULL, (uint32_t)f.offset, width, k,
-                 &kon, &m)) {
-        result = Py_NewRef(Py_None);
-        goto done;
-    }
-    if (!(rec = record(v, on, k, m, issue, at_one, at_many)))
+    if (!(rec = record(v, on.view.buf, k, m, issue, &ta)))
         goto done;
     /* the load, each lane's taint ORed with the address's */
     for (Py_ssize_t i = 0; i < kon; i++)
         v->mine[i] = v->idx[i] / 32 + since + 1;
     uint32_t one;
     int uniform = load_lanes(&v->mem, v->ka, kon, width, tainted, check, by_bytes, since, v->mine, v->raw, v->t, &one);
-    int t_one = uniform && !at_many, nonzero = 0;
-    uint32_t tone = one | at_one;
+    int t_one = uniform && !ta.many, nonzero = 0;
+    uint32_t tone = one | ta.one;
     if (t_one)
         nonzero = tone != 0;
     else {
         memset(v->tl, 0, 4 * (size_t)L);
         for (Py_ssize_t i = 0; i < kon; i++) {
             Py_ssize_t l = v->idx[i];
-            uint32_t x = (uniform ? one : v->t[i]) | (at_many ? at_many[l] : at_one);
+            uint32_t x = (uniform ? one : v->t[i]) | (ta.many ? ta.lanes[l] : ta.one);
             v->tl[l] = x;
             nonzero |= x != 0;
         }
     }
     /* the registers: each lane's value, then the register's taint */
-    for (Py_ssize_t j = 0; dst >= 0 && j < nregs; j++) {
-        Py_ssize_t index = dst + j;
+    for (Py_ssize_t j = 0; f.data >= 0 && j < nregs; j++) {
+        Py_ssize_t index = f.data + j;
         if (index == 255) /* RZ */
             continue;
         uint32_t *row = (uint32_t *)v->R.view.buf + index * L;
@@ -970,75 +1039,70 @@ static PyObject *view_load(View *v, PyObject *const *args, Py_ssize_t nargs) {
             else if (width == 2) {
                 uint16_t h;
                 memcpy(&h, b, 2);
-                x = sign ? (uint32_t)(int32_t)(int16_t)h : h;
+                x = f.sign ? (uint32_t)(int32_t)(int16_t)h : h;
             } else
-                x = sign ? (uint32_t)(int32_t)(int8_t)b[0] : b[0];
+                x = f.sign ? (uint32_t)(int32_t)(int8_t)b[0] : b[0];
             row[v->idx[i]] = x;
         }
-        if (write_taint(v, index, on, kon, t_one, tone, v->tl, nonzero) < 0)
+        if (write_taint(v, index, kon, t_one, tone, v->tl, nonzero) < 0)
             goto done;
     }
     result = Py_BuildValue("(nO)", m, rec);
 done:
     Py_XDECREF(rec);
-    release_form(&f);
+    release(&on);
     return result;
 }
 
-/* view.store(on, reg, scale, ureg, offset, width, src, at, dt, by_bytes, to_bytes, since, atomics_seen,
-   tainted, issue, k) -> None (not taken) or (rows, their taint, whether the bytes' taint was written):
-   an STS of registers ``src``... (-1: RZ, zeros) at the address of view.load. ``at``: the address's taint
-   (its timing bit goes with the value), ``dt`` the data's, each one or each lane's; ``to_bytes``: the
-   first write narrower than a word since the barrier (stamps and codes go by bytes from now on:
-   _SharedSpace._by_bytes); ``atomics_seen``: whether an order-free atomic ever wrote shared memory. */
+/* view.store(on, form, guard, by_bytes, since, atomics_seen, tainted, issue, k) -> None (not taken) or
+   (rows, their taint, whether the bytes' taint was written): an STS of ``form``'s data registers (-1:
+   RZ, zeros; RZ inside a pair or quad reads 0) at its address. The data's taint is the registers';
+   the address's timing bit goes with it. A store narrower than a word, the first since the barrier
+   while stamps go by word (not ``by_bytes``), switches them to bytes (_SharedSpace._by_bytes);
+   ``atomics_seen``: whether an order-free atomic ever wrote shared memory. */
 static PyObject *view_store(View *v, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 16) {
-        PyErr_SetString(PyExc_TypeError, "store takes 16 arguments");
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "store takes 9 arguments");
         return NULL;
     }
     Form f;
+    Buf on;
     PyObject *result = NULL, *rec = NULL;
-    long src, issue, k;
-    int by_bytes, to_bytes, atomics_seen, tainted;
+    long issue, k;
+    int by_bytes, atomics_seen, tainted;
     long long since;
-    uint32_t at_one, dt_one;
-    const uint32_t *at_many, *dt_many;
-    if (form_of(v, args, &f) < 0 || arg_long(args[6], -1, 255, &src, "src") < 0 ||
-        taint_arg(v, args[7], &f.at, &at_one, &at_many, "address taint") < 0 ||
-        taint_arg(v, args[8], &f.dt, &dt_one, &dt_many, "data taint") < 0 || (by_bytes = flag(args[9])) < 0 ||
-        (to_bytes = flag(args[10])) < 0)
-        goto done;
-    since = PyLong_AsLongLong(args[11]);
-    if ((since == -1 && PyErr_Occurred()) || (atomics_seen = flag(args[12])) < 0 || (tainted = flag(args[13])) < 0 ||
-        arg_long(args[14], 0, INT32_MAX, &issue, "issue") < 0 || arg_long(args[15], 0, LONG_MAX, &k, "k") < 0)
-        goto done;
+    if (form_of(args[1], &f) < 0 || (by_bytes = flag(args[3])) < 0 ||
+        ((since = PyLong_AsLongLong(args[4])) == -1 && PyErr_Occurred()) || (atomics_seen = flag(args[5])) < 0 ||
+        (tainted = flag(args[6])) < 0 || issue_args(args + 7, &issue, &k) < 0 ||
+        typed(args[0], &on, "?", 1, v->lanes, 0, "on") < 0)
+        return NULL;
     Py_ssize_t width = f.width, nregs = width < 4 ? 1 : width / 4, L = v->lanes, kon, m;
-    if (src >= 0 && src + nregs - 1 > 255) {
-        PyErr_SetString(PyExc_ValueError, "src");
+    Taint ta, td = {0, 0, v->td};
+    int r = lanes_of(v, &f, on.view.buf, args[2], k, &ta, &kon, &m);
+    if (r) {
+        result = r == NOT_TAKEN ? Py_NewRef(Py_None) : NULL;
         goto done;
     }
-    const uint8_t *on = f.on.view.buf;
-    if (lanes_of(v, on, f.reg, (uint32_t)f.scale, f.ureg.held ? f.ureg.view.buf : NULL, (uint32_t)f.offset, width, k,
-                 &kon, &m)) {
-        result = Py_NewRef(Py_None);
+    for (Py_ssize_t j = 0; f.data >= 0 && j < nregs; j++)
+        if (f.data + j != 255 && or_register(v, &td, f.data + j) < 0)
+            goto done;
+    if (!(rec = record(v, on.view.buf, k, m, issue, &ta)))
         goto done;
-    }
-    if (!(rec = record(v, on, k, m, issue, at_one, at_many)))
-        goto done;
-    /* the bytes from the registers (RZ and registers past it read 0), the taint with the address's timing bit */
+    /* the bytes from the registers, each lane's taint with the address's timing bit */
     const uint32_t *R = v->R.view.buf;
-    int t_many = at_many || dt_many;
+    int t_many = ta.many || td.many;
     for (Py_ssize_t i = 0; i < kon; i++) {
         Py_ssize_t l = v->idx[i];
         uint32_t words[4] = {0, 0, 0, 0};
-        for (Py_ssize_t j = 0; src >= 0 && j < nregs; j++)
-            if (src + j != 255)
-                words[j] = R[(src + j) * L + l];
+        for (Py_ssize_t j = 0; f.data >= 0 && j < nregs; j++)
+            if (f.data + j != 255)
+                words[j] = R[(f.data + j) * L + l];
         memcpy(v->raw + i * width, words, (size_t)width);
         if (t_many)
-            v->tl[i] = (dt_many ? dt_many[l] : dt_one) | ((at_many ? at_many[l] : at_one) & TIMING);
+            v->tl[i] = (td.many ? td.lanes[l] : td.one) | ((ta.many ? ta.lanes[l] : ta.one) & TIMING);
         v->mine[i] = l / 32 + since + 1;
     }
+    int to_bytes = (width & 3) && !by_bytes;
     if (to_bytes) { /* each word's stamp and atomic code to its other bytes */
         Py_ssize_t words = v->mem.size / 4;
         for (Py_ssize_t w = 0; w < words; w++)
@@ -1046,16 +1110,15 @@ static PyObject *view_store(View *v, PyObject *const *args, Py_ssize_t nargs) {
                 v->mem.st[4 * w + q] = v->mem.st[4 * w];
                 v->mem.at[4 * w + q] = v->mem.at[4 * w];
             }
-        by_bytes = 1;
     }
     int set;
-    if (store_lanes(&v->mem, v->ka, kon, width, v->raw, t_many ? v->tl : NULL, dt_one | (at_one & TIMING), t_many,
-                    v->mine, since, by_bytes, 0, atomics_seen, tainted, v->tt, &set) < 0)
+    if (store_lanes(&v->mem, v->ka, kon, width, v->raw, t_many ? v->tl : NULL, td.one | (ta.one & TIMING), t_many,
+                    v->mine, since, by_bytes || to_bytes, 0, atomics_seen, tainted, v->tt, &set) < 0)
         goto done;
     result = Py_BuildValue("(nOO)", m, rec, set ? Py_True : Py_False);
 done:
     Py_XDECREF(rec);
-    release_form(&f);
+    release(&on);
     return result;
 }
 
@@ -1081,15 +1144,16 @@ static PyTypeObject ViewType = {
     .tp_getset = view_getset,
 };
 
-/* view(R, RT, flags, ones, n, data, taint, taint_words, stamp, atomic) -> a View of a block: its
-   registers (256, lanes) and their taint, which registers are flagged as holding taint and which
-   hold one number for every lane (Block.tainted["R"], Block.taint_one["R"]), its threads, and its
-   shared memory (as _SharedSpace holds it; taint_words None where the size is not a multiple of 4). */
+/* view(R, RT, flags, ones, UR, URT, uflags, n, data, taint, taint_words, stamp, atomic) -> a View of
+   a block: its registers (256, lanes) and their taint, which registers are flagged as holding taint
+   and which hold one number for every lane (Block.tainted["R"], Block.taint_one["R"]), its uniform
+   registers (64, warps), their taint and flags, its threads, and its shared memory (as _SharedSpace
+   holds it; taint_words None where the size is not a multiple of 4). */
 static PyObject *make_view(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *oR, *oRT, *flags, *ones, *od, *ot, *otw, *ost, *oat;
+    PyObject *oR, *oRT, *flags, *ones, *oUR, *oURT, *uflags, *od, *ot, *otw, *ost, *oat;
     Py_ssize_t n;
-    if (!PyArg_ParseTuple(args, "OOO!O!nOOOOO", &oR, &oRT, &PyList_Type, &flags, &PyList_Type, &ones, &n, &od, &ot,
-                          &otw, &ost, &oat))
+    if (!PyArg_ParseTuple(args, "OOO!O!OOO!nOOOOO", &oR, &oRT, &PyList_Type, &flags, &PyList_Type, &ones, &oUR, &oURT,
+                          &PyList_Type, &uflags, &n, &od, &ot, &otw, &ost, &oat))
         return NULL;
     View *v = PyObject_New(View, &ViewType);
     if (!v)
@@ -1098,7 +1162,8 @@ static PyObject *make_view(PyObject *Py_UNUSED(self), PyObject *args) {
     if (typed(oR, &v->R, U32_CODES, 4, -1, 1, "R") < 0)
         goto fail;
     Py_ssize_t L = v->R.view.ndim == 2 && v->R.view.shape[0] == 256 ? v->R.view.shape[1] : 0;
-    if (L <= 0 || L % 32 || n < 0 || n > L || PyList_GET_SIZE(flags) < 256 || PyList_GET_SIZE(ones) < 256) {
+    if (L <= 0 || L % 32 || n < 0 || n > L || PyList_GET_SIZE(flags) < 256 || PyList_GET_SIZE(ones) < 256 ||
+        PyList_GET_SIZE(uflags) < 64) {
         PyErr_SetString(PyExc_ValueError, "not a block's registers");
         goto fail;
     }
@@ -1106,7 +1171,10 @@ static PyObject *make_view(PyObject *Py_UNUSED(self), PyObject *args) {
     v->n = n;
     v->flags = Py_NewRef(flags);
     v->ones = Py_NewRef(ones);
-    if (typed(oRT, &v->RT, U32_CODES, 4, 256 * L, 1, "RT") < 0 || typed(od, &v->data, "B", 1, -1, 1, "data") < 0)
+    v->uflags = Py_NewRef(uflags);
+    if (typed(oRT, &v->RT, U32_CODES, 4, 256 * L, 1, "RT") < 0 ||
+        typed(oUR, &v->UR, U32_CODES, 4, 64 * (L / 32), 0, "UR") < 0 ||
+        typed(oURT, &v->URT, U32_CODES, 4, 64 * (L / 32), 0, "URT") < 0 || typed(od, &v->data, "B", 1, -1, 1, "data") < 0)
         goto fail;
     Py_ssize_t size = v->data.view.len;
     if (typed(ot, &v->taint, U32_CODES, 4, size, 1, "taint") < 0 ||
@@ -1117,8 +1185,8 @@ static PyObject *make_view(PyObject *Py_UNUSED(self), PyObject *args) {
     Mem mem = {v->data.view.buf, v->taint.view.buf, v->tw.held && size % 4 == 0 ? v->tw.view.buf : NULL,
                v->stamp.view.buf, v->atomic.view.buf, size};
     v->mem = mem;
-    /* addr, ka, mine (int64); idx; raw (16 a lane); t, tl (uint32); tt (2 x 16 uint32 a lane) */
-    size_t bytes = (size_t)L * (3 * 8 + sizeof(Py_ssize_t) + 16 + 2 * 4 + 2 * 16 * 4);
+    /* addr, ka, mine (int64); idx; ta, td, t, tl (uint32); tt (2 x 16 uint32 a lane); raw (16 bytes a lane) */
+    size_t bytes = (size_t)L * (3 * 8 + sizeof(Py_ssize_t) + 4 * 4 + 2 * 16 * 4 + 16);
     char *p = malloc(bytes);
     if (!p) {
         PyErr_NoMemory();
@@ -1128,7 +1196,9 @@ static PyObject *make_view(PyObject *Py_UNUSED(self), PyObject *args) {
     v->ka = v->addr + L;
     v->mine = v->ka + L;
     v->idx = (Py_ssize_t *)(v->mine + L);
-    v->t = (uint32_t *)(v->idx + L);
+    v->ta = (uint32_t *)(v->idx + L);
+    v->td = v->ta + L;
+    v->t = v->td + L;
     v->tl = v->t + L;
     v->tt = v->tl + L;
     v->raw = (uint8_t *)(v->tt + 2 * 16 * L);

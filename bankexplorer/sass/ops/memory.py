@@ -168,8 +168,8 @@ class _SharedSpace(_Space):
         b = self.b
         self.view_of = fast
         try:
-            self.view = fast.view(b.R, b.RT, b.tainted["R"], b.taint_one["R"], b.n, self.data, self.taint,
-                                  b.shared_taint_words, self.stamp, self.atomic)
+            self.view = fast.view(b.R, b.RT, b.tainted["R"], b.taint_one["R"], b.UR, b.URT, b.tainted["UR"], b.n,
+                                  self.data, self.taint, b.shared_taint_words, self.stamp, self.atomic)
         except (AttributeError, ValueError, TypeError, BufferError):
             self.view = None
         return self.view
@@ -420,7 +420,10 @@ def _shared(iss: Issue) -> _Space:
     b, epoch = iss.b, iss.run.sched.bars.epoch
     space = b.shared_space
     if space is None or space.epoch != epoch:
-        space = b.shared_space = _SharedSpace(b, epoch)
+        old, space = space, _SharedSpace(b, epoch)
+        if old is not None:  # the compiled view holds the same arrays (_fused)
+            space.view, space.view_of = old.view, old.view_of
+        b.shared_space = space
     return space
 
 
@@ -442,100 +445,83 @@ def _split_generic(iss: Issue, addr: np.ndarray, idx: np.ndarray):
 class _Form:
     """What an LDS or STS instruction alone decides (its width, where its address and data are),
     worked out on its first issue (:meth:`.Issue.memo`), not on every one; and, where the compiled
-    call takes its issues (:func:`_fused`: ``fused``), its address as register indices and an offset,
-    its data registers and the recorder's kind code."""
+    call takes its issues (:func:`_fused`: ``fused``), the same as the call's ``args``: the address
+    as register indices and an offset, the data registers, and the recorder's kind code."""
 
-    __slots__ = ("width", "mem", "signed", "fused", "reg", "ureg", "scale", "offset", "data", "taints", "code",
-                 "index")
+    __slots__ = ("width", "mem", "signed", "fused", "args", "code", "index")
 
     def __init__(self, ins):
         self.width, self.mem, self.signed = width_of(ins.mods), _mem_index(ins), _signed(ins.mods)
         self.index: int | None = None  # the instruction's in the program (its first fused issue looks it up)
-        self.fused = self._takes(ins)
+        self.args = self._args(ins)
+        self.fused = self.args is not None
+        self.code = hwr.kind_code("store" if ins.base == "STS" else "load", self.width, "shared", "add")
 
-    def _takes(self, ins) -> bool:
-        """Whether the compiled call does what :func:`lds` and :func:`sts` do for every issue of
-        ``ins``: a 32-bit address of a register (not a pair), a uniform register and an offset
-        (:meth:`.Issue.address`), data in registers R (not uniform ones, not an immediate, none past
-        RZ), and the instruction on its own source line (not a header function's, whose rows take the
-        caller's line)."""
+    def _args(self, ins) -> tuple | None:
+        """(address register, its scale, uniform register, offset, width, sign-extended, first data
+        register), -1 for none (or RZ), where the compiled call does what :func:`lds` and :func:`sts`
+        do for every issue of ``ins``: a 32-bit address of a register (not a pair), a uniform register
+        and an offset (:meth:`.Issue.address`), data in registers R (not uniform ones, not an
+        immediate, none past RZ), and the instruction on its own source line (not a header
+        function's, whose rows take the caller's line). None where it does not."""
         o = ins.operands[self.mem]
         store = ins.base == "STS"
-        n = max(1, self.width // 4)
-        reg = o.reg if o.reg is not None and not o.reg.zero else None
-        ureg = o.ureg if o.ureg is not None and not o.ureg.zero else None
-        self.reg, self.ureg = reg, ureg
-        self.scale, self.offset = o.scale, o.offset & 0xFFFFFFFF
         d = self.mem + 1 if store else 0
         data = ins.operands[d] if d < len(ins.operands) else None
-        #: the data registers: the first (-1: none, or RZ), and those whose taint a store reads
-        self.data, self.taints = -1, ()
         if isinstance(data, Reg):
-            if data.uniform or data.index + n - 1 > RZ:
-                return False
-            if not data.zero:
-                self.data = data.index
-                self.taints = tuple(Reg(data.index + j) for j in range(n) if data.index + j != RZ)
+            if data.uniform or data.index + max(1, self.width // 4) - 1 > RZ:
+                return None
         elif store:
-            return False
-        self.code = hwr.kind_code("store" if store else "load", self.width, "shared", "add")
-        return (self.width in (1, 2, 4, 8, 16) and not o.wide and ins.own_line
-                and (reg is None or not reg.uniform) and (ureg is None or ureg.uniform)
-                and 0 <= self.scale <= 0xFFFFFFFF)
+            return None
+        reg = o.reg if o.reg is not None and not o.reg.zero else None
+        ureg = o.ureg if o.ureg is not None and not o.ureg.zero else None
+        if (self.width not in (1, 2, 4, 8, 16) or o.wide or not ins.own_line or not 0 <= o.scale <= 0xFFFFFFFF
+                or reg is not None and reg.uniform or ureg is not None and not ureg.uniform):
+            return None
+        return (-1 if reg is None else reg.index, o.scale, -1 if ureg is None else ureg.index, o.offset & 0xFFFFFFFF,
+                self.width, int(self.signed), data.index if isinstance(data, Reg) and not data.zero else -1)
 
 
 def _fused(iss: Issue, f: _Form, store: bool) -> bool:
     """An LDS (STS) issue in one compiled call (``sass/_shared.c``: ``View.load``, ``View.store``):
     what :func:`lds` (:func:`sts`) does, to the same registers, taint, shared memory, stamps and
-    recorded rows. Python keeps what reads Python objects: the taint of the registers read (the guard's
-    is in ``iss.taint`` already), the epoch's flags and the per-issue columns of the rows. False where
-    it does not take the issue (not built, no lane on, a fault, no room in the rows' chunk), with
-    nothing changed: the general path then runs, and says what is wrong."""
+    recorded rows, the registers' taint read where :meth:`.Issue.bits` reads it (``iss.taint`` keeps
+    the guard's: nothing reads it after the issue). Python keeps the epoch's flags and the rows'
+    per-issue columns. False where it does not take the issue (not built, no lane on, a fault, no room
+    in the rows' chunk), with nothing changed: the general path then runs, and says what is wrong."""
     fast = compiled.shared
     if fast is None:
         return False
     b = iss.b
-    space = _shared(iss)
+    space = b.shared_space
+    epoch = iss.run.sched.bars.epoch
+    if space is None or space.epoch != epoch:
+        space = _shared(iss)
     view = space.view if space.view_of is fast else space.make_view(fast)
     if view is None:
         return False
-    store_rows = iss.run.record.store
-    c, k = store_rows.chunks[-1]
+    rows = iss.run.record.rows
+    c, k = rows.chunks[-1]
     if view.chunk is not c:
         view.rows(c, c["issue"], c["warp"], c["addr"], c["active"])
-    guard = iss.taint
-    tainted = b.tainted["R"]
-    if f.reg is not None and tainted[f.reg.index]:
-        iss.bits(f.reg)  # (its taint, as Issue.address reads it)
-    ureg = iss.bits(f.ureg) if f.ureg is not None else None
-    at = iss.taint
-    epoch = space.epoch
     try:
         if store:
-            iss.taint = 0
-            for r in f.taints:
-                if tainted[r.index]:
-                    iss.bits(r)
-            to_bytes = f.width & 3 and b.shared_subword != epoch
-            got = view.store(iss.on, -1 if f.reg is None else f.reg.index, f.scale, ureg, f.offset, f.width, f.data,
-                             at, iss.taint, b.shared_subword == epoch, to_bytes, space.since, b.shared_atomics,
-                             b.shared_tainted, len(store_rows.issues["index"]), k)
+            got = view.store(iss.on, f.args, iss.taint, b.shared_subword == epoch, space.since, b.shared_atomics,
+                             b.shared_tainted, rows.issued, k)
         else:
-            got = view.load(iss.on, -1 if f.reg is None else f.reg.index, f.scale, ureg, f.offset, f.width, f.signed,
-                            f.data, at, b.shared_written == epoch, b.shared_subword == epoch, space.since,
-                            b.shared_tainted, len(store_rows.issues["index"]), k)
+            got = view.load(iss.on, f.args, iss.taint, b.shared_written == epoch, b.shared_subword == epoch,
+                            space.since, b.shared_tainted, rows.issued, k)
     except (ValueError, TypeError, OverflowError, BufferError):
-        got = None  # (arrays or a taint not as it takes them)
+        return False  # (arrays or a taint not as it takes them)
     if got is None:
-        iss.taint = guard
         return False
     if f.index is None:
         f.index = iss.run.program.index_of[iss.ins.pc]
-    store_rows.written(got[0], f.index, f.code, f.width, got[1], iss.ins.line)
+    rows.written(got[0], f.index, f.code, f.width, got[1], iss.ins.line)
     if store:
-        b.shared_written = epoch
-        if to_bytes:
+        if f.width & 3 and b.shared_subword != epoch:  # (the call switched the stamps to bytes)
             b.shared_subword = epoch
+        b.shared_written = epoch
         if got[2]:
             b.shared_tainted = True
     return True
