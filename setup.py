@@ -1,4 +1,4 @@
-"""The one thing pyproject.toml cannot say without a warning: the optional C extension.
+"""The one thing pyproject.toml cannot say without a warning: the optional C extensions.
 
 ``bankexplorer/sass/_shared.c`` holds the hot paths of shared-memory instructions (loads and
 stores with their race and taint bookkeeping, bounds checks, the recorded rows): a loop on shared
@@ -6,9 +6,12 @@ memory executes about 1.4x as fast with it. Optional: where no C compiler or Pyt
 at hand the install still succeeds and the emulator runs the numpy code it stands in for, with the
 same results (``bankexplorer/sass/compiled.py``). Our own C rather than a compiled dependency:
 numba, measured, adds half a second to every command that executes a kernel (importing it and
-loading its cached code), more than it saves on most kernels. Everything else is in pyproject.toml.
+loading its cached code), more than it saves on most kernels. ``bankexplorer/sass/_alu.c`` runs the
+usual forms of the integer instructions (IMAD, IADD3, LOP3, SEL, SHF, ISETP...) in one call an issue
+(``bankexplorer/sass/alu_forms.py``). Everything else is in pyproject.toml.
 """
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("bankexplorer.sass._shared", ["bankexplorer/sass/_shared.c"], optional=True)])
+setup(ext_modules=[Extension(f"bankexplorer.sass.{name}", [f"bankexplorer/sass/{name}.c"], optional=True)
+                   for name in ("_shared", "_alu")])

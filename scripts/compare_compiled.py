@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The compiled hot paths of shared memory (``bankexplorer/sass/_shared.c``) against the numpy code
-they stand in for, on whole kernels: every measured CUDA kernel (``resources/hardware/kernels``,
+"""The compiled hot paths (``bankexplorer/sass/_shared.c``: shared memory; ``_alu.c``: the usual
+integer forms) against the numpy code they stand in for, on whole kernels: every measured CUDA kernel (``resources/hardware/kernels``,
 through the manifest), the bench loops (``scripts/bench_loops``) and the bundled CUDA examples in
 both builds (as compiled and as written, ``-G``), each executed twice in this process, once with
 the compiled module and once without, and compared on everything a run gives: the per-SASS rows
@@ -93,9 +93,8 @@ def main() -> int:
     ap.add_argument("--every", type=int, default=1)
     ap.add_argument("--only")
     args = ap.parse_args()
-    module = compiled.shared
-    if module is None:
-        raise SystemExit("the compiled module was not built here (pip install -e . with a C compiler)")
+    if compiled.shared is None or compiled.alu is None:
+        raise SystemExit("the compiled modules were not built here (pip install -e . with a C compiler)")
     from bankexplorer.kernels.cuda_source import compile_text
 
     bad, t0 = 0, time.perf_counter()
@@ -107,13 +106,9 @@ def main() -> int:
         except Exception as e:  # noqa: BLE001
             print(f"{name}: not compiled ({e})")
             continue
-        compiled.shared = module
         fast = outcome(name, path, block, scalars, written, build)
-        compiled.shared = None
-        try:
+        with compiled.off():
             slow = outcome(name, path, block, scalars, written, build)
-        finally:
-            compiled.shared = module
         diff = sorted(f for f in set(fast) | set(slow) if fast.get(f) != slow.get(f))
         if diff:
             bad += 1

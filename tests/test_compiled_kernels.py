@@ -1,4 +1,4 @@
-"""Whole kernels with the compiled hot paths of shared memory (``sass/_shared.c``) and without:
+"""Whole kernels with the compiled hot paths (``sass/_shared.c``, ``sass/_alu.c``) and without:
 the same run, field by field (rows, notes, recorded accesses with their taint, buffers, the bytes
 whose value timing decided). The kernels are chosen for what the compiled code decides: warps
 racing on shared words in a loop (timing taint), CUB's sort (data taint, 2-byte and 16-byte
@@ -23,7 +23,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import compare_compiled  # noqa: E402  (scripts/compare_compiled.py)
 
 pytestmark = [pytest.mark.skipif(not nvrtc.available(), reason="NVRTC / nvdisasm not installed"),
-              pytest.mark.skipif(compiled.shared is None, reason="the compiled module was not built")]
+              pytest.mark.skipif(compiled.shared is None or compiled.alu is None,
+                                 reason="the compiled modules were not built")]
 
 KERNELS = ROOT / "resources" / "hardware" / "kernels"
 CASES = [
@@ -42,13 +43,30 @@ def test_compiled_and_numpy_runs_are_the_same(what, path, block, scalars, writte
     if block is None and path.parent.name.startswith("extra"):
         block = tuple(compare_compiled.kernel_manifest.discover()[f"{path.parent.name}/{path.stem}"][1]["block"])
     build = compile_text(path.read_text(), "sm_90", scalars, str(path), optimize=not written)
-    module = compiled.shared
     fast = compare_compiled.outcome(what, path, block, scalars, written, build)
-    compiled.shared = None
-    try:
+    with compiled.off():
         slow = compare_compiled.outcome(what, path, block, scalars, written, build)
-    finally:
-        compiled.shared = module
     assert "error" not in fast, fast.get("error")
     assert fast["access addr"], "the kernel accessed shared memory"
     assert [f for f in set(fast) | set(slow) if fast.get(f) != slow.get(f)] == []
+
+
+def test_the_integer_forms_run_in_traces(monkeypatch):
+    """CUB's sort runs most of its integer instructions through the compiled forms, stretches of
+    several in one call (``sass/alu_forms.py``): the path the comparison above holds to numpy's."""
+    from bankexplorer.kernels.cuda_source import compile_text
+    from bankexplorer.sass import alu_forms
+
+    path, block, scalars = CASES[1][1], CASES[1][2], CASES[1][3]
+    taken: list[int] = []
+    real = alu_forms.run
+
+    def run(trace, b, S):
+        taken.append(trace.m)
+        return real(trace, b, S)
+
+    monkeypatch.setattr(alu_forms, "run", run)
+    build = compile_text(path.read_text(), "sm_90", scalars, str(path))
+    out = compare_compiled.outcome("CUB sort", path, block, scalars, False, build)
+    assert "error" not in out, out.get("error")
+    assert max(taken) >= 4 and sum(m for m in taken if m > 1) > 0.6 * sum(taken)

@@ -1,4 +1,5 @@
-"""The compiled hot paths of shared-memory instructions (``_shared.c``), where they were built.
+"""The compiled hot paths (``_shared.c``: shared-memory instructions; ``_alu.c``: the usual forms of
+the integer instructions, :mod:`.alu_forms`), where they were built.
 
 ``pip install`` builds them where a C compiler and Python's headers are present (``setup.py``:
 an optional extension, so an install without a compiler still succeeds). Without them, or with
@@ -9,20 +10,35 @@ about three quarters of the speed on loops over shared memory.
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import os
+from collections.abc import Iterator
 from types import ModuleType
 
 
-def load() -> ModuleType | None:
-    """The compiled module, or None (not built, or not wanted)."""
+def load(name: str = "_shared") -> ModuleType | None:
+    """The compiled module ``name``, or None (not built, or not wanted)."""
     if os.environ.get("BANKEXPLORER_NO_COMPILED"):
         return None
     try:
-        from . import _shared
+        return importlib.import_module(f"{__package__}.{name}")
     except ImportError:
         return None
-    return _shared
 
 
-#: the module the emulator uses (None: numpy's code throughout)
-shared = load()
+#: the modules the emulator uses (None: numpy's code throughout)
+shared = load("_shared")
+alu = load("_alu")
+
+
+@contextlib.contextmanager
+def off() -> Iterator[None]:
+    """Numpy's code throughout while inside (the reference the compiled modules are compared with)."""
+    global shared, alu
+    was = shared, alu
+    shared = alu = None
+    try:
+        yield
+    finally:
+        shared, alu = was

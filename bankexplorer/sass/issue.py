@@ -100,10 +100,14 @@ class Issue:
         return ~v if (p.neg and not isinstance(v, bool)) else (not v if p.neg else v)
 
     def p(self, i: int) -> np.ndarray | bool:
+        """Predicate operand ``i``'s value as the instruction read it: a copy where :meth:`pred` gives
+        the predicate's own row, which a write of the same instruction would change under it
+        (``ISETP.EQ.AND P2, P0, R4, RZ, P2`` writes P2 before it combines P2 into P0)."""
         o = self.op(i)
         if not isinstance(o, Pred):
             raise EmulationError(f"{self.ins.text!r}: operand {i + 1} should be a predicate")
-        return self.pred(o)
+        v = self.pred(o)
+        return v.copy() if type(v) is np.ndarray and not o.neg and not o.uniform else v
 
     def raw(self, i: int):
         """Operand ``i``'s 32-bit pattern, no modifier applied (a vector, or a scalar)."""

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import alu_forms, compiled
 from .decode import Program, decode
 from .opcode import BRANCH_OPCODES, CONTROL_OPCODES, SELF_ADVANCING, SHARED_OPCODES, opcode_of
 from .issue import EmulationError, Issue
@@ -334,15 +335,21 @@ class Run:
             self.control.begin()
         memos: list[dict] = [{} for _ in steps]  # per instruction: what its semantics worked out once (Issue.memo)
         issues: list[Issue | None] = [None] * len(steps)  # per instruction: its Issue, started afresh each time
+        # per instruction: its form as the compiled module runs it, and the trace of forms from it on
+        # (alu_forms; None: the table's function runs it), looked at on its first issue
+        forms: list = [alu_forms.UNPLANNED] * len(steps)
+        traces: list = [alu_forms.UNPLANNED if compiled.alu is not None else None] * len(steps)
+        block = self.block
         executed, issued_threads, pred_on = record.executed, record.threads, record.pred_on
+        last, warps, threads = None, 0, 0  # the last issuing threads, their warps and their count
         with np.errstate(all="ignore"):
             while True:
                 nxt = sched.next()
                 if nxt is None:
                     return
                 pc, S = nxt
-                warps = int(S.reshape(-1, WARP).any(axis=1).sum())
-                threads = int(np.count_nonzero(S))
+                if S is not last:  # (the same threads come as the same array, stretch after stretch)
+                    last, warps, threads = S, int(S.reshape(-1, WARP).any(axis=1).sum()), int(np.count_nonzero(S))
                 start, pending = pc, 0  # straight-line issues since start that the groups have not been moved by
                 while True:  # the same threads issue on, instruction after instruction, while straight_on says so
                     k = index_of[pc]
@@ -353,6 +360,26 @@ class Run:
                     if control and pending:
                         sched.moved_on(start, pending)
                         pending = 0
+                    tr = traces[k]
+                    if tr is not None:
+                        if tr is alu_forms.UNPLANNED:
+                            tr = traces[k] = alu_forms.trace_from(self, k, forms)
+                        # the block's threads issue the forms from here on together, in one call, where no
+                        # look at the budget or the control falls among them
+                        if tr is not None and sched.alone and tr.straight and \
+                                self.issued + warps * tr.m <= self._check_at:
+                            counts = alu_forms.run(tr, block, S)
+                            if counts is not None:
+                                for j, on in enumerate(counts, k):
+                                    executed[j] += warps
+                                    issued_threads[j] += threads
+                                    pred_on[j] += on
+                                self.issued += warps * tr.m
+                                if not pending:
+                                    start = pc
+                                pending += tr.m
+                                pc += 16 * tr.m
+                                continue
                     iss = issues[k]
                     iss = issues[k] = Issue(self, ins, S, memos[k]) if iss is None else iss.again(S)
                     # the counts of Nsight's source page (:class:`.record.Recorder`), in line: every issue adds them
@@ -363,7 +390,8 @@ class Run:
                     if self.issued > self._check_at:
                         self._checkpoint(ins)
                     try:
-                        fn(iss)
+                        if tr is None or alu_forms.run(tr.first, block, S) is None:
+                            fn(iss)
                     except EmulationError:
                         raise
                     except (LookupError, ValueError, TypeError, AttributeError) as e:
