@@ -1174,7 +1174,8 @@ static PyObject *make_view(PyObject *Py_UNUSED(self), PyObject *args) {
     v->uflags = Py_NewRef(uflags);
     if (typed(oRT, &v->RT, U32_CODES, 4, 256 * L, 1, "RT") < 0 ||
         typed(oUR, &v->UR, U32_CODES, 4, 64 * (L / 32), 0, "UR") < 0 ||
-        typed(oURT, &v->URT, U32_CODES, 4, 64 * (L / 32), 0, "URT") < 0 || typed(od, &v->data, "B", 1, -1, 1, "data") < 0)
+        typed(oURT, &v->URT, U32_CODES, 4, 64 * (L / 32), 0, "URT") < 0 ||
+        typed(od, &v->data, "B", 1, -1, 1, "data") < 0)
         goto fail;
     Py_ssize_t size = v->data.view.len;
     if (typed(ot, &v->taint, U32_CODES, 4, size, 1, "taint") < 0 ||
