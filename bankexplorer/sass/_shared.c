@@ -276,6 +276,21 @@ static void set_taint(const Mem *s, const int64_t *a, Py_ssize_t k, Py_ssize_t w
         }
 }
 
+/* Steps 3 and 4 of a store where lanes of two warps wrote one word: raced_within's timing bits, then
+   the bytes' taint (``*set``: where ``set`` or any byte got a timing bit). */
+static int raced_then_taint(const Mem *s, const int64_t *a, Py_ssize_t k, Py_ssize_t width, const uint8_t *rw,
+                            const int64_t *mn, const uint32_t *tt, uint32_t *extra, int set_anyway, int *set) {
+    if (raced_within(a, rw, mn, k, width, extra) < 0)
+        return -1;
+    int any = 0;
+    for (Py_ssize_t e = 0; e < k * width; e++)
+        any |= extra[e] != 0;
+    *set = set_anyway || any;
+    if (*set)
+        set_taint(s, a, k, width, tt, extra);
+    return 0;
+}
+
 /* store_lanes's usual case in words, with the same results: stamps by word, whole aligned words
    (``width`` a multiple of 4 and every address a multiple of it, so that lanes on one word write the
    same bytes of it and the highest lane's stay, in either order), no atomic. A word no other warp wrote
@@ -331,15 +346,7 @@ static int store_words(const Mem *s, const int64_t *a, Py_ssize_t k, Py_ssize_t 
         for (Py_ssize_t j = 0; j < width; j++) /* (xw, in tt's first bytes, is read no more) */
             for (Py_ssize_t i = 0; i < k; i++)
                 tt[j * k + i] = tl ? tl[i] : t_one;
-        if (raced_within(a, rw, mn, k, width, extra) < 0)
-            return -1;
-        any_extra = 0;
-        for (Py_ssize_t e = 0; e < n; e++)
-            any_extra |= extra[e] != 0;
-        *set = tainted || t_many || t_one || any_extra;
-        if (*set)
-            set_taint(s, a, k, width, tt, extra);
-        return 0;
+        return raced_then_taint(s, a, k, width, rw, mn, tt, extra, tainted || t_many || t_one, set);
     }
     /* 4. the bytes' taint, and their words' OR */
     *set = tainted || t_many || t_one || any_extra;
@@ -421,13 +428,8 @@ static int store_lanes(const Mem *s, const int64_t *a, Py_ssize_t k, Py_ssize_t 
                     shared = 1;
                     break;
                 }
-        if (shared) {
-            if (raced_within(a, rw, mn, k, width, extra) < 0)
-                return -1;
-            any_extra = 0;
-            for (Py_ssize_t e = 0; e < n; e++)
-                any_extra |= extra[e] != 0;
-        }
+        if (shared)
+            return raced_then_taint(s, a, k, width, rw, mn, tt, extra, tainted || t_many || t_one, set);
     }
     /* 4. the bytes' taint, and their words' OR */
     *set = tainted || t_many || t_one || any_extra || atomic_op;
@@ -974,44 +976,56 @@ static int write_taint(View *v, Py_ssize_t index, Py_ssize_t kon, int one, uint3
 
 static int flag(PyObject *o) { return PyObject_IsTrue(o); }
 
-static int issue_args(PyObject *const *args, long *issue, long *k) {
-    return arg_long(args[0], 0, INT32_MAX, issue, "issue") < 0 || arg_long(args[1], 0, LONG_MAX, k, "k") < 0 ? -1 : 0;
+/* One call's arguments: (on, form, guard, own, by_bytes, since, tainted, issue, k). ``on``: the lanes
+   whose guard holds; ``form``: _Form.args; ``guard``: the guard's taint (Issue.taint as the issue
+   starts); ``own``: the load's race check (shared memory was written since the last barrier), the
+   store's atomics_seen (an order-free atomic ever wrote shared memory); ``by_bytes``: stamps by byte;
+   ``since``: the stamps of this epoch are above it; ``tainted``: whether shared memory may hold
+   taint; ``issue``, ``k``: the rows' issue number and first row in the chunk. Then the lanes and the
+   address taint (lanes_of). */
+typedef struct {
+    Form f;
+    Buf on;
+    int own, by_bytes, tainted;
+    long long since;
+    long issue, k;
+    Py_ssize_t kon, m;
+    Taint ta;
+} Call;
+
+/* 0: taken so far; NOT_TAKEN; -1: an error (``c->on`` released either way but on 0). */
+static int begin(View *v, PyObject *const *args, Py_ssize_t nargs, Call *c) {
+    c->on.held = 0;
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "9 arguments: on, form, guard, own, by_bytes, since, tainted, issue, k");
+        return -1;
+    }
+    if (form_of(args[1], &c->f) < 0 || (c->own = flag(args[3])) < 0 || (c->by_bytes = flag(args[4])) < 0 ||
+        ((c->since = PyLong_AsLongLong(args[5])) == -1 && PyErr_Occurred()) || (c->tainted = flag(args[6])) < 0 ||
+        arg_long(args[7], 0, INT32_MAX, &c->issue, "issue") < 0 || arg_long(args[8], 0, LONG_MAX, &c->k, "k") < 0 ||
+        typed(args[0], &c->on, "?", 1, v->lanes, 0, "on") < 0)
+        return -1;
+    int r = lanes_of(v, &c->f, c->on.view.buf, args[2], c->k, &c->ta, &c->kon, &c->m);
+    if (r)
+        release(&c->on);
+    return r;
 }
 
 /* view.load(on, form, guard, check, by_bytes, since, tainted, issue, k) -> None (not taken) or
-   (rows, their taint): an LDS of ``form`` (_Form.args) by the lanes ``on``. ``guard``: the guard's
-   taint; ``check``: whether shared memory was written since the last barrier (the race check);
-   ``by_bytes``: stamps by byte; ``since``: the stamps of this epoch are above it; ``tainted``: whether
-   shared memory may hold taint; ``issue``, ``k``: the rows' issue number and first row in the chunk. */
-static PyObject *view_load(View *v, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 9) {
-        PyErr_SetString(PyExc_TypeError, "load takes 9 arguments");
+   (rows, their taint): an LDS of ``form`` by the lanes ``on`` (Call says the rest). */
+static PyObject *load(View *v, const Call *c) {
+    const Form f = c->f;
+    const Taint ta = c->ta;
+    Py_ssize_t width = f.width, nregs = width < 4 ? 1 : width / 4, L = v->lanes, kon = c->kon;
+    PyObject *result = NULL, *rec = record(v, c->on.view.buf, c->k, c->m, c->issue, &ta);
+    if (!rec)
         return NULL;
-    }
-    Form f;
-    Buf on;
-    PyObject *result = NULL, *rec = NULL;
-    long issue, k;
-    int check, by_bytes, tainted;
-    long long since;
-    if (form_of(args[1], &f) < 0 || (check = flag(args[3])) < 0 || (by_bytes = flag(args[4])) < 0 ||
-        ((since = PyLong_AsLongLong(args[5])) == -1 && PyErr_Occurred()) || (tainted = flag(args[6])) < 0 ||
-        issue_args(args + 7, &issue, &k) < 0 || typed(args[0], &on, "?", 1, v->lanes, 0, "on") < 0)
-        return NULL;
-    Py_ssize_t width = f.width, nregs = width < 4 ? 1 : width / 4, L = v->lanes, kon, m;
-    Taint ta;
-    int r = lanes_of(v, &f, on.view.buf, args[2], k, &ta, &kon, &m);
-    if (r) {
-        result = r == NOT_TAKEN ? Py_NewRef(Py_None) : NULL;
-        goto done;
-    }
-    if (!(rec = record(v, on.view.buf, k, m, issue, &ta)))
-        goto done;
     /* the load, each lane's taint ORed with the address's */
     for (Py_ssize_t i = 0; i < kon; i++)
-        v->mine[i] = v->idx[i] / 32 + since + 1;
+        v->mine[i] = v->idx[i] / 32 + c->since + 1;
     uint32_t one;
-    int uniform = load_lanes(&v->mem, v->ka, kon, width, tainted, check, by_bytes, since, v->mine, v->raw, v->t, &one);
+    int uniform = load_lanes(&v->mem, v->ka, kon, width, c->tainted, c->own, c->by_bytes, c->since, v->mine, v->raw,
+                             v->t, &one);
     int t_one = uniform && !ta.many, nonzero = 0;
     uint32_t tone = one | ta.one;
     if (t_one)
@@ -1047,47 +1061,29 @@ static PyObject *view_load(View *v, PyObject *const *args, Py_ssize_t nargs) {
         if (write_taint(v, index, kon, t_one, tone, v->tl, nonzero) < 0)
             goto done;
     }
-    result = Py_BuildValue("(nO)", m, rec);
+    result = Py_BuildValue("(nO)", c->m, rec);
 done:
-    Py_XDECREF(rec);
-    release(&on);
+    Py_DECREF(rec);
     return result;
 }
 
-/* view.store(on, form, guard, by_bytes, since, atomics_seen, tainted, issue, k) -> None (not taken) or
+/* view.store(on, form, guard, atomics_seen, by_bytes, since, tainted, issue, k) -> None (not taken) or
    (rows, their taint, whether the bytes' taint was written): an STS of ``form``'s data registers (-1:
-   RZ, zeros; RZ inside a pair or quad reads 0) at its address. The data's taint is the registers';
-   the address's timing bit goes with it. A store narrower than a word, the first since the barrier
-   while stamps go by word (not ``by_bytes``), switches them to bytes (_SharedSpace._by_bytes);
-   ``atomics_seen``: whether an order-free atomic ever wrote shared memory. */
-static PyObject *view_store(View *v, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 9) {
-        PyErr_SetString(PyExc_TypeError, "store takes 9 arguments");
-        return NULL;
-    }
-    Form f;
-    Buf on;
+   RZ, zeros; RZ inside a pair or quad reads 0) at its address (Call says the rest). The data's taint
+   is the registers'; the address's timing bit goes with it. A store narrower than a word, the first
+   since the barrier while stamps go by word (not ``by_bytes``), switches them to bytes
+   (_SharedSpace._by_bytes). */
+static PyObject *store(View *v, const Call *c) {
+    const Form f = c->f;
+    const Taint ta = c->ta;
+    Py_ssize_t width = f.width, nregs = width < 4 ? 1 : width / 4, L = v->lanes, kon = c->kon;
     PyObject *result = NULL, *rec = NULL;
-    long issue, k;
-    int by_bytes, atomics_seen, tainted;
-    long long since;
-    if (form_of(args[1], &f) < 0 || (by_bytes = flag(args[3])) < 0 ||
-        ((since = PyLong_AsLongLong(args[4])) == -1 && PyErr_Occurred()) || (atomics_seen = flag(args[5])) < 0 ||
-        (tainted = flag(args[6])) < 0 || issue_args(args + 7, &issue, &k) < 0 ||
-        typed(args[0], &on, "?", 1, v->lanes, 0, "on") < 0)
-        return NULL;
-    Py_ssize_t width = f.width, nregs = width < 4 ? 1 : width / 4, L = v->lanes, kon, m;
-    Taint ta, td = {0, 0, v->td};
-    int r = lanes_of(v, &f, on.view.buf, args[2], k, &ta, &kon, &m);
-    if (r) {
-        result = r == NOT_TAKEN ? Py_NewRef(Py_None) : NULL;
-        goto done;
-    }
+    Taint td = {0, 0, v->td};
     for (Py_ssize_t j = 0; f.data >= 0 && j < nregs; j++)
         if (f.data + j != 255 && or_register(v, &td, f.data + j) < 0)
-            goto done;
-    if (!(rec = record(v, on.view.buf, k, m, issue, &ta)))
-        goto done;
+            return NULL;
+    if (!(rec = record(v, c->on.view.buf, c->k, c->m, c->issue, &ta)))
+        return NULL;
     /* the bytes from the registers, each lane's taint with the address's timing bit */
     const uint32_t *R = v->R.view.buf;
     int t_many = ta.many || td.many;
@@ -1100,9 +1096,9 @@ static PyObject *view_store(View *v, PyObject *const *args, Py_ssize_t nargs) {
         memcpy(v->raw + i * width, words, (size_t)width);
         if (t_many)
             v->tl[i] = (td.many ? td.lanes[l] : td.one) | ((ta.many ? ta.lanes[l] : ta.one) & TIMING);
-        v->mine[i] = l / 32 + since + 1;
+        v->mine[i] = l / 32 + c->since + 1;
     }
-    int to_bytes = (width & 3) && !by_bytes;
+    int to_bytes = (width & 3) && !c->by_bytes;
     if (to_bytes) { /* each word's stamp and atomic code to its other bytes */
         Py_ssize_t words = v->mem.size / 4;
         for (Py_ssize_t w = 0; w < words; w++)
@@ -1113,13 +1109,29 @@ static PyObject *view_store(View *v, PyObject *const *args, Py_ssize_t nargs) {
     }
     int set;
     if (store_lanes(&v->mem, v->ka, kon, width, v->raw, t_many ? v->tl : NULL, td.one | (ta.one & TIMING), t_many,
-                    v->mine, since, by_bytes || to_bytes, 0, atomics_seen, tainted, v->tt, &set) < 0)
-        goto done;
-    result = Py_BuildValue("(nOO)", m, rec, set ? Py_True : Py_False);
-done:
-    Py_XDECREF(rec);
-    release(&on);
+                    v->mine, c->since, c->by_bytes || to_bytes, 0, c->own, c->tainted, v->tt, &set) == 0)
+        result = Py_BuildValue("(nOO)", c->m, rec, set ? Py_True : Py_False);
+    Py_DECREF(rec);
     return result;
+}
+
+/* A load or a store: the arguments and lanes (begin), then the access. */
+static PyObject *issue_call(View *v, PyObject *const *args, Py_ssize_t nargs, PyObject *(*what)(View *, const Call *)) {
+    Call c;
+    int r = begin(v, args, nargs, &c);
+    if (r)
+        return r == NOT_TAKEN ? Py_NewRef(Py_None) : NULL;
+    PyObject *result = what(v, &c);
+    release(&c.on);
+    return result;
+}
+
+static PyObject *view_load(View *v, PyObject *const *args, Py_ssize_t nargs) {
+    return issue_call(v, args, nargs, load);
+}
+
+static PyObject *view_store(View *v, PyObject *const *args, Py_ssize_t nargs) {
+    return issue_call(v, args, nargs, store);
 }
 
 static PyMethodDef view_methods[] = {

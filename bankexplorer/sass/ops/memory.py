@@ -506,7 +506,7 @@ def _fused(iss: Issue, f: _Form, store: bool) -> bool:
         view.rows(c, c["issue"], c["warp"], c["addr"], c["active"])
     try:
         if store:
-            got = view.store(iss.on, f.args, iss.taint, b.shared_subword == epoch, space.since, b.shared_atomics,
+            got = view.store(iss.on, f.args, iss.taint, b.shared_atomics, b.shared_subword == epoch, space.since,
                              b.shared_tainted, rows.issued, k)
         else:
             got = view.load(iss.on, f.args, iss.taint, b.shared_written == epoch, b.shared_subword == epoch,
