@@ -43,7 +43,7 @@ FORMS = [
     "ISETP.GT.XOR P3, PT, R4, R5, P2", "ISETP.LE.U32.AND P0, PT, R4, R5, PT", "ISETP.EQ.AND P2, P0, R4, RZ, P2",
     "ISETP.GE.AND P0, PT, R4, -0x1, !PT", "ISETP.LT.U32.OR P1, P0, R4, UR5, P1", "ISETP.NE.XOR P0, P1, R4, R5, P0",
 ]
-GUARDS = ["", "@P1 ", "@!P2 ", "@P0 "]
+GUARDS = ["", "@P1 ", "@!P2 ", "@P0 ", "@!PT "]
 
 
 def _block(rng: np.random.Generator, threads: int = LANES) -> Block:

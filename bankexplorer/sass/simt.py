@@ -582,6 +582,9 @@ class Scheduler:
         if not wait:
             bars.arrived[bar] = bars.arrived.get(bar, 0) + WARP * len(arriving)
             self.advance(iss.ins.pc, iss)
+        elif red is None and not count and iss.on is iss.S and self._everyone_here(bar):
+            self._pass(iss.ins.pc, bar)
+            return
         else:
             if red is not None:
                 op, vals = red
@@ -589,6 +592,30 @@ class Scheduler:
                 bars.reduce[bar] = (op, vals.copy() if prev is None else prev[1] | vals)
             self.advance(iss.ins.pc, iss, hold=("BAR", bar, iss.ins.pc), only=arriving)
         self._check_bar(bar)
+
+    def _everyone_here(self, bar: int) -> bool:
+        """Every living thread of the block issues this barrier now, and none waits at the barrier
+        already (the usual ``__syncthreads()``): it completes as it is reached."""
+        here = [0] * self.W
+        for g in self.chosen:
+            here[g.warp] |= g.bits
+        if any(a & ~h for a, h in zip(self.alive.tolist(), here)) or bar in self.bars.reduce:
+            return False
+        return not any(k[0] == "BAR" and k[1] == bar and ws for k, ws in self.waiting.items())
+
+    def _pass(self, pc: int, bar: int) -> None:
+        """What holding the issuing groups at barrier ``bar`` (:meth:`advance`) and releasing them
+        (:meth:`_check_bar`) come to when every thread is here (:meth:`_everyone_here`): the barrier
+        completes and each group goes on past it, as the group a release makes."""
+        bars = self.bars
+        bars.arrived[bar] = 0
+        bars.epoch += 1
+        alive = self.alive.tolist()
+        for g in self.chosen:
+            self.blocked[g.warp] = (g.split, g.memory)
+            bits = g.bits & alive[g.warp]
+            if bits:
+                self._add(Group(g.warp, bits, pc + 16), first=True)
 
     def _check_bar(self, bar) -> None:
         keys = [k for k in self.waiting if k[0] == "BAR" and k[1] == bar and self.waiting[k]]
