@@ -4,8 +4,9 @@ the integer instructions, :mod:`.alu_forms`), where they were built.
 ``pip install`` builds them where a C compiler and Python's headers are present (``setup.py``:
 an optional extension, so an install without a compiler still succeeds). Without them, or with
 ``BANKEXPLORER_NO_COMPILED=1`` in the environment, the emulator uses the numpy code they stand in
-for, which gives the same results (``tests/test_shared_words.py`` holds the two to each other) at
-about three quarters of the speed on loops over shared memory.
+for, which gives the same results (``tests/test_shared_words.py`` and ``tests/test_alu_forms.py``
+hold the two to each other) at a quarter to a third of the speed on loops over shared memory (CUB's
+block sort, a loop of racing stores and loads: ``scripts/bench_emulator.py --only-loops``).
 """
 
 from __future__ import annotations

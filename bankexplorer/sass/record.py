@@ -62,7 +62,7 @@ class Recorder:
         self.executed = [0] * n
         self.threads = [0] * n
         self.pred_on = [0] * n
-        self._rows = _RowStore()
+        self.rows = _RowStore()
         self._warps: np.ndarray | None = None
         self._mask: np.ndarray | None = None  # the last mask _warps_of answered for, and its answer
         self._mask_warps: np.ndarray | None = None
@@ -98,7 +98,7 @@ class Recorder:
         if not ins.own_line:  # a header function's code: the line of the user's call, where there is one
             site = np.where(act, iss.run.sched.calls.site.reshape(-1, WARP)[warps], 0).max(axis=1)
             line = np.where(site > 0, site, line)
-        self._rows.append(self.program.index_of[ins.pc], warps, code, width, matrices, addr, active, taint, line)
+        self.rows.append(self.program.index_of[ins.pc], warps, code, width, matrices, addr, active, taint, line)
 
     def _warps_of(self, mask: np.ndarray) -> np.ndarray | None:
         """The warps with a lane in ``mask`` (None: every warp). The same mask object comes back issue
@@ -115,7 +115,7 @@ class Recorder:
         return w
 
     def accesses(self) -> Accesses:
-        acc = self._rows.accesses()
+        acc = self.rows.accesses()
         if self.aggregate_runs:  # as written: a value the -G build copies member by member is one access
             from .written import merge_runs
 
@@ -157,14 +157,16 @@ class _RowStore:
 
     What is the same for every row of one issue (the instruction, its kind and width, the taint and
     line when one for all) is kept once per issue, in typed arrays (a few bytes each), and spread
-    to the rows at the end: writing it into each row took more than the rest of the recording."""
+    to the rows at the end: writing it into each row took more than the rest of the recording. The
+    per-issue columns are interleaved in one typed array (:attr:`issues`), so that an issue adds them
+    with one call (the compiled LDS and STS: :meth:`written`)."""
 
     #: (per-row column, dtype, shape of one row)
     FIELDS = (("issue", np.int32, ()), ("warp", np.int32, ()), ("addr", np.int64, (WARP,)),
               ("active", np.bool_, (WARP,)))
-    #: per issue: (name, array typecode, numpy dtype)
-    PER_ISSUE = (("index", "i", np.int32), ("kind", "i", np.int32), ("width", "i", np.int32),
-                 ("matrices", "i", np.int32), ("taint", "I", np.uint32), ("line", "q", np.int64))
+    #: per issue, in this order in :attr:`issues`: (name, numpy dtype)
+    PER_ISSUE = (("index", np.int32), ("kind", np.int32), ("width", np.int32), ("matrices", np.int32),
+                 ("taint", np.uint32), ("line", np.int64))
     #: rows a chunk holds (about 290 KB): the first is made small, for the many kernels with few rows
     CHUNK = 1024
 
@@ -172,7 +174,9 @@ class _RowStore:
         self.n = 0
         #: the chunks, each with the rows it holds (the last one fills; an issue's rows stay in one)
         self.chunks: list[list] = [[self._chunk(capacity), 0]]
-        self.issues = {f: array.array(code) for f, code, _dt in self.PER_ISSUE}
+        #: the per-issue columns (:data:`PER_ISSUE`), one issue after another, as int64
+        self.issues = array.array("q")
+        self.issued = 0  # issues recorded
         #: (first row, end row, taint, line) of the issues whose taint or line is per row (None: one for all)
         self.per_row: list[tuple[int, int, np.ndarray | None, np.ndarray | None]] = []
 
@@ -190,24 +194,32 @@ class _RowStore:
             c, k = self._chunk(max(self.CHUNK, m)), 0
             chunk = [c, 0]
             self.chunks.append(chunk)
-        i = self.issues
-        if not _rows_of(c, k, len(i["index"]), warps, addr, active):
-            c["issue"][k:k + m] = len(i["index"])
+        if not _rows_of(c, k, self.issued, warps, addr, active):
+            c["issue"][k:k + m] = self.issued
             c["warp"][k:k + m] = warps
             c["addr"][k:k + m] = addr.reshape(-1, WARP)[warps]
             c["active"][k:k + m] = active.reshape(-1, WARP)[warps]
         chunk[1] = k + m
-        i["index"].append(index)
-        i["kind"].append(kind)
-        i["width"].append(width)
-        i["matrices"].append(matrices)
         many_t = type(taint) is np.ndarray and taint.ndim > 0
         many_l = type(line) is np.ndarray and line.ndim > 0
-        i["taint"].append(0 if many_t else int(taint))
-        i["line"].append(0 if many_l else int(line))
+        self.issues.extend((index, kind, width, matrices, 0 if many_t else int(taint), 0 if many_l else int(line)))
+        self.issued += 1
         n = self.n
         if many_t or many_l:
             self.per_row.append((n, n + m, taint if many_t else None, line if many_l else None))
+        self.n = n + m
+
+    def written(self, m: int, index: int, kind: int, width: int, taint: int | bytes, line: int) -> None:
+        """One issue's ``m`` rows, which the compiled LDS or STS wrote into the last chunk
+        (``sass/_shared.c``, ``View.load``: what :meth:`append` does): the chunk's count and the
+        issue's columns; ``taint``: one for all, or each row's (m uint32)."""
+        self.chunks[-1][1] += m
+        n = self.n
+        if type(taint) is bytes:
+            self.per_row.append((n, n + m, np.frombuffer(taint, U32), None))
+            taint = 0
+        self.issues.extend((index, kind, width, 0, taint, line))
+        self.issued += 1
         self.n = n + m
 
     def column(self, f: str) -> np.ndarray:
@@ -217,8 +229,9 @@ class _RowStore:
 
     def accesses(self) -> Accesses:
         rows = self.column("issue")
-        per = {f: (np.frombuffer(self.issues[f], dt) if len(self.issues[f]) else np.zeros(0, dt))[rows]
-               for f, _code, dt in self.PER_ISSUE}
+        n = len(self.PER_ISSUE)
+        table = np.frombuffer(self.issues, np.int64).reshape(-1, n) if self.issued else np.zeros((0, n), np.int64)
+        per = {f: table[rows, j].astype(dt) for j, (f, dt) in enumerate(self.PER_ISSUE)}
         for start, end, taint, line in self.per_row:
             if taint is not None:
                 per["taint"][start:end] = taint

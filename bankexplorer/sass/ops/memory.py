@@ -14,7 +14,7 @@ import numpy as np
 from ...model import hardware as hwr
 from .. import compiled
 from ..issue import EmulationError, Issue
-from ..operands import Mem, Pred, Reg
+from ..operands import RZ, Mem, Pred, Reg
 from ..state import LOCAL_WINDOW, SHARED_WINDOW, WRITERS, MemoryFault
 from . import op
 
@@ -158,6 +158,21 @@ class _SharedSpace(_Space):
         self.epoch = epoch
         #: a byte whose stamp is above this was written since the last barrier (``Block.shared_stamp``)
         self.since = self.epoch * WRITERS
+        #: the compiled module's view of the block for LDS and STS issues (:func:`_fused`), and the
+        #: module it is of (None: none made yet)
+        self.view = self.view_of = None
+
+    def make_view(self, fast):
+        """``fast``'s view of the block's registers and shared memory (None where the module has none
+        or cannot take these arrays: then the issues take the general path)."""
+        b = self.b
+        self.view_of = fast
+        try:
+            self.view = fast.view(b.R, b.RT, b.tainted["R"], b.taint_one["R"], b.UR, b.URT, b.tainted["UR"], b.n,
+                                  self.data, self.taint, b.shared_taint_words, self.stamp, self.atomic)
+        except (AttributeError, ValueError, TypeError, BufferError):
+            self.view = None
+        return self.view
 
     def _mine(self, lanes) -> np.ndarray:
         """The stamp a write of ``lanes`` (an index array, or one lane) leaves now, per lane (the
@@ -405,7 +420,10 @@ def _shared(iss: Issue) -> _Space:
     b, epoch = iss.b, iss.run.sched.bars.epoch
     space = b.shared_space
     if space is None or space.epoch != epoch:
-        space = b.shared_space = _SharedSpace(b, epoch)
+        old, space = space, _SharedSpace(b, epoch)
+        if old is not None:  # the compiled view holds the same arrays (_fused)
+            space.view, space.view_of = old.view, old.view_of
+        b.shared_space = space
     return space
 
 
@@ -426,17 +444,94 @@ def _split_generic(iss: Issue, addr: np.ndarray, idx: np.ndarray):
 # ---------------------------------------------------------------------- shared loads and stores
 class _Form:
     """What an LDS or STS instruction alone decides (its width, where its address and data are),
-    worked out on its first issue (:meth:`.Issue.memo`), not on every one."""
+    worked out on its first issue (:meth:`.Issue.memo`), not on every one; and, where the compiled
+    call takes its issues (:func:`_fused`: ``fused``), the same as the call's ``args``: the address
+    as register indices and an offset, the data registers, and the recorder's kind code."""
 
-    __slots__ = ("width", "mem", "signed")
+    __slots__ = ("width", "mem", "signed", "fused", "args", "code", "index")
 
     def __init__(self, ins):
         self.width, self.mem, self.signed = width_of(ins.mods), _mem_index(ins), _signed(ins.mods)
+        self.index: int | None = None  # the instruction's in the program (its first fused issue looks it up)
+        self.args = self._args(ins)
+        self.fused = self.args is not None
+        self.code = hwr.kind_code("store" if ins.base == "STS" else "load", self.width, "shared", "add")
+
+    def _args(self, ins) -> tuple | None:
+        """(address register, its scale, uniform register, offset, width, sign-extended, first data
+        register), -1 for none (or RZ), where the compiled call does what :func:`lds` and :func:`sts`
+        do for every issue of ``ins``: a 32-bit address of a register (not a pair), a uniform register
+        and an offset (:meth:`.Issue.address`), data in registers R (not uniform ones, not an
+        immediate, none past RZ), and the instruction on its own source line (not a header
+        function's, whose rows take the caller's line). None where it does not."""
+        o = ins.operands[self.mem]
+        store = ins.base == "STS"
+        d = self.mem + 1 if store else 0
+        data = ins.operands[d] if d < len(ins.operands) else None
+        if isinstance(data, Reg):
+            if data.uniform or data.index + max(1, self.width // 4) - 1 > RZ:
+                return None
+        elif store:
+            return None
+        reg = o.reg if o.reg is not None and not o.reg.zero else None
+        ureg = o.ureg if o.ureg is not None and not o.ureg.zero else None
+        if (self.width not in (1, 2, 4, 8, 16) or o.wide or not ins.own_line or not 0 <= o.scale <= 0xFFFFFFFF
+                or reg is not None and reg.uniform or ureg is not None and not ureg.uniform):
+            return None
+        return (-1 if reg is None else reg.index, o.scale, -1 if ureg is None else ureg.index, o.offset & 0xFFFFFFFF,
+                self.width, int(self.signed), data.index if isinstance(data, Reg) and not data.zero else -1)
+
+
+def _fused(iss: Issue, f: _Form, store: bool) -> bool:
+    """An LDS (STS) issue in one compiled call (``sass/_shared.c``: ``View.load``, ``View.store``):
+    what :func:`lds` (:func:`sts`) does, to the same registers, taint, shared memory, stamps and
+    recorded rows, the registers' taint read where :meth:`.Issue.bits` reads it (``iss.taint`` keeps
+    the guard's: nothing reads it after the issue). Python keeps the epoch's flags and the rows'
+    per-issue columns. False where it does not take the issue (not built, no lane on, a fault, no room
+    in the rows' chunk), with nothing changed: the general path then runs, and says what is wrong."""
+    fast = compiled.shared
+    if fast is None:
+        return False
+    b = iss.b
+    space = b.shared_space
+    epoch = iss.run.sched.bars.epoch
+    if space is None or space.epoch != epoch:
+        space = _shared(iss)
+    view = space.view if space.view_of is fast else space.make_view(fast)
+    if view is None:
+        return False
+    rows = iss.run.record.rows
+    c, k = rows.chunks[-1]
+    if view.chunk is not c:
+        view.rows(c, c["issue"], c["warp"], c["addr"], c["active"])
+    try:
+        if store:
+            got = view.store(iss.on, f.args, iss.taint, b.shared_atomics, b.shared_subword == epoch, space.since,
+                             b.shared_tainted, rows.issued, k)
+        else:
+            got = view.load(iss.on, f.args, iss.taint, b.shared_written == epoch, b.shared_subword == epoch,
+                            space.since, b.shared_tainted, rows.issued, k)
+    except (ValueError, TypeError, OverflowError, BufferError):
+        return False  # (arrays or a taint not as it takes them)
+    if got is None:
+        return False
+    if f.index is None:
+        f.index = iss.run.program.index_of[iss.ins.pc]
+    rows.written(got[0], f.index, f.code, f.width, got[1], iss.ins.line)
+    if store:
+        if f.width & 3 and b.shared_subword != epoch:  # (the call switched the stamps to bytes)
+            b.shared_subword = epoch
+        b.shared_written = epoch
+        if got[2]:
+            b.shared_tainted = True
+    return True
 
 
 @op("LDS")
 def lds(iss: Issue) -> None:
     f = iss.memo(_Form, _Form)
+    if f.fused and _fused(iss, f, False):
+        return
     addr = iss.address(f.mem)
     idx = iss.lanes_on()
     _check(_of(addr, idx), f.width, iss.b.shared.size, "shared", iss)
@@ -447,6 +542,8 @@ def lds(iss: Issue) -> None:
 @op("STS")
 def sts(iss: Issue) -> None:
     f = iss.memo(_Form, _Form)
+    if f.fused and _fused(iss, f, True):
+        return
     addr = iss.address(f.mem)
     idx = iss.lanes_on()
     _check(_of(addr, idx), f.width, iss.b.shared.size, "shared", iss)
