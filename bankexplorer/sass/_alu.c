@@ -14,14 +14,16 @@
    A source is (kind, value): kind 0 an immediate (the 32-bit pattern), 1 register R[value], 2 the
    lanes of a uniform register (the value-th array the call is given). ``flags`` holds each source's
    -R and ~R (two bits per source, a then b then c: neg, inv), applied as Issue.u applies them
-   (negate, then invert). A predicate is index | neg << 3 (index 7: PT); a guard of -1 is none. */
+   (negate, then invert). A predicate is index | neg << 3 (index 7: PT); a guard of -1 is none. IADD3
+   with carries (ADD3C) writes its carries out to the predicates dst2 and dst3 and adds the carries
+   in pred and pred2 (-1: none). */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
 
-enum { ADD3 = 1, MAD = 2, LOP3 = 3, SEL = 4, SHF = 5, ISETP = 6 };
+enum { ADD3 = 1, MAD = 2, LOP3 = 3, SEL = 4, SHF = 5, ISETP = 6, ADD3C = 7 };
 
 /* SHF's flags (bits 8 and up of ``flags``) */
 #define SHF_LEFT (1 << 8)
@@ -78,6 +80,15 @@ static inline uint32_t value_of(const Source *s, Py_ssize_t i, unsigned mods) {
     if (mods & 2)
         v = ~v;
     return v;
+}
+
+/* A source as an addend of a sum with carries (ops/integer.py's iadd3): -R as ~R + 1, so that the
+   carry is a subtraction's borrow (its ~ not applied); else its value as Issue.u reads it. */
+static inline int64_t carry_term(const Source *s, Py_ssize_t i, unsigned mods) {
+    uint32_t v = s->row ? s->row[i] : s->value;
+    if (mods & 1)
+        return (int64_t)(uint32_t)~v + 1;
+    return (mods & 2) ? (uint32_t)~v : v;
 }
 
 static inline int pred(const uint8_t *P, Py_ssize_t lanes, int spec, Py_ssize_t i) {
@@ -288,7 +299,8 @@ static int taint_write(TaintFile *f, Py_ssize_t d, const Taint *t, const uint8_t
    an instruction (alu_forms.encode); ``uniform``: a tuple of the uniform registers' lanes its sources
    name (kind 2). Returns the list of each instruction's threads predicated on. */
 
-enum { F_CODE, F_FLAGS, F_DST, F_DST2, F_PRED, F_GUARD, F_A, F_B = F_A + 2, F_C = F_B + 2, FIELDS = F_C + 2 };
+enum { F_CODE, F_FLAGS, F_DST, F_DST2, F_PRED, F_GUARD, F_A, F_B = F_A + 2, F_C = F_B + 2, F_DST3 = F_C + 2, F_PRED2,
+       FIELDS };
 enum { K_IMM, K_REG, K_UNIFORM };
 #define MAX_LANES 1024
 
@@ -353,10 +365,12 @@ static PyObject *trace(PyObject *self, PyObject *args) {
         goto done;
     for (Py_ssize_t j = 0; j < m; j++) { /* every row checked before any runs: a refusal changes nothing */
         const int32_t *f = (const int32_t *)code.view.buf + j * FIELDS;
-        int op = f[F_CODE], ok = op >= ADD3 && op <= ISETP && f[F_GUARD] >= -1 && f[F_GUARD] < 16 &&
-                                 f[F_PRED] >= 0 && f[F_PRED] < 16;
+        int op = f[F_CODE], ok = op >= ADD3 && op <= ADD3C && f[F_GUARD] >= -1 && f[F_GUARD] < 16 &&
+                                 f[F_PRED] >= -1 && f[F_PRED] < 16 && f[F_PRED2] >= -1 && f[F_PRED2] < 16;
         ok &= op == ISETP ? f[F_DST] >= -1 && f[F_DST] < PT && f[F_DST2] >= -1 && f[F_DST2] < PT
                           : f[F_DST] >= 0 && f[F_DST] < 255;
+        if (op == ADD3C)
+            ok &= f[F_DST2] >= -1 && f[F_DST2] < PT && f[F_DST3] >= -1 && f[F_DST3] < PT;
         for (int k = 0; k < 3; k++) {
             int kind = f[F_A + 2 * k], v = f[F_A + 2 * k + 1];
             ok &= kind == K_IMM || (kind == K_REG && v >= 0 && v < 255) ||
@@ -374,7 +388,8 @@ static PyObject *trace(PyObject *self, PyObject *args) {
     uint32_t row[MAX_LANES];
     for (Py_ssize_t j = 0; j < m; j++) {
         const int32_t *f = (const int32_t *)code.view.buf + j * FIELDS;
-        int op = f[F_CODE], dst = f[F_DST], dst2 = f[F_DST2], p = f[F_PRED], g = f[F_GUARD];
+        int op = f[F_CODE], dst = f[F_DST], dst2 = f[F_DST2], dst3 = f[F_DST3], p = f[F_PRED], p2 = f[F_PRED2],
+            g = f[F_GUARD];
         unsigned flags = (unsigned)f[F_FLAGS];
         Taint t = {0, 0, row};
         /* the threads whose guard holds (Issue.again), and the guard's taint */
@@ -388,7 +403,9 @@ static PyObject *trace(PyObject *self, PyObject *args) {
         for (int k = 0; k < 3; k++)
             if (trace_source(f + F_A + 2 * k, &src[k], R, lanes, uniform, &rt, &t) < 0)
                 goto done;
-        if ((op == SEL || op == ISETP) && (p & 7) != PT && taint_read(&pt, p & 7, &t, lanes) < 0)
+        if ((op == SEL || op == ISETP || op == ADD3C) && p >= 0 && (p & 7) != PT && taint_read(&pt, p & 7, &t, lanes) < 0)
+            goto done;
+        if (op == ADD3C && p2 >= 0 && (p2 & 7) != PT && taint_read(&pt, p2 & 7, &t, lanes) < 0)
             goto done;
         if (op == ISETP ? (dst >= PT || dst2 >= PT) : (dst < 0 || dst >= 255)) {
             PyErr_SetString(PyExc_ValueError, "no such destination");
@@ -426,6 +443,18 @@ static PyObject *trace(PyObject *self, PyObject *args) {
                     out[i] = (flags & SHF_SHORT) ? funnel_short(x, y, s, flags) : funnel(x, s, y, flags);
                 }
             break;
+        case ADD3C: /* with carries: -R adds ~R + 1 (a subtraction's borrow), the carries in add 1 each */
+            for (Py_ssize_t i = 0; i < lanes; i++)
+                if (on[i]) {
+                    int64_t total = (p >= 0 ? pred(P, lanes, p, i) : 0) + (p2 >= 0 ? pred(P, lanes, p2, i) : 0);
+                    total += carry_term(a, i, ma) + carry_term(b, i, mb) + carry_term(c, i, mc);
+                    out[i] = (uint32_t)total;
+                    if (dst2 >= 0)
+                        P[dst2 * lanes + i] = (total >> 32) > 0;
+                    if (dst3 >= 0)
+                        P[dst3 * lanes + i] = (total >> 32) > 1;
+                }
+            break;
         case ISETP:
             for (Py_ssize_t i = 0; i < lanes; i++)
                 if (on[i]) {
@@ -447,6 +476,9 @@ static PyObject *trace(PyObject *self, PyObject *args) {
                 (dst2 >= 0 && taint_write(&pt, dst2, &t, on, count, lanes, n) < 0))
                 goto done;
         } else if (taint_write(&rt, dst, &t, on, count, lanes, n) < 0) {
+            goto done;
+        } else if (op == ADD3C && ((dst2 >= 0 && taint_write(&pt, dst2, &t, on, count, lanes, n) < 0) ||
+                                   (dst3 >= 0 && taint_write(&pt, dst3, &t, on, count, lanes, n) < 0))) {
             goto done;
         }
         PyObject *c_obj = PyLong_FromSsize_t(count);

@@ -28,7 +28,7 @@ MASK32 = 0xFFFFFFFF
 _REG = 1 << 32  # a source's kind: register R[value] (0: an immediate)
 
 # the forms' codes and flags, as _alu.c reads them
-ADD3, MAD, LOP3, SEL, SHF, ISETP = 1, 2, 3, 4, 5, 6
+ADD3, MAD, LOP3, SEL, SHF, ISETP, ADD3C = 1, 2, 3, 4, 5, 6, 7
 SHF_LEFT, SHF_HI, SHF_WRAP, SHF_WIDE, SHF_SIGNED, SHF_S32, SHF_SHORT = (1 << k for k in range(8, 15))
 _CMPS = ("EQ", "NE", "LT", "LE", "GT", "GE", "T", "F")
 _SETP_UNSIGNED = 1 << 11
@@ -40,7 +40,8 @@ class Form:
     """One instruction's form as ``_alu.c`` runs it. ``srcs``: three sources, each an int (an
     immediate, or ``_REG | index``) or ``("UR", index)`` (a uniform register, spread to the lanes on
     each issue); ``dst``: the register written, or for ISETP the predicates (-1: PT); ``pred``: the
-    predicate SEL and ISETP read, ``guard`` the instruction's (index | neg << 3; -1: none)."""
+    predicate SEL and ISETP read, ``guard`` the instruction's (index | neg << 3; -1: none). IADD3
+    with carries: ``dst2`` and ``dst3`` the carries out, ``pred`` and ``pred2`` the carries in (-1: none)."""
 
     code: int
     flags: int
@@ -49,6 +50,8 @@ class Form:
     srcs: tuple
     pred: int
     guard: int
+    dst3: int = -1
+    pred2: int = -1
 
     def row(self, uregs: list[int]) -> list[int]:
         """The form as a row of the int32 code ``_alu.c`` reads; a uniform register is named by its
@@ -63,7 +66,7 @@ class Form:
                 row += [1, src - _REG]
             else:
                 row += [0, src - (1 << 32) if src >= 1 << 31 else src]
-        return row
+        return row + [self.dst3, self.pred2]
 
 
 class _NotAForm(Exception):
@@ -107,12 +110,14 @@ class _Sources:
         p = ops[i]
         return p.index | int(p.neg) << 3
 
-    def form(self, code: int, dst: int, srcs, flags: int = 0, pred: int = PT, dst2: int = -1) -> Form:
+    def form(self, code: int, dst: int, srcs, flags: int = 0, pred: int = PT, dst2: int = -1, dst3: int = -1,
+             pred2: int = -1) -> Form:
         g = self.iss.ins.guard
         if g is not None and g.uniform:
             raise _NotAForm
         guard = -1 if g is None or g.index == PT and not g.neg else g.index | int(g.neg) << 3
-        return Form(code, self.flags | flags, dst, dst2, tuple(srcs) + (0,) * (3 - len(srcs)), pred, guard)
+        return Form(code, self.flags | flags, dst, dst2, tuple(srcs) + (0,) * (3 - len(srcs)), pred, guard, dst3,
+                    pred2)
 
 
 def _dst(iss: Issue) -> int:
@@ -133,9 +138,22 @@ def _plan_imad(iss: Issue, s: _Sources) -> Form:
 
 def _plan_iadd3(iss: Issue, s: _Sources) -> Form:
     pouts, srcs, pins = integer._operand_kinds(iss.ins)
-    if pouts or "X" in iss.ins.mods or "64" in iss.ins.mods or not 1 <= len(srcs) <= 3:
+    carries = bool(pouts) or "X" in iss.ins.mods
+    if "64" in iss.ins.mods or not 1 <= len(srcs) <= 3 or len(pouts) > 2 or carries and len(pins) > 2:
         raise _NotAForm
-    return s.form(ADD3, _dst(iss), [s.value(i, k) for k, i in enumerate(srcs)])
+    dst = _dst(iss)
+    vals = [s.value(i, k) for k, i in enumerate(srcs)]
+    if not carries:
+        return s.form(ADD3, dst, vals)
+    outs = []
+    for i in pouts:  # the carries out (IADD3 R2, P0, P1, ...): a write to PT is no write
+        o = iss.ins.operands[i]
+        if o.uniform or o.neg:
+            raise _NotAForm
+        outs.append(-1 if o.index == PT else o.index)
+    ins = [s.predicate(i) for i in pins] if "X" in iss.ins.mods else []  # the carries in (IADD3.X ..., P0, !PT)
+    outs, ins = outs + [-1] * (2 - len(outs)), ins + [-1] * (2 - len(ins))
+    return s.form(ADD3C, dst, vals, pred=ins[0], dst2=outs[0], dst3=outs[1], pred2=ins[1])
 
 
 def _plan_viadd(iss: Issue, s: _Sources) -> Form:
