@@ -14,5 +14,6 @@ usual forms of the integer instructions (IMAD, IADD3, LOP3, SEL, SHF, ISETP...) 
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension(f"bankexplorer.sass.{name}", [f"bankexplorer/sass/{name}.c"], optional=True)
+setup(ext_modules=[Extension(f"bankexplorer.sass.{name}", [f"bankexplorer/sass/{name}.c"],
+                             depends=["bankexplorer/sass/_buffers.h"], optional=True)
                    for name in ("_shared", "_alu")])

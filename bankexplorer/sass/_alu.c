@@ -41,30 +41,7 @@ enum { AND, OR, XOR };
 
 #define PT 7
 
-typedef struct {
-    Py_buffer view;
-    int held;
-} Buf;
-
-static void release(Buf *b) {
-    if (b->held) {
-        PyBuffer_Release(&b->view);
-        b->held = 0;
-    }
-}
-
-static int get(PyObject *obj, Buf *b, Py_ssize_t len, int writable, const char *what) {
-    b->held = 0;
-    if (PyObject_GetBuffer(obj, &b->view, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0)) < 0)
-        return -1;
-    b->held = 1;
-    if (b->view.len != len) {
-        PyErr_Format(PyExc_ValueError, "%s: %zd bytes, not %zd", what, b->view.len, len);
-        release(b);
-        return -1;
-    }
-    return 0;
-}
+#include "_buffers.h"
 
 /* One source: a constant, or a row of the lanes (a register's, or an array's). */
 typedef struct {
@@ -323,7 +300,7 @@ static int trace_source(const int32_t *f, Source *s, const uint32_t *R, Py_ssize
         PyErr_SetString(PyExc_ValueError, "a source's kind");
         return -1;
     }
-    if (get(PyTuple_GET_ITEM(uniform, f[1]), &s->buf, lanes * 4, 0, "a uniform register's lanes") < 0)
+    if (get(PyTuple_GET_ITEM(uniform, f[1]), &s->buf, 1, lanes * 4, 0, 0, "a uniform register's lanes") < 0)
         return -1;
     s->row = (const uint32_t *)s->buf.view.buf;
     return 0;
@@ -353,8 +330,8 @@ static PyObject *trace(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "a trace: int32 rows of the fields");
         goto done;
     }
-    if (get(Ro, &Rb, 256 * lanes * 4, 1, "R") < 0 || get(Po, &Pb, 8 * lanes, 1, "P") < 0 ||
-        get(RTo, &RTb, 256 * lanes * 4, 1, "RT") < 0 || get(PTTo, &PTTb, 8 * lanes * 4, 1, "PTT") < 0)
+    if (get(Ro, &Rb, 1, 256 * lanes * 4, 1, 0, "R") < 0 || get(Po, &Pb, 1, 8 * lanes, 1, 0, "P") < 0 ||
+        get(RTo, &RTb, 1, 256 * lanes * 4, 1, 0, "RT") < 0 || get(PTTo, &PTTb, 1, 8 * lanes * 4, 1, 0, "PTT") < 0)
         goto done;
     TaintFile rt, pt;
     if (taint_file(&rt, tr, onesr, &RTb, 256) < 0 || taint_file(&pt, tp, onesp, &PTTb, 8) < 0)

@@ -29,35 +29,7 @@
 
 #define TIMING 0x80000000u
 
-typedef struct {
-    Py_buffer view;
-    int held;
-} Buf;
-
-static void release(Buf *b) {
-    if (b->held) {
-        PyBuffer_Release(&b->view);
-        b->held = 0;
-    }
-}
-
-/* ``obj`` as a C-contiguous buffer of ``n`` items of ``itemsize`` bytes (n < 0: any count, a
-   multiple of itemsize), writable if asked. None gives an empty, unheld buffer when ``optional``. */
-static int get(PyObject *obj, Buf *b, Py_ssize_t itemsize, Py_ssize_t n, int writable, int optional,
-               const char *what) {
-    b->held = 0;
-    if (obj == Py_None && optional)
-        return 0;
-    if (PyObject_GetBuffer(obj, &b->view, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0)) < 0)
-        return -1;
-    b->held = 1;
-    if ((n >= 0 && b->view.len != n * itemsize) || (n < 0 && b->view.len % itemsize)) {
-        PyErr_Format(PyExc_ValueError, "%s: %zd bytes, not %zd items of %zd", what, b->view.len, n, itemsize);
-        release(b);
-        return -1;
-    }
-    return 0;
-}
+#include "_buffers.h"
 
 /* Every address in [0, size - width]. */
 static int in_bounds(const int64_t *addr, Py_ssize_t k, Py_ssize_t width, Py_ssize_t size) {
