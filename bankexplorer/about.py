@@ -28,10 +28,10 @@ def components() -> list[tuple[str, str]]:
             out.append((f"{dist}: not installed", what))
     from .sass import compiled
 
-    built = [what for module, what in ((compiled.shared, "shared memory's hot paths"),
-                                       (compiled.alu, "the usual integer instructions")) if module is not None]
-    if built:
-        out.append(("emulator: compiled", " and ".join(built) + " in C"))
+    built = [what for module, what in ((compiled.shared, "shared memory"), (compiled.alu, "integer ops"))
+             if module is not None]
+    if built:  # (the hot paths of each, in C)
+        out.append(("emulator: compiled", "in C: " + ", ".join(built)))
     else:
         # (no C compiler at install, or BANKEXPLORER_NO_COMPILED is set: docs/install.md)
         out.append(("emulator: numpy only", "the same results, slower (docs/install.md)"))
