@@ -108,7 +108,7 @@ def test_words_give_what_bytes_give(seed):
     _same(seed, _run(seq, False), _run(seq, True))
 
 
-COMPILED = compiled.load()
+COMPILED = compiled.load("_shared")
 
 
 @pytest.mark.skipif(COMPILED is None, reason="the compiled shared memory was not built (no C compiler at install)")

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from types import ModuleType
 
 
-def load(name: str = "_shared") -> ModuleType | None:
+def load(name: str) -> ModuleType | None:
     """The compiled module ``name``, or None (not built, or not wanted)."""
     if os.environ.get("BANKEXPLORER_NO_COMPILED"):
         return None

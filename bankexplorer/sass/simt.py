@@ -607,15 +607,18 @@ class Scheduler:
         """What holding the issuing groups at barrier ``bar`` (:meth:`advance`) and releasing them
         (:meth:`_check_bar`) come to when every thread is here (:meth:`_everyone_here`): the barrier
         completes and each group goes on past it, as the group a release makes."""
-        bars = self.bars
-        bars.arrived[bar] = 0
-        bars.epoch += 1
-        alive = self.alive.tolist()
         for g in self.chosen:
             self.blocked[g.warp] = (g.split, g.memory)
-            bits = g.bits & alive[g.warp]
-            if bits:
-                self._add(Group(g.warp, bits, pc + 16), first=True)
+        self._complete(bar, [(g.warp, g.bits, pc) for g in self.chosen], self.alive.tolist())
+
+    def _complete(self, bar: int, held: list[tuple[int, int, int]], alive: list[int]) -> None:
+        """Barrier ``bar`` completes: ``held`` (warp, lanes, the barrier's pc) go on past it, each
+        living part as a group a release makes."""
+        self.bars.arrived[bar] = 0
+        self.bars.epoch += 1
+        for w, bits, pc in held:
+            if bits & alive[w]:
+                self._add(Group(w, bits & alive[w], pc + 16), first=True)
 
     def _check_bar(self, bar) -> None:
         keys = [k for k in self.waiting if k[0] == "BAR" and k[1] == bar and self.waiting[k]]
@@ -640,9 +643,4 @@ class Scheduler:
             v = vals[lanes]
             res = {"POPC": int(v.sum()), "AND": int(v.all()), "OR": int(v.any())}[op]
             bars.result[lanes] = res
-        bars.arrived[bar] = 0
-        bars.epoch += 1
-        for k in keys:
-            for w, bits in self.waiting.pop(k).items():
-                if bits & alive[w]:
-                    self._add(Group(w, bits & alive[w], k[2] + 16), first=True)
+        self._complete(bar, [(w, bits, k[2]) for k in keys for w, bits in self.waiting.pop(k).items()], alive)

@@ -493,10 +493,8 @@ def _fused(iss: Issue, f: _Form, store: bool) -> bool:
     if fast is None:
         return False
     b = iss.b
-    space = b.shared_space
-    epoch = iss.run.sched.bars.epoch
-    if space is None or space.epoch != epoch:
-        space = _shared(iss)
+    space = _shared(iss)
+    epoch = space.epoch
     view = space.view if space.view_of is fast else space.make_view(fast)
     if view is None:
         return False
